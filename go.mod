@@ -1,0 +1,24 @@
+module github.com/gqlbench/gqlbench
+
+go 1.26.0
+
+// Dependencies, each chosen on purpose (the default answer to a new one is no):
+//
+//	github.com/jackc/pgx/v5       PostgreSQL driver: the wire protocol, streaming COPY
+//	                              (pgconn.CopyFrom) and connection pools, made for the job.
+//	github.com/mattn/go-sqlite3   SQLite, the embedded default database: the C library
+//	                              itself through cgo, the fastest SQLite for Go (gcc is on
+//	                              every supported machine).
+require github.com/jackc/pgx/v5 v5.12.0
+
+require (
+	github.com/mattn/go-sqlite3 v1.14.53
+	golang.org/x/sync v0.24.0
+)
+
+require (
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	golang.org/x/text v0.41.0 // indirect
+)

@@ -1,0 +1,161 @@
+package store
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gqlbench/gqlbench/dataset"
+)
+
+// Dialect is an SQL dialect gqlbench writes.
+type Dialect int
+
+// The dialects.
+const (
+	Postgres Dialect = iota
+	SQLite
+	MySQL
+)
+
+// String names the dialect.
+func (d Dialect) String() string {
+	return [...]string{"postgres", "sqlite", "mysql"}[d]
+}
+
+// Schema options.
+type Options struct {
+	// NoIndexes skips the indexes on foreign-key columns (LinGBM creates
+	// none; gqlbench does by default). Primary keys are always created.
+	NoIndexes bool
+	// NoForeignKeys skips the foreign-key constraints (LinGBM declares them;
+	// generic servers such as PostGraphile derive relations from them).
+	NoForeignKeys bool
+}
+
+// MetaTable records the dataset's metadata and whether its load completed.
+// A load writes status 'loading' before it touches the data tables and
+// 'complete' (with the metadata) as its very last step, so a database whose
+// load died half-way never looks complete.
+const MetaTable = "gqlbench_meta"
+
+// Schema is the DDL of the dataset in one dialect, in the order to run it.
+type Schema struct {
+	Drop   []string // drop the data tables (not MetaTable)
+	Create []string // create the data tables, without secondary structures where they load faster after the data
+	After  []string // primary keys (PostgreSQL), indexes and foreign keys, once the data is in
+}
+
+// DDL returns the schema of the dataset in dialect d.
+func DDL(d Dialect, o Options) Schema {
+	var s Schema
+	for i := len(dataset.Tables) - 1; i >= 0; i-- {
+		t := dataset.Tables[i]
+		drop := "DROP TABLE IF EXISTS " + t.Name
+		if d == Postgres {
+			drop += " CASCADE"
+		}
+		s.Drop = append(s.Drop, drop)
+	}
+	for _, t := range dataset.Tables {
+		s.Create = append(s.Create, createTable(d, t, o))
+		if d == Postgres {
+			s.After = append(s.After, fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", t.Name, strings.Join(t.Key, ", ")))
+		}
+	}
+	for _, t := range dataset.Tables {
+		for _, r := range t.Refs {
+			if o.NoIndexes || r.Column == t.Key[0] { // the primary key's index serves
+				continue
+			}
+			s.After = append(s.After, fmt.Sprintf("CREATE INDEX %s ON %s (%s)", IndexName(t, r), t.Name, r.Column))
+		}
+	}
+	if d != SQLite && !o.NoForeignKeys { // SQLite declares them inline
+		for _, t := range dataset.Tables {
+			for _, r := range t.Refs {
+				s.After = append(s.After, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)",
+					t.Name, strings.ToLower(t.Name+"_"+r.Column+"_fkey"), r.Column, r.RefTable, r.RefColumn))
+			}
+		}
+	}
+	return s
+}
+
+// IndexName is the name of the index on foreign-key column r of t.
+func IndexName(t *dataset.Table, r dataset.ForeignKey) string {
+	return strings.ToLower(t.Name + "_" + r.Column + "_idx")
+}
+
+func createTable(d Dialect, t *dataset.Table, o Options) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (", t.Name)
+	single := len(t.Key) == 1
+	for i, c := range t.Columns {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.Name + " " + columnType(d, c))
+		if c.Name == t.Key[0] || (!single && contains(t.Key, c.Name)) {
+			b.WriteString(" NOT NULL")
+		}
+		if d == SQLite {
+			if single && c.Name == t.Key[0] {
+				b.WriteString(" PRIMARY KEY")
+			}
+			for _, r := range t.Refs {
+				if r.Column == c.Name && !o.NoForeignKeys {
+					fmt.Fprintf(&b, " REFERENCES %s (%s)", r.RefTable, r.RefColumn)
+				}
+			}
+		}
+	}
+	if (d == SQLite && !single) || d == MySQL {
+		fmt.Fprintf(&b, ", PRIMARY KEY (%s)", strings.Join(t.Key, ", "))
+	}
+	b.WriteString(")")
+	switch {
+	case d == SQLite && !single:
+		b.WriteString(" WITHOUT ROWID")
+	case d == MySQL:
+		b.WriteString(" ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin")
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func columnType(d Dialect, c dataset.Column) string {
+	switch {
+	case c.Kind == dataset.Int && d == SQLite:
+		return "INTEGER" // a single INTEGER PRIMARY KEY is the rowid: the fastest table SQLite has
+	case c.Kind == dataset.Int:
+		return "BIGINT"
+	case c.Size == 0 && d == MySQL:
+		return "TEXT"
+	case c.Size == 0 && d == Postgres:
+		return `TEXT COLLATE "C"`
+	case c.Size == 0:
+		return "TEXT"
+	case d == Postgres:
+		// Byte order, as DESIGN's answer semantics require (and SQLite's default).
+		return fmt.Sprintf(`VARCHAR(%d) COLLATE "C"`, c.Size)
+	default:
+		return fmt.Sprintf("VARCHAR(%d)", c.Size)
+	}
+}
+
+// MetaDDL creates MetaTable if it does not exist.
+func MetaDDL(d Dialect) string {
+	text := "TEXT"
+	if d == MySQL {
+		text = "LONGTEXT"
+	}
+	return fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL PRIMARY KEY, status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, meta %s)", MetaTable, text)
+}

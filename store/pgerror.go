@@ -1,0 +1,81 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"syscall"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// redact returns the URL with its password replaced, for error messages.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
+
+// pgConnect opens one connection and turns the usual failures into messages
+// that say what to do.
+func pgConnect(ctx context.Context, rawURL string) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("malformed PostgreSQL URL %s: %v (want postgres://USER:PASSWORD@HOST:PORT/DATABASE)", redact(rawURL), unwrapParse(err))
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = 10e9
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, pgExplain(err, cfg.Host, cfg.Port, cfg.User, cfg.Database)
+	}
+	return conn, nil
+}
+
+func unwrapParse(err error) error {
+	var pe *pgconn.ParseConfigError
+	if errors.As(err, &pe) && pe.Unwrap() != nil {
+		return pe.Unwrap()
+	}
+	return err
+}
+
+// pgExplain maps connection and permission errors to actionable messages.
+func pgExplain(err error, host string, port uint16, user, database string) error {
+	where := fmt.Sprintf("%s:%d", host, port)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "28P01", "28000":
+			return fmt.Errorf("PostgreSQL at %s refused user %q: authentication failed (check the user and password in the URL): %w", where, user, err)
+		case "3D000":
+			return fmt.Errorf("PostgreSQL at %s has no database %q (create it with `createdb %s`, or use an existing one): %w", where, database, database, err)
+		case "42501":
+			return fmt.Errorf("permission denied for user %q in database %q: it needs to create and drop tables (PostgreSQL 15+ grants no CREATE on schema public to ordinary roles: `GRANT CREATE ON SCHEMA public TO %s`, or use a database the user owns): %w", user, database, user, err)
+		case "53300":
+			return fmt.Errorf("PostgreSQL at %s has no free connection slots (raise max_connections or close other clients): %w", where, err)
+		}
+		return err
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return fmt.Errorf("cannot connect to PostgreSQL at %s: connection refused (is the server running? `gqlbench pg start` runs a local one): %w", where, err)
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return fmt.Errorf("cannot connect to PostgreSQL: unknown host %q: %w", host, err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "timeout") {
+		return fmt.Errorf("cannot connect to PostgreSQL at %s: timed out: %w", where, err)
+	}
+	return fmt.Errorf("cannot connect to PostgreSQL at %s: %w", where, err)
+}

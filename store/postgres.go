@@ -1,0 +1,316 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gqlbench/gqlbench/dataset"
+)
+
+// PostgresTarget loads a dataset into PostgreSQL. Every table streams through
+// its own connection with COPY in binary format, so the tables load in
+// parallel while the generator runs on other cores; primary keys, indexes and
+// foreign keys are built after the data (faster than maintaining them row by
+// row), and the metadata row turns 'complete' last.
+type PostgresTarget struct {
+	URL     string
+	Options Options
+	// Force replaces tables of the same names that gqlbench did not create.
+	Force bool
+
+	conns   [dataset.NumTables]*pgx.Conn
+	streams [dataset.NumTables]chan []byte
+	copies  errgroup.Group
+	cancel  context.CancelFunc
+	done    bool
+}
+
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// Begin implements Target.
+func (p *PostgresTarget) Begin(ctx context.Context) error {
+	conn, err := pgConnect(ctx, p.URL)
+	if err != nil {
+		return err
+	}
+	p.conns[0] = conn
+	if err := p.checkForeign(ctx, conn); err != nil {
+		return err
+	}
+	schema := DDL(Postgres, p.Options)
+	stmts := []string{MetaDDL(Postgres),
+		fmt.Sprintf("DELETE FROM %s", MetaTable),
+		fmt.Sprintf("INSERT INTO %s VALUES (1, 'loading', %d, NULL)", MetaTable, dataset.Version)}
+	if err := p.exec(ctx, conn, stmts); err != nil {
+		return err
+	}
+	if err := p.exec(ctx, conn, append(schema.Drop, schema.Create...)); err != nil {
+		return err
+	}
+	for i := 1; i < dataset.NumTables; i++ {
+		if p.conns[i], err = pgConnect(ctx, p.URL); err != nil {
+			return err
+		}
+	}
+	copyCtx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	for i, t := range dataset.Tables {
+		ch := make(chan []byte, 16)
+		p.streams[i] = ch
+		conn := p.conns[i]
+		p.copies.Go(func() error { return copyTable(copyCtx, conn, t, ch) })
+	}
+	return nil
+}
+
+// checkForeign refuses to drop tables that gqlbench did not create.
+func (p *PostgresTarget) checkForeign(ctx context.Context, conn *pgx.Conn) error {
+	names := make([]string, 0, dataset.NumTables+1)
+	for _, t := range dataset.Tables {
+		names = append(names, strings.ToLower(t.Name))
+	}
+	names = append(names, MetaTable)
+	rows, err := conn.Query(ctx, `SELECT table_name FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_name = ANY($1)`, names)
+	if err != nil {
+		return fmt.Errorf("inspect the database: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("inspect the database: %w", err)
+	}
+	ours := false
+	var tables []string
+	for _, n := range found {
+		if n == MetaTable {
+			ours = true
+		} else {
+			tables = append(tables, n)
+		}
+	}
+	if len(tables) > 0 && !ours && !p.Force {
+		return fmt.Errorf("the database already holds tables that gqlbench did not create (%s): "+
+			"use another database, or pass --force to replace them", strings.Join(tables, ", "))
+	}
+	return nil
+}
+
+func (p *PostgresTarget) exec(ctx context.Context, conn *pgx.Conn, stmts []string) error {
+	for _, s := range stmts {
+		if _, err := conn.Exec(ctx, s); err != nil {
+			cfg := conn.Config()
+			return pgExplain(fmt.Errorf("%s: %w", firstWords(s), err), cfg.Host, cfg.Port, cfg.User, cfg.Database)
+		}
+	}
+	return nil
+}
+
+func firstWords(s string) string {
+	if f := strings.Fields(s); len(f) > 4 {
+		return strings.Join(f[:4], " ")
+	}
+	return s
+}
+
+// copyTable streams one table: TRUNCATE and COPY ... FREEZE in one
+// transaction, so the rows are written frozen and the first queries do not
+// pay for setting hint bits on every page.
+func copyTable(ctx context.Context, conn *pgx.Conn, t *dataset.Table, chunks <-chan []byte) error {
+	drain := func() {
+		for range chunks {
+		}
+	}
+	if _, err := conn.Exec(ctx, "BEGIN; TRUNCATE "+t.Name); err != nil {
+		drain()
+		return fmt.Errorf("load %s: %w", t.Name, err)
+	}
+	cols := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = c.Name
+	}
+	r := &chunkReader{chunks: chunks, cur: append([]byte(nil), pgCopyHeader...), trailer: []byte{0xff, 0xff}}
+	sql := fmt.Sprintf("COPY %s (%s) FROM STDIN (FORMAT binary, FREEZE)", t.Name, strings.Join(cols, ", "))
+	if _, err := conn.PgConn().CopyFrom(ctx, r, sql); err != nil {
+		drain()
+		return fmt.Errorf("load %s: %w", t.Name, err)
+	}
+	if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
+		return fmt.Errorf("load %s: %w", t.Name, err)
+	}
+	return nil
+}
+
+// pgCopyHeader starts a binary COPY stream: signature, flags, extension length.
+var pgCopyHeader = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
+
+// chunkReader turns a channel of encoded chunks into the io.Reader that
+// pgconn's CopyFrom consumes; chunks go back to chunkPool once read.
+type chunkReader struct {
+	chunks   <-chan []byte
+	cur      []byte
+	pooled   *[]byte
+	trailer  []byte
+	finished bool
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	for len(r.cur) == 0 {
+		if r.pooled != nil {
+			*r.pooled = (*r.pooled)[:0]
+			chunkPool.Put(r.pooled)
+			r.pooled = nil
+		}
+		if r.finished {
+			return 0, io.EOF
+		}
+		c, ok := <-r.chunks
+		if !ok {
+			r.cur, r.finished = r.trailer, true
+			continue
+		}
+		r.cur = c
+		r.pooled = &c
+	}
+	n := copy(p, r.cur)
+	r.cur = r.cur[n:]
+	return n, nil
+}
+
+// Encode implements Target: every table of b in PostgreSQL's binary COPY format.
+func (p *PostgresTarget) Encode(b *dataset.Batch) error {
+	var out [dataset.NumTables][]byte
+	for i := range b.Tables {
+		rows := &b.Tables[i]
+		if rows.Len() == 0 {
+			continue
+		}
+		buf := (*chunkPool.Get().(*[]byte))[:0]
+		out[i] = encodeBinary(buf, rows)
+	}
+	b.Out = &out
+	return nil
+}
+
+func encodeBinary(buf []byte, rows *dataset.Rows) []byte {
+	cols := rows.Table.Columns
+	for r, n := 0, rows.Len(); r < n; r++ {
+		buf = binary.BigEndian.AppendUint16(buf, uint16(len(cols)))
+		for i, v := range rows.Row(r) {
+			switch {
+			case v.Null:
+				buf = binary.BigEndian.AppendUint32(buf, 0xffffffff)
+			case cols[i].Kind == dataset.Int:
+				buf = binary.BigEndian.AppendUint32(buf, 8)
+				buf = binary.BigEndian.AppendUint64(buf, uint64(v.I))
+			default:
+				buf = binary.BigEndian.AppendUint32(buf, uint32(len(v.S)))
+				buf = append(buf, v.S...)
+			}
+		}
+	}
+	return buf
+}
+
+// Write implements Target.
+func (p *PostgresTarget) Write(ctx context.Context, b *dataset.Batch) error {
+	out := b.Out.(*[dataset.NumTables][]byte)
+	for i, chunk := range out {
+		if chunk == nil {
+			continue
+		}
+		select {
+		case p.streams[i] <- chunk:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// Commit implements Target.
+func (p *PostgresTarget) Commit(ctx context.Context, m *dataset.Meta) error {
+	p.closeStreams()
+	if err := p.copies.Wait(); err != nil {
+		return err
+	}
+	schema := DDL(Postgres, p.Options)
+	// Keys and indexes of different tables build in parallel on two
+	// connections; foreign keys go one at a time, because two of them that
+	// lock the same pair of tables in opposite order would deadlock.
+	var keys, fks []string
+	for _, s := range schema.After {
+		if strings.Contains(s, "FOREIGN KEY") {
+			fks = append(fks, s)
+		} else {
+			keys = append(keys, s)
+		}
+	}
+	var g errgroup.Group
+	for w := 0; w < 2; w++ {
+		conn := p.conns[w]
+		g.Go(func() error {
+			for i := w; i < len(keys); i += 2 {
+				if err := p.exec(ctx, conn, keys[i:i+1]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := p.exec(ctx, p.conns[0], append(fks, "ANALYZE")); err != nil {
+		return err
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	_, err = p.conns[0].Exec(ctx, fmt.Sprintf("UPDATE %s SET status = 'complete', version = $1, meta = $2 WHERE id = 1", MetaTable), m.Version, string(js))
+	if err != nil {
+		return fmt.Errorf("record the dataset as complete: %w", err)
+	}
+	p.done = true
+	return nil
+}
+
+func (p *PostgresTarget) closeStreams() {
+	for i, ch := range p.streams {
+		if ch != nil {
+			close(ch)
+			p.streams[i] = nil
+		}
+	}
+}
+
+// Close implements Target. Before Commit it aborts the COPY streams; the
+// metadata row stays 'loading', so the partial dataset never looks complete.
+func (p *PostgresTarget) Close() error {
+	if !p.done && p.cancel != nil {
+		p.cancel()
+	}
+	p.closeStreams()
+	err := p.copies.Wait()
+	if p.done || errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	for _, c := range p.conns {
+		if c != nil {
+			c.Close(context.Background())
+		}
+	}
+	if p.cancel != nil {
+		p.cancel()
+	}
+	return err
+}
