@@ -4,19 +4,24 @@ go 1.26.0
 
 // Dependencies, each chosen on purpose (the default answer to a new one is no):
 //
-//	github.com/jackc/pgx/v5       PostgreSQL driver: the wire protocol, streaming COPY
-//	                              (pgconn.CopyFrom) and connection pools, made for the job.
-//	github.com/mattn/go-sqlite3   SQLite, the embedded default database: the C library
-//	                              itself through cgo, the fastest SQLite for Go (gcc is on
-//	                              every supported machine).
-require github.com/jackc/pgx/v5 v5.12.0
-
+//	github.com/jackc/pgx/v5        PostgreSQL driver: the wire protocol, streaming COPY
+//	                               (pgconn.CopyFrom) and connection pools, made for the job.
+//	github.com/mattn/go-sqlite3    SQLite, the embedded default database: the C library
+//	                               itself through cgo, the fastest SQLite for Go (gcc is on
+//	                               every supported machine).
+//	github.com/vektah/gqlparser/v2 GraphQL parsing, validation and variable coercion: the
+//	                               library gqlgen is built on, pinned to gqlgen v0.17.92's.
+//	golang.org/x/sync              errgroup: parallel COPY streams and index builds that
+//	                               stop at the first error.
 require (
+	github.com/jackc/pgx/v5 v5.12.0
 	github.com/mattn/go-sqlite3 v1.14.53
+	github.com/vektah/gqlparser/v2 v2.5.35
 	golang.org/x/sync v0.24.0
 )
 
 require (
+	github.com/agnivade/levenshtein v1.2.1 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect

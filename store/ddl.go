@@ -74,7 +74,7 @@ func DDL(d Dialect, o Options) Schema {
 		for _, t := range dataset.Tables {
 			for _, r := range t.Refs {
 				s.After = append(s.After, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)",
-					t.Name, strings.ToLower(t.Name+"_"+r.Column+"_fkey"), r.Column, r.RefTable, r.RefColumn))
+					t.Name, ForeignKeyName(t, r), r.Column, r.RefTable, r.RefColumn))
 			}
 		}
 	}
@@ -84,6 +84,11 @@ func DDL(d Dialect, o Options) Schema {
 // IndexName is the name of the index on foreign-key column r of t.
 func IndexName(t *dataset.Table, r dataset.ForeignKey) string {
 	return strings.ToLower(t.Name + "_" + r.Column + "_idx")
+}
+
+// ForeignKeyName is the name of the constraint of foreign key r of t.
+func ForeignKeyName(t *dataset.Table, r dataset.ForeignKey) string {
+	return strings.ToLower(t.Name + "_" + r.Column + "_fkey")
 }
 
 func createTable(d Dialect, t *dataset.Table, o Options) string {

@@ -29,12 +29,19 @@ type Target interface {
 	Close() error
 }
 
+// Flusher is a Target that stores rows asynchronously; Flush waits until
+// every row written is stored, so progress can tell loading data from
+// building indexes.
+type Flusher interface {
+	Flush(ctx context.Context) error
+}
+
 // Progress is a snapshot of a running load.
 type Progress struct {
 	Units, TotalUnits int   // universities written (the pool counts as one)
 	Rows              int64 // rows written
 	Elapsed           time.Duration
-	Phase             string // "data", "indexes", "done"
+	Phase             string // "data", "keys" (indexes, constraints, statistics), "done"
 }
 
 // LoadOptions tune Load.
@@ -79,7 +86,12 @@ func Load(ctx context.Context, t Target, c dataset.Config, o LoadOptions) (*data
 		return nil, err
 	}
 	m := mb.Meta()
-	report("indexes")
+	if f, ok := t.(Flusher); ok {
+		if err := f.Flush(ctx); err != nil {
+			return nil, err
+		}
+	}
+	report("keys")
 	if err := t.Commit(ctx, m); err != nil {
 		return nil, err
 	}

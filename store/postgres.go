@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sort"
 	"strings"
 	"sync"
 
@@ -236,41 +238,53 @@ func (p *PostgresTarget) Write(ctx context.Context, b *dataset.Batch) error {
 	return nil
 }
 
-// Commit implements Target.
+// Commit implements Target. The work after the data runs in three phases,
+// each spread over as many connections as there are CPUs, biggest tables
+// first: primary keys and indexes; foreign keys, declared NOT VALID (a
+// catalog change) and then validated per referencing table, which takes only
+// light locks, so validations of different tables run in parallel where
+// adding validated constraints would serialise or deadlock; ANALYZE, so the
+// first benchmark queries get real plans. Then the metadata turns 'complete'.
 func (p *PostgresTarget) Commit(ctx context.Context, m *dataset.Meta) error {
-	p.closeStreams()
-	if err := p.copies.Wait(); err != nil {
+	if err := p.Flush(ctx); err != nil {
 		return err
 	}
-	schema := DDL(Postgres, p.Options)
-	// Keys and indexes of different tables build in parallel on two
-	// connections; foreign keys go one at a time, because two of them that
-	// lock the same pair of tables in opposite order would deadlock.
-	var keys, fks []string
-	for _, s := range schema.After {
-		if strings.Contains(s, "FOREIGN KEY") {
-			fks = append(fks, s)
-		} else {
-			keys = append(keys, s)
+	bySize := make([]*dataset.Table, 0, dataset.NumTables)
+	bySize = append(bySize, dataset.Tables[:]...)
+	sort.SliceStable(bySize, func(i, j int) bool { return m.Rows[bySize[i].Name] > m.Rows[bySize[j].Name] })
+
+	var keys, declare, validate [][]string
+	for _, t := range bySize {
+		keys = append(keys, []string{fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", t.Name, strings.Join(t.Key, ", "))})
+		for _, r := range t.Refs {
+			if !p.Options.NoIndexes && r.Column != t.Key[0] {
+				keys = append(keys, []string{fmt.Sprintf("CREATE INDEX %s ON %s (%s)", IndexName(t, r), t.Name, r.Column)})
+			}
 		}
+		var v []string
+		if !p.Options.NoForeignKeys {
+			for _, r := range t.Refs {
+				name := ForeignKeyName(t, r)
+				declare = append(declare, []string{fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s) NOT VALID",
+					t.Name, name, r.Column, r.RefTable, r.RefColumn)})
+				v = append(v, fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s", t.Name, name))
+			}
+		}
+		validate = append(validate, append(v, "ANALYZE "+t.Name))
 	}
-	var g errgroup.Group
-	for w := 0; w < 2; w++ {
-		conn := p.conns[w]
-		g.Go(func() error {
-			for i := w; i < len(keys); i += 2 {
-				if err := p.exec(ctx, conn, keys[i:i+1]); err != nil {
+	workers := min(max(2, runtime.NumCPU()), dataset.NumTables)
+	for _, phase := range [][][]string{keys, nil, validate} {
+		if phase == nil { // declarations take exclusive locks on two tables each: one at a time
+			for _, d := range declare {
+				if err := p.exec(ctx, p.conns[0], d); err != nil {
 					return err
 				}
 			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	if err := p.exec(ctx, p.conns[0], append(fks, "ANALYZE")); err != nil {
-		return err
+			continue
+		}
+		if err := p.parallel(ctx, workers, phase); err != nil {
+			return err
+		}
 	}
 	js, err := json.Marshal(m)
 	if err != nil {
@@ -282,6 +296,36 @@ func (p *PostgresTarget) Commit(ctx context.Context, m *dataset.Meta) error {
 	}
 	p.done = true
 	return nil
+}
+
+// parallel runs jobs on the first n connections, each job's statements in
+// order on one connection, jobs taken in order as connections come free.
+func (p *PostgresTarget) parallel(ctx context.Context, n int, jobs [][]string) error {
+	next := make(chan []string, len(jobs))
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	var g errgroup.Group
+	for w := 0; w < n; w++ {
+		conn := p.conns[w]
+		g.Go(func() error {
+			for j := range next {
+				if err := p.exec(ctx, conn, j); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// Flush implements Flusher: it ends the COPY streams and waits until every
+// row is stored.
+func (p *PostgresTarget) Flush(context.Context) error {
+	p.closeStreams()
+	return p.copies.Wait()
 }
 
 func (p *PostgresTarget) closeStreams() {

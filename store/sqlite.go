@@ -47,6 +47,7 @@ func (s *SQLiteTarget) Begin(ctx context.Context) error {
 		return fmt.Errorf("cannot write the SQLite database %s: %w", s.Path, err)
 	}
 	s.tmp = f.Name()
+	f.Chmod(0o644) // CreateTemp makes it private; a database is read by servers of other users
 	f.Close()
 	s.db, err = sql.Open("sqlite3", "file:"+s.tmp+"?_journal_mode=OFF&_synchronous=OFF&_locking_mode=EXCLUSIVE&cache=private")
 	if err != nil {

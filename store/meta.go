@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gqlbench/gqlbench/dataset"
+)
+
+// ErrIncomplete says that a database holds a dataset whose load has not
+// completed (it is running, or it died half-way).
+var ErrIncomplete = errors.New("the dataset in this database is incomplete (its load is running or failed): run `gqlbench gen` again")
+
+// ReadMeta returns the metadata stored with the dataset in the database at
+// dbURL (postgres://... or sqlite:PATH), refusing incomplete loads and
+// datasets of another generator version.
+func ReadMeta(ctx context.Context, dbURL string) (*dataset.Meta, error) {
+	var status, js string
+	var version int
+	q := fmt.Sprintf("SELECT status, version, COALESCE(meta, '') FROM %s WHERE id = 1", MetaTable)
+	switch {
+	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
+		conn, err := pgConnect(ctx, dbURL)
+		if err != nil {
+			return nil, err
+		}
+		defer conn.Close(context.Background())
+		if err := conn.QueryRow(ctx, q).Scan(&status, &version, &js); err != nil {
+			if errors.Is(err, pgx.ErrNoRows) || strings.Contains(err.Error(), "42P01") {
+				return nil, fmt.Errorf("no gqlbench dataset in %s: run `gqlbench gen --db URL` first", redact(dbURL))
+			}
+			return nil, err
+		}
+	case strings.HasPrefix(dbURL, "sqlite:"):
+		path := SQLitePath(dbURL)
+		db, err := OpenSQLite(path)
+		if err != nil {
+			return nil, err
+		}
+		defer db.Close()
+		if err := db.QueryRowContext(ctx, q).Scan(&status, &version, &js); err != nil {
+			return nil, fmt.Errorf("no gqlbench dataset in %s (%v): run `gqlbench gen --db sqlite:%s` first", path, err, path)
+		}
+	default:
+		return nil, fmt.Errorf("unsupported database URL %q: want postgres://... or sqlite:PATH", redact(dbURL))
+	}
+	if status != "complete" {
+		return nil, ErrIncomplete
+	}
+	return dataset.ReadMeta(strings.NewReader(js))
+}
+
+// SQLitePath returns the file path of a sqlite:PATH URL.
+func SQLitePath(dbURL string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(dbURL, "sqlite:"), "//")
+}
+
+// OpenSQLite opens an existing SQLite database read-only; a missing file is
+// an error (SQLite would silently create an empty one).
+func OpenSQLite(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite3", "file:"+path+"?mode=ro")
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot open the SQLite database %s: %w", path, err)
+	}
+	return db, nil
+}
