@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -167,6 +168,33 @@ func TestMetaRoundTrip(t *testing.T) {
 		fmt.Sprintf(`{"generator":"gqlbench","version":%d,"scale":0}`, Version)} {
 		if _, err := ReadMeta(strings.NewReader(bad)); err == nil {
 			t.Errorf("ReadMeta accepted %s", bad)
+		}
+	}
+}
+
+func TestIDListJSON(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ids  IDList
+		json string
+	}{
+		{"empty", IDList{}, `[]`},
+		{"one", IDList{7}, `[[7,1,1]]`},
+		{"progressions", IDList{1, 11, 21, 2, 12, 100}, `[[1,10,3],[2,10,2],[100,1,1]]`},
+	} {
+		b, err := json.Marshal(c.ids)
+		if err != nil || string(b) != c.json {
+			t.Errorf("%s: %s, %v; want %s", c.name, b, err, c.json)
+		}
+		var back IDList
+		if err := json.Unmarshal(b, &back); err != nil || fmt.Sprint(back) != fmt.Sprint(c.ids) {
+			t.Errorf("%s: read back %v, %v", c.name, back, err)
+		}
+	}
+	var l IDList
+	for _, bad := range []string{`[[1,2]]x`, `[[1,1,0]]`, `[[1,1,99999999999]]`, `{"a":1}`} {
+		if err := json.Unmarshal([]byte(bad), &l); err == nil {
+			t.Errorf("accepted %s", bad)
 		}
 	}
 }

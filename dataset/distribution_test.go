@@ -249,7 +249,7 @@ func TestDistributions(t *testing.T) {
 			errorf("course %d: teaching assistant %d is of another department or assists twice", r[0].I, ta)
 		}
 		assisting[ta] = true
-		d(r[0].I / 1000).tas++
+		d(r[0].I/1000).tas++
 	}
 	for D, x := range depts {
 		want := min(x.grads/5, len(x.ugCourses))

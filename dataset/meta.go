@@ -51,11 +51,12 @@ type Meta struct {
 	PoolSize  int              `json:"pool_size"`
 	Rows      map[string]int64 `json:"rows"` // rows per table
 	// IDs lists the ids of each kind placeholders draw from, under LinGBM's
-	// names (universityID, departmentID, ...), in ascending order. Students
+	// names (universityID, departmentID, ...), in the generator's order: by
+	// university, department and, for faculty, rank. Students
 	// and publications (millions at large scales) are not listed: no template
 	// draws from them; Rows counts them, and the LinGBM values export lists them.
-	IDs   map[string][]int64 `json:"ids"`
-	Words Words              `json:"words"`
+	IDs   map[string]IDList `json:"ids"`
+	Words Words             `json:"words"`
 }
 
 // Words are the distinct words that occur in the data, sorted.
@@ -118,14 +119,12 @@ func (m *MetaBuilder) Add(b *Batch) {
 // Meta returns the metadata of everything added.
 func (m *MetaBuilder) Meta() *Meta {
 	out := &Meta{Generator: Generator, Version: Version, Seed: m.cfg.Seed, Scale: m.cfg.Scale,
-		PoolSize: PoolSize, Rows: map[string]int64{}, IDs: map[string][]int64{}}
+		PoolSize: PoolSize, Rows: map[string]int64{}, IDs: map[string]IDList{}}
 	for t, n := range m.rows {
 		out.Rows[Tables[t].Name] = n
 	}
 	for k, v := range m.ids {
-		ids := append([]int64(nil), v...)
-		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-		out.IDs[k] = ids
+		out.IDs[k] = append(IDList(nil), v...)
 	}
 	out.Words.Title = m.words[TitleWords].words(Vocabulary())
 	out.Words.Abstract = m.words[AbstractWords].words(Vocabulary())
@@ -133,11 +132,9 @@ func (m *MetaBuilder) Meta() *Meta {
 	return out
 }
 
-// WriteJSON writes m as indented JSON.
+// WriteJSON writes m as JSON, one line.
 func (m *Meta) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(m)
+	return json.NewEncoder(w).Encode(m)
 }
 
 // ReadMeta reads metadata JSON and refuses files of another generator or version.
