@@ -1,0 +1,150 @@
+// Package cli is gqlbench's command line: flags, files, standard streams and
+// exit codes, and nothing else; the work is done by the library packages.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Version is gqlbench's version, written into every output that must be reproducible.
+const Version = "0.1.0-dev"
+
+// Exit codes, documented in `gqlbench help` and the README.
+const (
+	ExitOK      = 0 // success
+	ExitFailure = 1 // the command failed (bad data, unreachable server, I/O error, interrupted)
+	ExitUsage   = 2 // the command line is wrong
+)
+
+// Env is everything a command may touch of its process, injected so that the
+// whole CLI runs in-process in tests.
+type Env struct {
+	Args           []string
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+}
+
+// command is one subcommand.
+type command struct {
+	summary string
+	run     func(ctx context.Context, env Env, args []string) error
+}
+
+var commands = map[string]command{}
+
+func register(name, summary string, run func(context.Context, Env, []string) error) {
+	if _, dup := commands[name]; dup {
+		panic("cli: command registered twice: " + name)
+	}
+	commands[name] = command{summary, run}
+}
+
+// usageError marks a wrong command line (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// Run runs the command line in env.Args and returns the exit code.
+func Run(ctx context.Context, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if len(env.Args) == 0 || env.Args[0] == "help" || env.Args[0] == "-h" || env.Args[0] == "--help" {
+		if len(env.Args) > 1 {
+			return Run(ctx, Env{Args: []string{env.Args[1], "--help"}, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Getenv: env.Getenv})
+		}
+		help(env.Stdout)
+		return ExitOK
+	}
+	if env.Args[0] == "version" || env.Args[0] == "--version" {
+		fmt.Fprintln(env.Stdout, "gqlbench", Version)
+		return ExitOK
+	}
+	cmd, ok := commands[env.Args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "gqlbench: unknown command %q (run `gqlbench help`)\n", env.Args[0])
+		return ExitUsage
+	}
+	err := cmd.run(ctx, env, env.Args[1:])
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	case errors.As(err, new(usageError)):
+		fmt.Fprintf(env.Stderr, "gqlbench %s: %v\n", env.Args[0], err)
+		return ExitUsage
+	case ctx.Err() != nil:
+		fmt.Fprintf(env.Stderr, "gqlbench %s: interrupted: %v\n", env.Args[0], err)
+		return ExitFailure
+	default:
+		fmt.Fprintf(env.Stderr, "gqlbench %s: %v\n", env.Args[0], err)
+		return ExitFailure
+	}
+}
+
+func help(w io.Writer) {
+	fmt.Fprintf(w, "gqlbench %s — a benchmark and testbed for GraphQL servers (LinGBM)\n\nUsage: gqlbench <command> [flags]\n\nCommands:\n", Version)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, `  version    print the version
+
+Run 'gqlbench <command> --help' for a command's flags.
+Data goes to stdout, logs and progress to stderr.
+Exit codes: 0 success, 1 failure, 2 wrong usage.
+`)
+}
+
+// usages holds the help printer of every flag set made by newFlags: the flag
+// package calls Usage on every parse error too, and an error should print the
+// error alone, not the whole help.
+var usages sync.Map // *flag.FlagSet → func()
+
+// newFlags returns a flag set that reports errors as usage errors and prints
+// its help to stdout when asked with --help.
+func newFlags(env Env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	usages.Store(fs, func() {
+		fmt.Fprintf(env.Stdout, "Usage: gqlbench %s\n\nFlags:\n", synopsis)
+		fs.SetOutput(env.Stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	})
+	return fs
+}
+
+// parse parses args, turning flag errors into usage errors.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			if u, ok := usages.Load(fs); ok {
+				u.(func())()
+			}
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", strings.Join(fs.Args(), " "))
+	}
+	return nil
+}

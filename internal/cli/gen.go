@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/store"
+)
+
+func init() {
+	register("gen", "generate the LinGBM dataset into a database (--db) or a file (--format, -o)", runGen)
+}
+
+// scaleFlag is a scale factor: a positive integer, with a message that says so.
+type scaleFlag int
+
+func (s *scaleFlag) String() string { return strconv.Itoa(int(*s)) }
+func (s *scaleFlag) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return fmt.Errorf("the scale factor must be a positive integer (the number of universities), got %q", v)
+	}
+	*s = scaleFlag(n)
+	return nil
+}
+
+func runGen(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "gen", "gen --sf N [--seed S] (--db URL | --format F -o PATH) [flags]")
+	sf := scaleFlag(1)
+	fs.Var(&sf, "sf", "scale factor: the number of universities (positive integer)")
+	seed := fs.Uint64("seed", 0, "random seed: the same seed gives the same data")
+	db := fs.String("db", "", "target database: postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH")
+	format := fs.String("format", "", "file format instead of a database: sql-postgres, sql-mysql, ntriples, csv (a directory)")
+	out := fs.String("o", "", "output path for --format")
+	metaPath := fs.String("meta", "", "also write the metadata JSON here (default for --format: PATH.meta.json)")
+	values := fs.String("values", "", "also write LinGBM's values layout (one <kind>.txt per id kind and word list) into this directory")
+	workers := fs.Int("workers", 0, "generator goroutines (0: one per CPU)")
+	noIndexes := fs.Bool("no-indexes", false, "skip the indexes on foreign-key columns (LinGBM creates none)")
+	noFKs := fs.Bool("no-foreign-keys", false, "skip the foreign-key constraints")
+	force := fs.Bool("force", false, "replace tables of the same names that gqlbench did not create")
+	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	opts := store.Options{NoIndexes: *noIndexes, NoForeignKeys: *noFKs}
+	var target store.Target
+	var where string
+	switch {
+	case *db != "" && *format != "":
+		return usagef("give either --db or --format, not both")
+	case *db != "":
+		t, err := openTarget(*db, opts, *force)
+		if err != nil {
+			return err
+		}
+		target, where = t, redactURL(*db)
+	case *format != "":
+		if *out == "" {
+			return usagef("--format needs -o PATH")
+		}
+		t, err := store.NewFile(*format, *out, opts)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		target, where = t, *out
+		if *metaPath == "" {
+			*metaPath = strings.TrimSuffix(*out, "/") + ".meta.json"
+		}
+	default:
+		return usagef("say where the dataset goes: --db postgres://... or --db sqlite:PATH, or --format F -o PATH")
+	}
+
+	cfg := dataset.Config{Seed: *seed, Scale: int(sf)}
+	lo := store.LoadOptions{Workers: *workers}
+	if !*quiet {
+		lo.Progress = progressPrinter(env.Stderr)
+	}
+	var vw *store.ValuesWriter
+	if *values != "" {
+		var err error
+		if vw, err = store.NewValuesWriter(*values); err != nil {
+			return err
+		}
+		defer vw.Abort()
+		lo.Observe = vw.Observe
+	}
+	start := time.Now()
+	m, err := store.Load(ctx, target, cfg, lo)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	if vw != nil {
+		if err := vw.Close(m); err != nil {
+			return err
+		}
+	}
+	if *metaPath != "" {
+		if err := writeFileAtomic(*metaPath, m.WriteJSON); err != nil {
+			return err
+		}
+	}
+	rows := m.TotalRows()
+	fmt.Fprintf(env.Stderr, "gen: sf=%d seed=%d: %d rows into %s in %.2fs (%.0f rows/s)\n",
+		cfg.Scale, cfg.Seed, rows, where, elapsed.Seconds(), float64(rows)/elapsed.Seconds())
+	return nil
+}
+
+// openTarget parses a --db URL.
+func openTarget(db string, o store.Options, force bool) (store.Target, error) {
+	switch {
+	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
+		return &store.PostgresTarget{URL: db, Options: o, Force: force}, nil
+	case strings.HasPrefix(db, "sqlite:"):
+		path := store.SQLitePath(db)
+		if path == "" {
+			return nil, usagef("--db sqlite: needs a path, e.g. sqlite:gqlbench.db")
+		}
+		return &store.SQLiteTarget{Path: path, Options: o, Force: force}, nil
+	}
+	return nil, usagef("unsupported --db %q: want postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH", redactURL(db))
+}
+
+func redactURL(s string) string {
+	if i := strings.Index(s, "://"); i >= 0 {
+		if j := strings.Index(s[i+3:], "@"); j >= 0 {
+			if k := strings.Index(s[i+3:i+3+j], ":"); k >= 0 {
+				return s[:i+3+k+1] + "xxxxx" + s[i+3+j:]
+			}
+		}
+	}
+	return s
+}
+
+// progressPrinter shows a load's progress on w: one updating line on a
+// terminal, a line every few seconds otherwise.
+func progressPrinter(w io.Writer) func(store.Progress) {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	var last time.Duration
+	return func(p store.Progress) {
+		every := 5 * time.Second
+		if tty {
+			every = 200 * time.Millisecond
+		}
+		if p.Phase == "data" && p.Elapsed-last < every && p.Units != p.TotalUnits {
+			return
+		}
+		last = p.Elapsed
+		line := fmt.Sprintf("gen: %s %d/%d units, %d rows, %.2fs", p.Phase, p.Units, p.TotalUnits, p.Rows, p.Elapsed.Seconds())
+		if tty {
+			fmt.Fprintf(w, "\r\033[K%s", line)
+			if p.Phase == "done" {
+				fmt.Fprintln(w)
+			}
+		} else if p.Phase != "done" {
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+// writeFileAtomic writes path through a temporary file renamed into place.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(dirOf(path), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	defer os.Remove(f.Name())
+	f.Chmod(0o644)
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return nil
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndex(path, "/"); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}

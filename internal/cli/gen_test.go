@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gqlbench/gqlbench/dataset"
+)
+
+// run runs a command line in-process and returns its exit code and streams.
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), Env{Args: args, Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+	return code, out.String(), errb.String()
+}
+
+func TestGenSQLiteWithMetaAndValues(t *testing.T) {
+	dir := t.TempDir()
+	db, meta, values := filepath.Join(dir, "x.db"), filepath.Join(dir, "m.json"), filepath.Join(dir, "values")
+	code, _, stderr := run("gen", "--sf", "1", "--seed", "4", "--db", "sqlite:"+db, "--meta", meta, "--values", values, "--quiet")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := os.Open(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := dataset.ReadMeta(f)
+	if err != nil || m.Seed != 4 || m.Scale != 1 {
+		t.Fatalf("metadata: %+v, %v", m, err)
+	}
+	if _, err := os.Stat(filepath.Join(values, "lecturerID.txt")); err != nil {
+		t.Error(err)
+	}
+	if !strings.Contains(stderr, "rows into sqlite:") {
+		t.Errorf("no summary on stderr: %q", stderr)
+	}
+}
+
+func TestGenFileFormats(t *testing.T) {
+	dir := t.TempDir()
+	for _, format := range []string{"sql-postgres", "sql-mysql", "ntriples", "csv"} {
+		out := filepath.Join(dir, "out-"+format)
+		code, _, stderr := run("gen", "--sf", "1", "--format", format, "-o", out, "--quiet")
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", format, code, stderr)
+		}
+		if _, err := os.Stat(out + ".meta.json"); err != nil {
+			t.Errorf("%s: no metadata next to the output: %v", format, err)
+		}
+	}
+}
+
+// TestGenBadInput: every mistake gets its exit code and a message that names it.
+func TestGenBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"zero scale", []string{"gen", "--sf", "0", "--db", "sqlite:x.db"}, ExitUsage, "positive integer"},
+		{"negative scale", []string{"gen", "--sf", "-3", "--db", "sqlite:x.db"}, ExitUsage, "positive integer"},
+		{"fractional scale", []string{"gen", "--sf", "1.5", "--db", "sqlite:x.db"}, ExitUsage, "positive integer"},
+		{"no target", []string{"gen", "--sf", "1"}, ExitUsage, "say where"},
+		{"both targets", []string{"gen", "--db", "sqlite:x.db", "--format", "ntriples", "-o", "x"}, ExitUsage, "not both"},
+		{"format without -o", []string{"gen", "--format", "ntriples"}, ExitUsage, "-o"},
+		{"unknown format", []string{"gen", "--format", "xml", "-o", filepath.Join(dir, "x")}, ExitUsage, "xml"},
+		{"unknown database", []string{"gen", "--db", "mysql://u:secret@h/db"}, ExitUsage, "unsupported --db"},
+		{"stray argument", []string{"gen", "--db", "sqlite:x.db", "extra"}, ExitUsage, "unexpected argument"},
+		{"unwritable output", []string{"gen", "--format", "ntriples", "-o", filepath.Join(dir, "missing", "x.nt")}, ExitFailure, "missing"},
+		{"unwritable database", []string{"gen", "--db", "sqlite:" + filepath.Join(dir, "missing", "x.db")}, ExitFailure, "cannot write"},
+		{"unreachable PostgreSQL", []string{"gen", "--db", "postgres://u:secret@127.0.0.1:1/db", "--quiet"}, ExitFailure, "connection refused"},
+		{"unknown command", []string{"generate"}, ExitUsage, "unknown command"},
+		{"pg without subcommand", []string{"pg"}, ExitUsage, "missing subcommand"},
+		{"pg unknown subcommand", []string{"pg", "launch"}, ExitUsage, "unknown subcommand"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := run(c.args...)
+			if code != c.code || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, c.code, c.want)
+			}
+			if strings.Contains(stderr, "secret") {
+				t.Errorf("a password reached stderr: %q", stderr)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	code, stdout, _ := run("help")
+	if code != ExitOK || !strings.Contains(stdout, "gen ") || !strings.Contains(stdout, "Exit codes") {
+		t.Errorf("help: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = run("gen", "--help")
+	if code != ExitOK || !strings.Contains(stdout, "--sf N") || !strings.Contains(stdout, "-no-indexes") {
+		t.Errorf("gen --help: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestPgLifecycle drives the local PostgreSQL through the CLI: start prints
+// a URL that gen can load into, status, stop, destroy.
+func TestPgLifecycle(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pg")
+	code, url, stderr := run("pg", "start", "--dir", dir)
+	if code != ExitOK || !strings.HasPrefix(url, "postgres://") {
+		t.Fatalf("pg start: exit %d, %q, %s", code, url, stderr)
+	}
+	t.Cleanup(func() { run("pg", "destroy", "--dir", dir) })
+	code, dbURL, stderr := run("pg", "createdb", "cli_test", "--dir", dir)
+	if code != ExitOK {
+		t.Fatalf("pg createdb: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := run("gen", "--sf", "1", "--db", strings.TrimSpace(dbURL), "--quiet"); code != ExitOK {
+		t.Fatalf("gen into the local PostgreSQL: exit %d: %s", code, stderr)
+	}
+	if code, out, _ := run("pg", "status", "--dir", dir); code != ExitOK || !strings.HasPrefix(out, "running") {
+		t.Errorf("pg status: exit %d, %q", code, out)
+	}
+	if code, out, _ := run("pg", "url", "--dir", dir); code != ExitOK || out != url {
+		t.Errorf("pg url: exit %d, %q, want %q", code, out, url)
+	}
+	if code, _, stderr := run("pg", "stop", "--dir", dir); code != ExitOK {
+		t.Errorf("pg stop: exit %d: %s", code, stderr)
+	}
+	if code, out, _ := run("pg", "status", "--dir", dir); code != ExitOK || !strings.HasPrefix(out, "stopped") {
+		t.Errorf("pg status after stop: %q", out)
+	}
+	if code, _, stderr := run("pg", "destroy", "--dir", dir); code != ExitOK {
+		t.Errorf("pg destroy: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := run("pg", "url", "--dir", dir); code != ExitFailure || !strings.Contains(stderr, "pg start") {
+		t.Errorf("pg url after destroy: exit %d: %s", code, stderr)
+	}
+}
