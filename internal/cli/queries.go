@@ -1,0 +1,289 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/store"
+	"github.com/gqlbench/gqlbench/workload"
+)
+
+func init() {
+	register("queries", "instantiate the 16 query templates from a dataset's metadata (JSON lines; --count; LinGBM files)", runQueries)
+}
+
+const queriesSynopsis = `queries (--meta FILE | --db URL) --per-template N [--templates 1,5,9] [--seed S] [--mix all|1:2,5:1] [--lingbm-out DIR] [-o FILE]
+       gqlbench queries (--meta FILE | --db URL) --count [--templates 1,5,9]
+       gqlbench queries --import-lingbm DIR [-o FILE]
+
+Writes query instances as JSON lines {"id","template","query","variables"} to -o
+(default stdout; with --lingbm-out and no -o, only the LinGBM files are written).
+Instances are drawn uniformly without repetition from the metadata's values; a
+template with fewer possible instances than asked gives all of them. --mix makes
+one shuffled mixed workload with weight·N instances of each template it names.`
+
+type queriesFlags struct {
+	meta, db, templates, mix, lingbmOut, importDir, out string
+	per                                                 int
+	seed                                                uint64
+	count                                               bool
+	set                                                 map[string]bool
+}
+
+func runQueries(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "queries", queriesSynopsis)
+	var f queriesFlags
+	fs.StringVar(&f.meta, "meta", "", "the metadata JSON `FILE` written by gqlbench gen (PATH.meta.json, or its --meta)")
+	fs.StringVar(&f.db, "db", "", "read the metadata stored with a dataset at `URL`: postgres://... or sqlite:PATH")
+	fs.Var((*positiveInt)(&f.per), "per-template", "`N` instances per template (per unit of weight with --mix); positive")
+	fs.StringVar(&f.templates, "templates", "", "comma-separated `LIST` of templates (default all 16), e.g. 1,5,9 or QT1,QT5")
+	fs.Uint64Var(&f.seed, "seed", 0, "random `SEED`: the same seed and metadata give the same instances")
+	fs.StringVar(&f.mix, "mix", "", "a shuffled mixed workload `MIX`: all (every template, equal weight) or TEMPLATE:WEIGHT,... e.g. 1:2,5:1")
+	fs.StringVar(&f.lingbmOut, "lingbm-out", "", "also write LinGBM's query files: `DIR`/actualQueries/QT<n>/query<i>.graphql")
+	fs.StringVar(&f.importDir, "import-lingbm", "", "read LinGBM query files (`DIR`/actualQueries/QT<n>/query<i>.graphql) instead of generating")
+	fs.BoolVar(&f.count, "count", false, "print the number of possible instances per template (with LinGBM's Table 4 figures)")
+	fs.StringVar(&f.out, "o", "", "output `FILE` for the JSON lines (default: stdout)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	f.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	switch {
+	case f.importDir != "":
+		if err := f.only("import-lingbm", "o"); err != nil {
+			return err
+		}
+		return importLinGBM(env, f)
+	case f.count:
+		if err := f.only("count", "meta", "db", "templates"); err != nil {
+			return err
+		}
+	default:
+		if !f.set["per-template"] {
+			return usagef("say how many instances: --per-template N (or --count, or --import-lingbm DIR)")
+		}
+		if f.mix != "" && f.templates != "" {
+			return usagef("give either --templates or --mix (which names its templates), not both")
+		}
+	}
+	ids, err := templateList(f.templates)
+	if err != nil {
+		return err
+	}
+	var weights map[int]int
+	if f.mix != "" {
+		if weights, err = workload.ParseMix(f.mix); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	meta, err := readQueriesMeta(ctx, f.meta, f.db)
+	if err != nil {
+		return err
+	}
+	if f.count {
+		return printCounts(env.Stdout, meta, ids)
+	}
+	return generateQueries(env, meta, f, ids, weights)
+}
+
+// positiveInt is a flag that takes a positive integer.
+type positiveInt int
+
+func (p *positiveInt) String() string { return strconv.Itoa(int(*p)) }
+func (p *positiveInt) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("want a positive integer, got %q", v)
+	}
+	*p = positiveInt(n)
+	return nil
+}
+
+// only reports a usage error when a flag other than allowed was given.
+func (f queriesFlags) only(allowed ...string) error {
+	ok := map[string]bool{}
+	for _, a := range allowed {
+		ok[a] = true
+	}
+	for name := range f.set {
+		if !ok[name] {
+			return usagef("--%s cannot be combined with --%s", name, allowed[0])
+		}
+	}
+	return nil
+}
+
+// templateList parses --templates: nil for all.
+func templateList(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var ids []int
+	seen := map[int]bool{}
+	for _, part := range strings.Split(s, ",") {
+		t, err := workload.TemplateByName(part)
+		if err != nil {
+			return nil, usagef("--templates: %v", err)
+		}
+		if seen[t.ID] {
+			return nil, usagef("--templates: %s appears twice", t.Name)
+		}
+		seen[t.ID] = true
+		ids = append(ids, t.ID)
+	}
+	return ids, nil
+}
+
+// readQueriesMeta reads the metadata from a file or from a dataset's database.
+func readQueriesMeta(ctx context.Context, path, db string) (*dataset.Meta, error) {
+	switch {
+	case path != "" && db != "":
+		return nil, usagef("give either --meta or --db, not both")
+	case path != "":
+		file, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the metadata: %w", err)
+		}
+		defer file.Close()
+		m, err := dataset.ReadMeta(file)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return m, nil
+	case db != "":
+		if !strings.HasPrefix(db, "postgres://") && !strings.HasPrefix(db, "postgresql://") && !strings.HasPrefix(db, "sqlite:") {
+			return nil, usagef("unsupported --db %q: want postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH", redactURL(db))
+		}
+		m, err := store.ReadMeta(ctx, db)
+		if err != nil {
+			return nil, fmt.Errorf("metadata of %s: %w", redactURL(db), err)
+		}
+		return m, nil
+	}
+	return nil, usagef("say where the values come from: --meta FILE (written by `gqlbench gen`) or --db URL")
+}
+
+func generateQueries(env Env, meta *dataset.Meta, f queriesFlags, ids []int, weights map[int]int) error {
+	var inst []workload.Instance
+	var err error
+	want := map[int]int{} // instances asked per template
+	if weights != nil {
+		for id, w := range weights {
+			want[id] = w * f.per
+		}
+		inst, err = workload.GenerateMix(meta, weights, f.per, f.seed)
+	} else {
+		all := ids
+		if all == nil {
+			for _, t := range workload.Templates() {
+				all = append(all, t.ID)
+			}
+		}
+		for _, id := range all {
+			want[id] = f.per
+		}
+		inst, err = workload.Generate(meta, workload.Options{PerTemplate: f.per, Templates: ids, Seed: f.seed})
+	}
+	if err != nil {
+		return err
+	}
+	got := map[int]int{}
+	for _, in := range inst {
+		got[in.Template]++
+	}
+	for _, t := range workload.Templates() {
+		if n, ok := want[t.ID]; ok && got[t.ID] < n {
+			fmt.Fprintf(env.Stderr, "queries: %s has only %d possible instances at this dataset (sf=%d): all of them are used, not %d\n",
+				t.Name, got[t.ID], meta.Scale, n)
+		}
+	}
+	where := "stdout"
+	switch {
+	case f.out != "":
+		if err := writeFileAtomic(f.out, func(w io.Writer) error { return workload.WriteJSONL(w, inst) }); err != nil {
+			return err
+		}
+		where = f.out
+	case f.lingbmOut == "":
+		if err := workload.WriteJSONL(env.Stdout, inst); err != nil {
+			return err
+		}
+	default:
+		where = ""
+	}
+	if f.lingbmOut != "" {
+		if err := workload.ExportLinGBM(f.lingbmOut, inst); err != nil {
+			return err
+		}
+		where = strings.TrimPrefix(where+" and "+f.lingbmOut+"/actualQueries", " and ")
+	}
+	kind := "instances"
+	if weights != nil {
+		kind = "instances in a shuffled mix"
+	}
+	fmt.Fprintf(env.Stderr, "queries: %d %s of %d templates (seed %d; dataset sf=%d seed %d) to %s\n",
+		len(inst), kind, len(want), f.seed, meta.Scale, meta.Seed, where)
+	return nil
+}
+
+// printCounts writes the number of possible instances per template.
+func printCounts(w io.Writer, meta *dataset.Meta, ids []int) error {
+	if ids == nil {
+		for _, t := range workload.Templates() {
+			ids = append(ids, t.ID)
+		}
+	}
+	_, hasLinGBM := workload.LinGBMCount(1, meta.Scale)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	header := fmt.Sprintf("template\tinstances (sf=%d)", meta.Scale)
+	if hasLinGBM {
+		header += fmt.Sprintf("\tLinGBM Table 4 (sf=%d)", meta.Scale)
+	}
+	fmt.Fprintln(tw, header+"\tdomains")
+	for _, id := range ids {
+		t, err := workload.TemplateByID(id)
+		if err != nil {
+			return err
+		}
+		n, err := workload.Count(meta, id)
+		if err != nil {
+			return err
+		}
+		line := t.Name + "\t" + n.String()
+		if hasLinGBM {
+			l, _ := workload.LinGBMCount(id, meta.Scale)
+			line += fmt.Sprintf("\t%d", l)
+		}
+		var doms []string
+		for _, v := range t.Vars {
+			doms = append(doms, "$"+v.Name+": "+v.Domain.String())
+		}
+		fmt.Fprintln(tw, line+"\t"+strings.Join(doms, " × "))
+	}
+	return tw.Flush()
+}
+
+func importLinGBM(env Env, f queriesFlags) error {
+	inst, err := workload.ImportLinGBM(f.importDir)
+	if err != nil {
+		return err
+	}
+	where := "stdout"
+	if f.out != "" {
+		if err := writeFileAtomic(f.out, func(w io.Writer) error { return workload.WriteJSONL(w, inst) }); err != nil {
+			return err
+		}
+		where = f.out
+	} else if err := workload.WriteJSONL(env.Stdout, inst); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "queries: %d instances imported from %s to %s\n", len(inst), f.importDir, where)
+	return nil
+}
