@@ -1,0 +1,100 @@
+// Package server is what every gqlbench reference server shares: the
+// GraphQL-over-HTTP layer, request limits, the timing breakdown, and the
+// registry of variants (naive, memo, batch, batch-memo, compiled, inmem,
+// null). A variant is an Executor; `gqlbench serve VARIANT` serves it.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// Request is one GraphQL request, as POSTed in JSON or given in a GET query string.
+type Request struct {
+	Query         string         `json:"query"`
+	OperationName string         `json:"operationName,omitempty"`
+	Variables     map[string]any `json:"variables,omitempty"`
+}
+
+// Response is what an Executor returns. Data is raw JSON so an executor that
+// gets its answer as JSON (compiled builds it in the database) does not
+// decode and encode it again.
+type Response struct {
+	Data       json.RawMessage `json:"data,omitempty"`
+	Errors     gqlerror.List   `json:"errors,omitempty"`
+	Extensions map[string]any  `json:"extensions,omitempty"`
+	// RequestError marks a request that could not be executed at all
+	// (syntax, validation, variable coercion, limits): Data is absent and
+	// the HTTP status is 400, as the GraphQL-over-HTTP spec says.
+	RequestError bool `json:"-"`
+	// Status overrides the HTTP status when not 0, e.g. 503 when the
+	// database is unreachable (see StatusFor).
+	Status int `json:"-"`
+}
+
+// Executor runs GraphQL requests over the benchmark schema. It must be safe
+// for concurrent use. Execute must honour ctx (the request timeout) and
+// Config.MaxDepth.
+type Executor interface {
+	Execute(ctx context.Context, r *Request) *Response
+}
+
+// Config is what a variant is opened with.
+type Config struct {
+	DB       string        // database URL: postgres://... or sqlite:PATH
+	Pool     int           // maximum database connections (the paper's §6.3 varies it); 0: 10
+	MaxDepth int           // maximum query depth; 0: 15
+	Timeout  time.Duration // per-request timeout; the HTTP layer enforces it through ctx
+}
+
+// Variant is a reference server.
+type Variant struct {
+	Name    string // kebab-case, as on the command line
+	Summary string // one line for `gqlbench serve --help`
+	// NeedsDB says whether Open needs Config.DB.
+	NeedsDB bool
+	// Open starts the variant; the returned Executor may implement io.Closer.
+	Open func(ctx context.Context, c Config) (Executor, error)
+}
+
+var (
+	mu       sync.Mutex
+	variants = map[string]Variant{}
+)
+
+// Register adds a variant; it panics on a duplicate name. Variant packages
+// call it from init, and server/all imports them all.
+func Register(v Variant) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := variants[v.Name]; dup {
+		panic(fmt.Sprintf("server: variant %q registered twice", v.Name))
+	}
+	variants[v.Name] = v
+}
+
+// Variants lists the registered variants sorted by name.
+func Variants() []Variant {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]Variant, 0, len(variants))
+	for _, v := range variants {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the variant called name.
+func Lookup(name string) (Variant, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	v, ok := variants[name]
+	return v, ok
+}
