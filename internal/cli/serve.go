@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+
+	"github.com/gqlbench/gqlbench/server"
+	_ "github.com/gqlbench/gqlbench/server/all" // every variant
+)
+
+func init() {
+	register("serve", "serve a reference GraphQL server variant over HTTP (naive, batch, compiled, null, ...)", runServe)
+}
+
+func runServe(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "serve", serveSynopsis())
+	db := fs.String("db", "", "database: postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH (for the variants that need one)")
+	addr := fs.String("addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
+	pool := fs.Int("pool", 10, "maximum database connections")
+	timeout := fs.Duration("timeout", server.DefaultTimeout, "per-request timeout; past it the answer is 504")
+	maxDepth := fs.Int("max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries get 400")
+	maxResp := fs.Int64("max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
+	maxReq := fs.Int64("max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
+	traceOn := fs.Bool("trace", false, "add extensions.timing to every response: total_ns, database_ns, graphql_ns, sql_statements")
+	flags, pos := splitArgs(fs, args)
+	if err := parse(fs, flags); err != nil {
+		return err
+	}
+	switch {
+	case len(pos) == 0:
+		return usagef("missing VARIANT: one of %s", variantNames())
+	case len(pos) > 1:
+		return usagef("unexpected argument %q", strings.Join(pos[1:], " "))
+	case *pool < 1:
+		return usagef("--pool must be at least 1, got %d", *pool)
+	case *timeout <= 0:
+		return usagef("--timeout must be positive, got %v", *timeout)
+	case *maxDepth < 1:
+		return usagef("--max-depth must be at least 1, got %d", *maxDepth)
+	case *maxResp < 1 || *maxReq < 1:
+		return usagef("--max-response-bytes and --max-request-bytes must be positive")
+	}
+	v, ok := server.Lookup(pos[0])
+	if !ok {
+		return usagef("unknown variant %q: the variants are %s", pos[0], variantNames())
+	}
+	if v.NeedsDB && *db == "" {
+		return usagef("variant %s needs a database: --db postgres://... or --db sqlite:PATH (see gqlbench gen)", v.Name)
+	}
+	if !v.NeedsDB && *db != "" {
+		fmt.Fprintf(env.Stderr, "serve: variant %s uses no database; --db ignored\n", v.Name)
+	}
+	loop, err := isLoopback(*addr)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if !loop {
+		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", *addr)
+	}
+
+	exec, err := v.Open(ctx, server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout})
+	if err != nil {
+		return fmt.Errorf("cannot start %s: %w", v.Name, err)
+	}
+	h := server.Handler(exec, server.HTTPOptions{
+		MaxResponseBytes: *maxResp,
+		Timeout:          *timeout,
+		Trace:            *traceOn,
+		MaxRequestBytes:  *maxReq,
+		Variant:          v.Name,
+		Log:              env.Stderr,
+	})
+	where := ""
+	if v.NeedsDB {
+		where = fmt.Sprintf(" on %s, pool %d,", redactURL(*db), *pool)
+	}
+	fmt.Fprintf(env.Stderr, "serve: %s%s timeout %v, max depth %d, max response %d bytes, trace %v\n",
+		v.Name, where, *timeout, *maxDepth, *maxResp, *traceOn)
+	err = server.Serve(ctx, *addr, h, env.Stderr)
+	if c, ok := exec.(io.Closer); ok {
+		if cerr := c.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close %s: %w", v.Name, cerr)
+		}
+	}
+	return err
+}
+
+// serveSynopsis is the usage line plus the variants, for --help.
+func serveSynopsis() string {
+	var b strings.Builder
+	b.WriteString("serve VARIANT [--db URL] [--addr 127.0.0.1:4000] [--pool 10] [--timeout 30s] [--trace] [flags]\n\nVariants:\n")
+	for _, v := range server.Variants() {
+		db := ""
+		if v.NeedsDB {
+			db = " (needs --db)"
+		}
+		fmt.Fprintf(&b, "  %-11s %s%s\n", v.Name, v.Summary, db)
+	}
+	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), health at /healthz;\nCtrl-C shuts down gracefully, letting in-flight requests finish.")
+	return b.String()
+}
+
+func variantNames() string {
+	var names []string
+	for _, v := range server.Variants() {
+		names = append(names, v.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// splitArgs separates the flags of fs (with their values) from the
+// positional arguments, so that flags may come before or after them. An
+// unknown flag stays with the flags, for parse to report.
+func splitArgs(fs *flag.FlagSet, args []string) (flags, positional []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return flags, append(positional, args[i+1:]...)
+		case len(a) < 2 || a[0] != '-':
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			flags = append(flags, args[i])
+		}
+	}
+	return flags, positional
+}
+
+// isLoopback says whether a listen address binds the loopback interface
+// only, or why it is not an address.
+func isLoopback(addr string) (bool, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:4000", addr)
+	}
+	if port == "" {
+		return false, errors.New("--addr " + addr + ": missing port")
+	}
+	if host == "localhost" {
+		return true, nil
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback(), nil
+}

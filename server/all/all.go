@@ -1,0 +1,9 @@
+// Package all imports every reference server variant, so that importing it
+// makes the registry (server.Variants) complete. Add a blank import here for
+// each new variant package.
+package all
+
+import (
+	_ "github.com/gqlbench/gqlbench/server/inmem" // the answer oracle
+	_ "github.com/gqlbench/gqlbench/server/null"
+)

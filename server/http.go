@@ -1,0 +1,361 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gqlbench/gqlbench/server/trace"
+)
+
+// Defaults of HTTPOptions.
+const (
+	DefaultTimeout          = 30 * time.Second
+	DefaultMaxResponseBytes = 64 << 20 // 64 MiB
+	DefaultMaxRequestBytes  = 1 << 20  // 1 MiB
+)
+
+// HTTPOptions configures Handler. A zero field means its default; a negative
+// limit or timeout means none.
+type HTTPOptions struct {
+	// MaxResponseBytes limits the encoded response (default 64 MiB). A larger
+	// one is answered with a clear error instead of exhausting memory or the
+	// client (seed 002 hit a 4 GB limit).
+	MaxResponseBytes int64
+	// Timeout bounds each request's execution (default 30 s): past it the
+	// client gets 504 and the executor's context is cancelled.
+	Timeout time.Duration
+	// Trace adds the per-request breakdown extensions.timing to every
+	// executed request's response (see Handler).
+	Trace bool
+	// MaxRequestBytes limits a POST body (default 1 MiB).
+	MaxRequestBytes int64
+	// Variant is the name of the variant served, sent by /healthz in the
+	// Gqlbench-Variant header so a driver can check what it is measuring.
+	Variant string
+	// Log receives executor panics with their stack; nil: they are only
+	// reported to the client.
+	Log io.Writer
+}
+
+func (o HTTPOptions) withDefaults() HTTPOptions {
+	if o.MaxResponseBytes == 0 {
+		o.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.MaxRequestBytes == 0 {
+		o.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	return o
+}
+
+// Pinger is implemented by executors that can tell whether their database
+// is reachable; /healthz calls it.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// NonBlocking is implemented by executors whose Execute returns at once and
+// never waits (null). Handler calls them on the request's own goroutine,
+// without the timeout machinery that the others need.
+type NonBlocking interface {
+	NonBlocking()
+}
+
+// Handler serves e over GraphQL-over-HTTP:
+//
+//	/graphql (and /)  POST application/json {"query", "variables", "operationName"},
+//	                  or GET ?query=&variables=&operationName= (variables as JSON)
+//	/healthz          200 "ok", or 503 and the error when e is a Pinger that fails
+//
+// Every error is a GraphQL response {"errors":[{"message": ...}]}, with this
+// HTTP status (the same for both response media types: a benchmark wants an
+// honest status, so the legacy "200 for everything" of application/json is
+// not followed):
+//
+//	200  executed: data, possibly with field errors
+//	400  malformed request (body not a JSON object, variables not an object,
+//	     missing or empty query) or Response.RequestError (syntax, validation,
+//	     variable coercion, depth limit)
+//	404  a path other than the above
+//	405  a method other than GET and POST (with Allow)
+//	413  a body over MaxRequestBytes
+//	415  a POST whose Content-Type is not application/json
+//	500  the executor failed or panicked, or the response exceeds
+//	     MaxResponseBytes: the request was valid and executed, the server could
+//	     not deliver the answer under its own configured limit (not 413, which
+//	     is about the request's content; retrying elsewhere, with a higher
+//	     limit, may succeed)
+//	503  the database is unreachable (a variant sets Response.Status with StatusFor)
+//	504  execution exceeded Timeout
+//
+// A non-zero Response.Status overrides the status chosen by the rules above.
+// The response is application/graphql-response+json when the Accept header
+// prefers it, else application/json. Data is written as the executor built
+// it, never re-encoded; Handler never modifies a Response, so an executor
+// may return a shared one.
+//
+// With Trace, the request's context carries trace.Stats and the response
+// gets extensions.timing = {"total_ns": the time Execute took,
+// "database_ns": the time its SQL statements took (trace.Statement),
+// "graphql_ns": total_ns − database_ns (at least 0), "sql_statements": their
+// number}: seed 002's per-request breakdown.
+func Handler(e Executor, o HTTPOptions) http.Handler {
+	_, nb := e.(NonBlocking)
+	return &handler{e: e, o: o.withDefaults(), inline: nb}
+}
+
+type handler struct {
+	e      Executor
+	o      HTTPOptions
+	inline bool
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case "/graphql", "/":
+		req, fail := h.read(w, r)
+		if fail != nil {
+			h.write(w, r, fail, nil)
+			return
+		}
+		resp, t := h.execute(r.Context(), req)
+		h.write(w, r, resp, t)
+	case "/healthz":
+		h.healthz(w, r)
+	default:
+		h.write(w, r, ErrorResponse(http.StatusNotFound,
+			fmt.Sprintf("no such path %q: GraphQL is served at /graphql", r.URL.Path)), nil)
+	}
+}
+
+// bodies recycles request body buffers; small ones only, so that one huge
+// request does not pin its memory.
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledBody = 64 << 10
+
+// read decodes the GraphQL request of r, or returns the error response.
+func (h *handler) read(w http.ResponseWriter, r *http.Request) (*Request, *Response) {
+	req := new(Request)
+	switch r.Method {
+	case http.MethodPost:
+		if !isJSON(r.Header.Get("Content-Type")) {
+			return nil, ErrorResponse(http.StatusUnsupportedMediaType,
+				fmt.Sprintf("unsupported Content-Type %q: POST a JSON body with Content-Type: application/json", r.Header.Get("Content-Type")))
+		}
+		if fail := h.decodeBody(w, r, req); fail != nil {
+			return nil, fail
+		}
+	case http.MethodGet:
+		q := r.URL.Query()
+		req.Query, req.OperationName = q.Get("query"), q.Get("operationName")
+		if v := q.Get("variables"); v != "" {
+			if err := json.Unmarshal([]byte(v), &req.Variables); err != nil {
+				return nil, ErrorResponse(http.StatusBadRequest, "malformed variables parameter: want a JSON object: "+err.Error())
+			}
+		}
+	default:
+		w.Header().Set("Allow", "GET, POST")
+		return nil, ErrorResponse(http.StatusMethodNotAllowed,
+			fmt.Sprintf("method %s not allowed: use POST (or GET)", r.Method))
+	}
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, ErrorResponse(http.StatusBadRequest, `missing query: send {"query": "...", "variables": {...}}`)
+	}
+	return req, nil
+}
+
+func (h *handler) decodeBody(w http.ResponseWriter, r *http.Request, req *Request) *Response {
+	limit := h.o.MaxRequestBytes
+	if limit > 0 && r.ContentLength > limit {
+		return tooLargeRequest(r.ContentLength, limit)
+	}
+	buf := bodies.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledBody {
+			buf.Reset()
+			bodies.Put(buf)
+		}
+	}()
+	if r.ContentLength > 0 && limit > 0 { // at most limit: checked above
+		buf.Grow(int(r.ContentLength))
+	}
+	body := r.Body
+	if limit > 0 {
+		body = http.MaxBytesReader(w, r.Body, limit)
+	}
+	if _, err := buf.ReadFrom(body); err != nil {
+		if errors.As(err, new(*http.MaxBytesError)) {
+			return tooLargeRequest(-1, limit)
+		}
+		return ErrorResponse(http.StatusBadRequest, "cannot read the request body: "+err.Error())
+	}
+	if err := json.Unmarshal(buf.Bytes(), req); err != nil {
+		msg := "malformed request body: want a JSON object {\"query\", \"variables\", \"operationName\"}: " + err.Error()
+		if b := bytes.TrimSpace(buf.Bytes()); len(b) > 0 && b[0] == '[' {
+			msg = "batched requests (a JSON array) are not supported: send one JSON object {\"query\", \"variables\", \"operationName\"}"
+		}
+		return ErrorResponse(http.StatusBadRequest, msg)
+	}
+	return nil
+}
+
+func tooLargeRequest(size, limit int64) *Response {
+	if size < 0 {
+		return ErrorResponse(http.StatusRequestEntityTooLarge,
+			fmt.Sprintf("request body too large: over the limit of %d bytes", limit))
+	}
+	return ErrorResponse(http.StatusRequestEntityTooLarge,
+		fmt.Sprintf("request body too large: %d bytes, over the limit of %d bytes", size, limit))
+}
+
+// isJSON says whether a Content-Type is application/json, parameters aside.
+func isJSON(ct string) bool {
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return strings.EqualFold(strings.TrimSpace(ct), "application/json")
+}
+
+// timing is extensions.timing (see Handler).
+type timing struct {
+	TotalNS       int64 `json:"total_ns"`
+	DatabaseNS    int64 `json:"database_ns"`
+	GraphQLNS     int64 `json:"graphql_ns"`
+	SQLStatements int64 `json:"sql_statements"`
+}
+
+func timingOf(s *trace.Stats, total time.Duration) *timing {
+	if s == nil {
+		return nil
+	}
+	db := s.DBTime()
+	return &timing{
+		TotalNS:       int64(total),
+		DatabaseNS:    int64(db),
+		GraphQLNS:     int64(max(total-db, 0)),
+		SQLStatements: s.Statements(),
+	}
+}
+
+type limitKey struct{}
+
+// ResponseLimit is the response size limit of the request with context ctx
+// (0: none). An executor that builds a large answer can compare its size so
+// far with it and give up early with ResponseTooLarge, before the memory is
+// spent; Handler checks the final size anyway.
+func ResponseLimit(ctx context.Context) int64 {
+	n, _ := ctx.Value(limitKey{}).(int64)
+	return n
+}
+
+type result struct {
+	resp    *Response
+	elapsed time.Duration
+}
+
+// execute runs the request under the timeout and returns the response and,
+// with Trace, its timing.
+func (h *handler) execute(parent context.Context, req *Request) (*Response, *timing) {
+	ctx := parent
+	var stats *trace.Stats
+	if h.o.Trace {
+		ctx, stats = trace.With(ctx)
+	}
+	if h.o.MaxResponseBytes > 0 {
+		ctx = context.WithValue(ctx, limitKey{}, h.o.MaxResponseBytes)
+	}
+	if h.inline {
+		start := time.Now()
+		resp := h.call(ctx, req)
+		return resp, timingOf(stats, time.Since(start))
+	}
+	cancel := context.CancelFunc(func() {})
+	if h.o.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
+	}
+	defer cancel()
+	// Execute runs on its own goroutine so that an executor that does not
+	// honour ctx cannot hang the request: only this goroutine writes the
+	// response, once, and a late result goes into the buffered channel.
+	done := make(chan result, 1)
+	go func() {
+		start := time.Now()
+		resp := h.call(ctx, req)
+		done <- result{resp, time.Since(start)}
+	}()
+	var res result
+	select {
+	case res = <-done:
+	case <-ctx.Done():
+		if parent.Err() != nil { // the client went away; nobody reads this
+			return ErrorResponse(http.StatusServiceUnavailable, "request cancelled: "+context.Cause(parent).Error()), nil
+		}
+		select {
+		case res = <-done: // finished just in time after all
+		default:
+			return h.timedOut(), nil
+		}
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && len(res.resp.Errors) > 0 {
+		return h.timedOut(), nil // it gave up because of the deadline
+	}
+	return res.resp, timingOf(stats, res.elapsed)
+}
+
+func (h *handler) timedOut() *Response {
+	return ErrorResponse(http.StatusGatewayTimeout, fmt.Sprintf("request timed out after %v", h.o.Timeout))
+}
+
+// call runs Execute, turning a panic or a nil response into a 500.
+func (h *handler) call(ctx context.Context, req *Request) (resp *Response) {
+	defer func() {
+		if p := recover(); p != nil {
+			if h.o.Log != nil {
+				fmt.Fprintf(h.o.Log, "server: executor panic: %v\n%s", p, debug.Stack())
+			}
+			resp = ErrorResponse(http.StatusInternalServerError, fmt.Sprintf("internal server error: the executor panicked: %v", p))
+		}
+	}()
+	resp = h.e.Execute(ctx, req)
+	if resp == nil {
+		resp = ErrorResponse(http.StatusInternalServerError, "internal server error: the executor returned no response")
+	}
+	return resp
+}
+
+func (h *handler) healthz(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed: use GET", http.StatusMethodNotAllowed)
+		return
+	}
+	if h.o.Variant != "" {
+		w.Header().Set("Gqlbench-Variant", h.o.Variant)
+	}
+	if p, ok := h.e.(Pinger); ok {
+		ctx := r.Context()
+		if h.o.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
+			defer cancel()
+		}
+		if err := p.Ping(ctx); err != nil {
+			http.Error(w, "unhealthy: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, "ok")
+}

@@ -1,0 +1,172 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// ErrorResponse is a response made of one error with message msg, answered
+// with HTTP status (0: 200).
+func ErrorResponse(status int, msg string) *Response {
+	return &Response{Errors: gqlerror.List{{Message: msg}}, Status: status}
+}
+
+// ResponseTooLarge is the response to a request whose answer reached size
+// bytes, over the limit (see ResponseLimit); size may be where an executor
+// gave up, so the message says "at least". Its status is 500: see Handler.
+func ResponseTooLarge(size, limit int64) *Response {
+	return ErrorResponse(http.StatusInternalServerError, fmt.Sprintf(
+		"response too large: at least %d bytes, over the server's limit of %d bytes (--max-response-bytes); ask for less data (a smaller limit, fewer fields)",
+		size, limit))
+}
+
+// Response media types; shared slices, so setting them allocates nothing.
+var (
+	jsonType    = []string{"application/json; charset=utf-8"}
+	graphqlType = []string{"application/graphql-response+json; charset=utf-8"}
+)
+
+// Keys of the encoded response, each as the first member ({"key":) and as a
+// later one (,"key":), in the order written.
+var (
+	firstKey = [3][]byte{[]byte(`{"errors":`), []byte(`{"data":`), []byte(`{"extensions":`)}
+	laterKey = [3][]byte{[]byte(`,"errors":`), []byte(`,"data":`), []byte(`,"extensions":`)}
+
+	nullData     = []byte("null")
+	closeBrace   = []byte(`}`)
+	encodeFailed = `{"errors":[{"message":"internal server error: cannot encode the response"}]}`
+)
+
+// write encodes resp as the answer to r: {"errors", "data", "extensions"},
+// errors first as the GraphQL spec suggests, Data copied as it is.
+func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, t *timing) {
+	status := resp.Status
+	if status == 0 {
+		status = http.StatusOK
+		if resp.RequestError {
+			status = http.StatusBadRequest
+		}
+	}
+	var errs, ext []byte
+	var err error
+	if len(resp.Errors) > 0 {
+		if errs, err = json.Marshal(resp.Errors); err != nil {
+			h.writeRaw(w, r, http.StatusInternalServerError, encodeFailed)
+			return
+		}
+	}
+	if t != nil || len(resp.Extensions) > 0 {
+		if ext, err = marshalExtensions(resp.Extensions, t); err != nil {
+			h.writeRaw(w, r, http.StatusInternalServerError, encodeFailed)
+			return
+		}
+	}
+	data := []byte(resp.Data)
+	if len(data) == 0 && len(errs) == 0 && !resp.RequestError {
+		data = nullData // executed, nothing to say: data is null
+	}
+	if len(data) == 0 && len(errs) == 0 {
+		errs, _ = json.Marshal(gqlerror.List{{Message: http.StatusText(status)}})
+	}
+
+	parts := [3][]byte{errs, data, ext}
+	size := encodedSize(parts)
+	if lim := h.o.MaxResponseBytes; lim > 0 && size > lim {
+		// The error itself is written whatever its size: no recursion.
+		errs, _ = json.Marshal(ResponseTooLarge(size, lim).Errors)
+		status, parts = http.StatusInternalServerError, [3][]byte{errs, nil, nil}
+		size = encodedSize(parts)
+	}
+
+	hdr := w.Header()
+	hdr["Content-Type"] = mediaType(r.Header.Get("Accept"))
+	hdr["Content-Length"] = []string{strconv.FormatInt(size, 10)}
+	w.WriteHeader(status)
+	keys := &firstKey
+	for i, p := range parts {
+		if len(p) > 0 {
+			w.Write(keys[i])
+			w.Write(p)
+			keys = &laterKey
+		}
+	}
+	w.Write(closeBrace)
+}
+
+// encodedSize is the size of the response object made of parts.
+func encodedSize(parts [3][]byte) int64 {
+	size := int64(len(closeBrace))
+	for i, p := range parts {
+		if len(p) > 0 {
+			size += int64(len(laterKey[i]) + len(p)) // a first key is as long
+		}
+	}
+	return size
+}
+
+// writeRaw writes a fixed body.
+func (h *handler) writeRaw(w http.ResponseWriter, r *http.Request, status int, body string) {
+	w.Header()["Content-Type"] = mediaType(r.Header.Get("Accept"))
+	w.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(status)
+	w.Write([]byte(body))
+}
+
+// marshalExtensions encodes ext plus, when t is not nil, the timing under
+// "timing", without modifying ext (the Response may be shared).
+func marshalExtensions(ext map[string]any, t *timing) ([]byte, error) {
+	if t == nil {
+		return json.Marshal(ext)
+	}
+	m := make(map[string]any, len(ext)+1)
+	for k, v := range ext {
+		m[k] = v
+	}
+	m["timing"] = t
+	return json.Marshal(m)
+}
+
+// mediaType chooses the response's Content-Type from an Accept header:
+// application/graphql-response+json when the client accepts it at least as
+// much as application/json, else application/json (also for no Accept, */*,
+// or media types we do not produce).
+func mediaType(accept string) []string {
+	if accept == "" || !strings.Contains(strings.ToLower(accept), "graphql-response+json") {
+		return jsonType
+	}
+	gq, js := -1.0, -1.0
+	for part := range strings.SplitSeq(accept, ",") {
+		typ, params, _ := strings.Cut(part, ";")
+		q := quality(params)
+		switch strings.ToLower(strings.TrimSpace(typ)) {
+		case "application/graphql-response+json":
+			gq = max(gq, q)
+		case "application/json", "application/*", "*/*":
+			js = max(js, q)
+		}
+	}
+	if gq > 0 && gq >= js {
+		return graphqlType
+	}
+	return jsonType
+}
+
+// quality is the q parameter in an Accept entry's parameters (default 1).
+func quality(params string) float64 {
+	for p := range strings.SplitSeq(params, ";") {
+		k, v, ok := strings.Cut(p, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || q < 0 {
+				return 0
+			}
+			return q
+		}
+	}
+	return 1
+}

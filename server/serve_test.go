@@ -1,0 +1,125 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// logLines is a log writer that tells when a line matching a pattern arrives.
+type logLines struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	notify chan struct{}
+}
+
+func newLogLines() *logLines { return &logLines{notify: make(chan struct{}, 1)} }
+
+func (l *logLines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf.Write(p)
+	select {
+	case l.notify <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// wait returns the first submatch of re once the log has it.
+func (l *logLines) wait(t *testing.T, re *regexp.Regexp) string {
+	t.Helper()
+	for {
+		l.mu.Lock()
+		m := re.FindStringSubmatch(l.buf.String())
+		l.mu.Unlock()
+		if m != nil {
+			return m[1]
+		}
+		select {
+		case <-l.notify:
+		case <-time.After(10 * time.Second): // a hang, not a timing assertion
+			t.Fatalf("no %v in the log: %q", re, l.buf.String())
+		}
+	}
+}
+
+var servingRE = regexp.MustCompile(`serving on (http://[^ ]+/graphql)\n`)
+
+// TestServeGracefulShutdown: a request in flight when the context is
+// cancelled completes, then Serve returns nil.
+func TestServeGracefulShutdown(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		close(entered)
+		<-release
+		io.WriteString(w, "finished")
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logw := newLogLines()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, "127.0.0.1:0", h, logw) }()
+	url := logw.wait(t, servingRE)
+
+	type reply struct {
+		body string
+		err  error
+	}
+	replied := make(chan reply, 1)
+	go func() {
+		resp, err := http.Get(url)
+		if err != nil {
+			replied <- reply{"", err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		replied <- reply{string(b), err}
+	}()
+	<-entered
+	cancel()
+	// Shutdown has begun once the listener refuses new connections.
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/graphql")
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			break
+		}
+		c.Close()
+		time.Sleep(time.Millisecond) // polling for the listener to close
+	}
+	select {
+	case err := <-served:
+		t.Fatalf("Serve returned %v with a request in flight", err)
+	default:
+	}
+	close(release)
+	if r := <-replied; r.err != nil || r.body != "finished" {
+		t.Fatalf("in-flight request: %q, %v", r.body, r.err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
+	logw.wait(t, regexp.MustCompile(`(stopped)`))
+}
+
+// TestServeAddressInUse: a port that is taken is an error, at once.
+func TestServeAddressInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	err = Serve(context.Background(), ln.Addr().String(), http.NotFoundHandler(), io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "address already in use") {
+		t.Fatalf("Serve on a taken port: %v", err)
+	}
+}
