@@ -14,6 +14,13 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first signal cancels ctx and the command winds down (a server
+		// finishes its requests, a load run writes its last interval); from
+		// then on the default behaviour is back, so a second Ctrl-C kills.
+		<-ctx.Done()
+		stop()
+	}()
 	code := cli.Run(ctx, cli.Env{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 	stop()
 	os.Exit(code)
