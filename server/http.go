@@ -161,7 +161,7 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) (*Request, *Respo
 		q := r.URL.Query()
 		req.Query, req.OperationName = q.Get("query"), q.Get("operationName")
 		if v := q.Get("variables"); v != "" {
-			if err := json.Unmarshal([]byte(v), &req.Variables); err != nil {
+			if err := unmarshalNumbers([]byte(v), &req.Variables); err != nil {
 				return nil, ErrorResponse(http.StatusBadRequest, "malformed variables parameter: want a JSON object: "+err.Error())
 			}
 		}
@@ -201,12 +201,28 @@ func (h *handler) decodeBody(w http.ResponseWriter, r *http.Request, req *Reques
 		}
 		return ErrorResponse(http.StatusBadRequest, "cannot read the request body: "+err.Error())
 	}
-	if err := json.Unmarshal(buf.Bytes(), req); err != nil {
+	if err := unmarshalNumbers(buf.Bytes(), req); err != nil {
 		msg := "malformed request body: want a JSON object {\"query\", \"variables\", \"operationName\"}: " + err.Error()
 		if b := bytes.TrimSpace(buf.Bytes()); len(b) > 0 && b[0] == '[' {
 			msg = "batched requests (a JSON array) are not supported: send one JSON object {\"query\", \"variables\", \"operationName\"}"
 		}
 		return ErrorResponse(http.StatusBadRequest, msg)
+	}
+	return nil
+}
+
+// unmarshalNumbers decodes JSON keeping numbers as json.Number: as float64
+// they would lose integers above 2^53 and fail Int and ID coercion in the
+// executors (gqlgen's own transport decodes the same way). Trailing data is an
+// error, as with json.Unmarshal.
+func unmarshalNumbers(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("unexpected data after the JSON value")
 	}
 	return nil
 }

@@ -377,3 +377,31 @@ func FuzzHandler(f *testing.F) {
 		}
 	})
 }
+
+// TestVariablesKeepIntegers: numbers in variables reach the executor as
+// json.Number, so Int and ID variables coerce (as float64 they fail in gqlgen).
+func TestVariablesKeepIntegers(t *testing.T) {
+	var got any
+	h := Handler(fake(func(ctx context.Context, r *Request) *Response {
+		got = r.Variables["n"]
+		return &Response{Data: json.RawMessage(`{}`)}
+	}), HTTPOptions{})
+	for _, req := range []*http.Request{
+		httptest.NewRequest("POST", "/graphql", strings.NewReader(`{"query":"{a}","variables":{"n":9007199254740993}}`)),
+		httptest.NewRequest("GET", "/graphql?query=%7Ba%7D&variables=%7B%22n%22%3A9007199254740993%7D", nil),
+	} {
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if n, ok := got.(json.Number); w.Code != 200 || !ok || n.String() != "9007199254740993" {
+			t.Errorf("%s: status %d, variable %#v", req.Method, w.Code, got)
+		}
+	}
+	w := httptest.NewRecorder()
+	trailing := httptest.NewRequest("POST", "/graphql", strings.NewReader(`{"query":"{a}"} {"x":1}`))
+	trailing.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(w, trailing)
+	if w.Code != 400 {
+		t.Errorf("trailing data: status %d", w.Code)
+	}
+}
