@@ -13,17 +13,37 @@ go 1.26.0
 //	                               library gqlgen is built on, pinned to gqlgen v0.17.92's.
 //	golang.org/x/sync              errgroup: parallel COPY streams and index builds that
 //	                               stop at the first error.
+//	github.com/99designs/gqlgen    the resolver-based reference servers (naive, memo, batch,
+//	                               batch-memo): schema-first code generation and gqlgen's
+//	                               executor, the Go counterpart of the paper's graphql-js
+//	                               servers; also a tool (go generate ./server/graph).
+//	github.com/vikstrous/dataloadgen  the DataLoader of the batch and batch-memo servers:
+//	                               generic, per-request, cache switchable off (the paper's
+//	                               batching-only server), no code generation.
 require (
+	github.com/99designs/gqlgen v0.17.92
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/vektah/gqlparser/v2 v2.5.35
+	github.com/vikstrous/dataloadgen v0.0.10
 	golang.org/x/sync v0.24.0
 )
 
 require (
+	github.com/HdrHistogram/hdrhistogram-go v1.1.2 // indirect
 	github.com/agnivade/levenshtein v1.2.1 // indirect
+	github.com/goccy/go-yaml v1.19.2 // indirect
+	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
 	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	github.com/sosodev/duration v1.4.0 // indirect
+	github.com/urfave/cli/v3 v3.9.0 // indirect
+	go.opentelemetry.io/otel v1.11.1 // indirect
+	go.opentelemetry.io/otel/trace v1.11.1 // indirect
+	golang.org/x/mod v0.38.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
+	golang.org/x/tools v0.48.0 // indirect
 )
+
+tool github.com/99designs/gqlgen
