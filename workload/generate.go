@@ -16,6 +16,10 @@ type Instance struct {
 	Template  int            // the template's ID, 1..16
 	Query     string         // the template's query text
 	Variables map[string]any // JSON-ready: IDs as strings, Int as int, enums and words as strings
+	// Expect is the hash of the right answer's data (verify.Hash: hex
+	// SHA-256 of its canonical JSON), "" when unknown. Generate leaves it
+	// empty; `gqlbench queries --expect` fills it from the oracle.
+	Expect string
 }
 
 // Options selects what Generate produces.

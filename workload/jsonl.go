@@ -18,12 +18,13 @@ type jsonInstance struct {
 	Template  string         `json:"template"` // "QT5"
 	Query     string         `json:"query"`
 	Variables map[string]any `json:"variables"`
+	Expect    string         `json:"expect,omitempty"`
 }
 
 // WriteJSONL writes instances as JSON lines, one object per instance:
-// {"id":"QT5-0001","template":"QT5","query":"...","variables":{...}}. Any
-// tool can replay such a file: the query and variables are an ordinary
-// GraphQL request body.
+// {"id":"QT5-0001","template":"QT5","query":"...","variables":{...}}, plus
+// "expect":"<hash>" when the instance has an Expect. Any tool can replay
+// such a file: the query and variables are an ordinary GraphQL request body.
 func WriteJSONL(w io.Writer, instances []Instance) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
@@ -37,7 +38,7 @@ func WriteJSONL(w io.Writer, instances []Instance) error {
 		if vars == nil {
 			vars = map[string]any{}
 		}
-		if err := enc.Encode(jsonInstance{ID: in.ID, Template: t.Name, Query: in.Query, Variables: vars}); err != nil {
+		if err := enc.Encode(jsonInstance{ID: in.ID, Template: t.Name, Query: in.Query, Variables: vars, Expect: in.Expect}); err != nil {
 			return fmt.Errorf("instance %q: %w", in.ID, err)
 		}
 	}
@@ -50,8 +51,9 @@ func WriteJSONL(w io.Writer, instances []Instance) error {
 // template's "query" (the same text, or the same operation laid out
 // differently), and "variables" that are exactly the template's variables,
 // accepted by GraphQL variable coercion against the schema and of the exact
-// JSON types (IDs as strings or integers). Blank lines are skipped; other
-// fields are ignored. Errors name the line. The values are normalised as
+// JSON types (IDs as strings or integers), and an optional "expect": the
+// hash of the right answer (64 lowercase hex digits, see Instance.Expect).
+// Blank lines are skipped; other fields are ignored. Errors name the line. The values are normalised as
 // Generate makes them.
 func ReadJSONL(r io.Reader) ([]Instance, error) {
 	sc := bufio.NewScanner(r)
@@ -91,6 +93,7 @@ func readLine(b []byte, checked map[[2]string]error) (Instance, error) {
 		Template  *string         `json:"template"`
 		Query     *string         `json:"query"`
 		Variables json.RawMessage `json:"variables"`
+		Expect    *string         `json:"expect"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil {
@@ -134,7 +137,27 @@ func readLine(b []byte, checked map[[2]string]error) (Instance, error) {
 	if err != nil {
 		return Instance{}, fmt.Errorf("%q: %w", *raw.ID, err)
 	}
-	return Instance{ID: *raw.ID, Template: t.ID, Query: *raw.Query, Variables: norm}, nil
+	in := Instance{ID: *raw.ID, Template: t.ID, Query: *raw.Query, Variables: norm}
+	if raw.Expect != nil {
+		if !isHash(*raw.Expect) {
+			return Instance{}, fmt.Errorf(`%q: "expect" must be a SHA-256 hash in 64 lowercase hex digits, got %.80q`, *raw.ID, *raw.Expect)
+		}
+		in.Expect = *raw.Expect
+	}
+	return in, nil
+}
+
+// isHash reports whether s is a hex SHA-256, as verify.Hash writes it.
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // templateNumber returns n for exactly "QT<n>" (as WriteJSONL writes it), else 0.

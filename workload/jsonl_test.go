@@ -31,6 +31,29 @@ const qt5 = `"query QT5($departmentID: ID!) {\n  department(nr: $departmentID) {
 // qt8 is QT8's query laid out differently, with its arguments swapped.
 const qt8 = `"query QT8($cnt: Int!, $attr1: GraduateStudentField!, $attr2: GraduateStudentField!) { graduateStudents(order: [$attr1, $attr2], limit: $cnt) { id telephone emailAddress } }"`
 
+// TestJSONLExpect: the oracle's answer hash is written when known, omitted
+// when not, and read back.
+func TestJSONLExpect(t *testing.T) {
+	inst, err := Generate(testMeta(t, 1), Options{PerTemplate: 2, Templates: []int{3, 15}, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash := strings.Repeat("0123456789abcdef", 4)
+	inst[0].Expect = hash
+	b := jsonl(t, inst)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if !strings.HasSuffix(lines[0], `,"expect":"`+hash+`"}`) || strings.Contains(lines[1], "expect") {
+		t.Errorf("expect written wrongly:\n%s", b)
+	}
+	back, err := ReadJSONL(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, inst) {
+		t.Errorf("round trip with expect: %+v, want %+v", back, inst)
+	}
+}
+
 func TestReadJSONLAccepts(t *testing.T) {
 	for _, c := range []struct {
 		name, line string
@@ -82,6 +105,9 @@ func TestReadJSONLRejects(t *testing.T) {
 		{"duplicate id", good + "\n" + good, "line 2: id \"a\" is already used on line 1"},
 		{"error on a later line", good + "\n\n{", "line 3"},
 		{"too long", `{"id":"` + strings.Repeat("x", MaxLineBytes) + `"}`, "longer than"},
+		{"expect not a hash", strings.Replace(good, `"id":"a",`, `"id":"a","expect":"abc",`, 1), `"expect" must be`},
+		{"expect in upper case", strings.Replace(good, `"id":"a",`, `"id":"a","expect":"`+strings.Repeat("A", 64)+`",`, 1), `"expect" must be`},
+		{"expect not a string", strings.Replace(good, `"id":"a",`, `"id":"a","expect":1,`, 1), "not a JSON object"},
 	} {
 		_, err := ReadJSONL(strings.NewReader(c.input))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -114,6 +140,7 @@ func TestReadJSONLRejects(t *testing.T) {
 // it accepts must survive WriteJSONL and ReadJSONL unchanged.
 func FuzzReadJSONL(f *testing.F) {
 	f.Add(`{"id":"a","template":"QT5","query":` + qt5 + `,"variables":{"departmentID":"12"}}`)
+	f.Add(`{"id":"a","template":"QT5","query":` + qt5 + `,"variables":{"departmentID":"12"},"expect":"` + strings.Repeat("0a", 32) + `"}`)
 	f.Add(`{"id":"b","template":"QT8","query":` + qt8 + `,"variables":{"cnt":600,"attr1":"id","attr2":"advisor"}}`)
 	f.Add(`{"id":"c","template":"QT10","query":"query QT10($keyword: String!) { publicationSearch(field: title, criterion: CONTAINS, pattern: $keyword) { id title abstract } }","variables":{"keyword":"ab\"c"}}`)
 	f.Add(`{"id":"d","template":"QT14","query":"{ __typename }","variables":{}}`)

@@ -1,17 +1,26 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/server"
+	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/store"
+	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -19,7 +28,7 @@ func init() {
 	register("queries", "instantiate the 16 query templates from a dataset's metadata (JSON lines; --count; LinGBM files)", runQueries)
 }
 
-const queriesSynopsis = `queries (--meta FILE | --db URL) --per-template N [--templates 1,5,9] [--seed S] [--mix all|1:2,5:1] [--lingbm-out DIR] [-o FILE]
+const queriesSynopsis = `queries (--meta FILE | --db URL) --per-template N [--templates 1,5,9] [--seed S] [--mix all|1:2,5:1] [--expect] [--lingbm-out DIR] [-o FILE]
        gqlbench queries (--meta FILE | --db URL) --count [--templates 1,5,9]
        gqlbench queries --import-lingbm DIR [-o FILE]
 
@@ -27,13 +36,16 @@ Writes query instances as JSON lines {"id","template","query","variables"} to -o
 (default stdout; with --lingbm-out and no -o, only the LinGBM files are written).
 Instances are drawn uniformly without repetition from the metadata's values; a
 template with fewer possible instances than asked gives all of them. --mix makes
-one shuffled mixed workload with weight·N instances of each template it names.`
+one shuffled mixed workload with weight·N instances of each template it names.
+--expect adds "expect": the hash of each instance's right answer (verify.Hash of
+its data), computed in-process by the inmem oracle over the dataset of the
+metadata's seed and scale factor (never read from the database).`
 
 type queriesFlags struct {
 	meta, db, templates, mix, lingbmOut, importDir, out string
 	per                                                 int
 	seed                                                uint64
-	count                                               bool
+	count, expect                                       bool
 	set                                                 map[string]bool
 }
 
@@ -48,6 +60,7 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	fs.StringVar(&f.mix, "mix", "", "a shuffled mixed workload `MIX`: all (every template, equal weight) or TEMPLATE:WEIGHT,... e.g. 1:2,5:1")
 	fs.StringVar(&f.lingbmOut, "lingbm-out", "", "also write LinGBM's query files: `DIR`/actualQueries/QT<n>/query<i>.graphql")
 	fs.StringVar(&f.importDir, "import-lingbm", "", "read LinGBM query files (`DIR`/actualQueries/QT<n>/query<i>.graphql) instead of generating")
+	fs.BoolVar(&f.expect, "expect", false, "add \"expect\": the hash of every instance's right answer, from the in-memory oracle (generates the dataset in memory)")
 	fs.BoolVar(&f.count, "count", false, "print the number of possible instances per template (with LinGBM's Table 4 figures)")
 	fs.StringVar(&f.out, "o", "", "output `FILE` for the JSON lines (default: stdout)")
 	if err := parse(fs, args); err != nil {
@@ -90,7 +103,7 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	if f.count {
 		return printCounts(env.Stdout, meta, ids)
 	}
-	return generateQueries(env, meta, f, ids, weights)
+	return generateQueries(ctx, env, meta, f, ids, weights)
 }
 
 // positiveInt is a flag that takes a positive integer.
@@ -170,7 +183,7 @@ func readQueriesMeta(ctx context.Context, path, db string) (*dataset.Meta, error
 	return nil, usagef("say where the values come from: --meta FILE (written by `gqlbench gen`) or --db URL")
 }
 
-func generateQueries(env Env, meta *dataset.Meta, f queriesFlags, ids []int, weights map[int]int) error {
+func generateQueries(ctx context.Context, env Env, meta *dataset.Meta, f queriesFlags, ids []int, weights map[int]int) error {
 	var inst []workload.Instance
 	var err error
 	want := map[int]int{} // instances asked per template
@@ -202,6 +215,11 @@ func generateQueries(env Env, meta *dataset.Meta, f queriesFlags, ids []int, wei
 		if n, ok := want[t.ID]; ok && got[t.ID] < n {
 			fmt.Fprintf(env.Stderr, "queries: %s has only %d possible instances at this dataset (sf=%d): all of them are used, not %d\n",
 				t.Name, got[t.ID], meta.Scale, n)
+		}
+	}
+	if f.expect {
+		if err := addExpect(ctx, env, meta, inst); err != nil {
+			return err
 		}
 	}
 	where := "stdout"
@@ -286,4 +304,58 @@ func importLinGBM(env Env, f queriesFlags) error {
 	}
 	fmt.Fprintf(env.Stderr, "queries: %d instances imported from %s to %s\n", len(inst), f.importDir, where)
 	return nil
+}
+
+// addExpect sets the Expect of every instance: the hash of the data the
+// inmem oracle answers for the dataset of meta. The requests are built as
+// the HTTP layer builds them (variables through JSON), and run on every CPU.
+func addExpect(ctx context.Context, env Env, meta *dataset.Meta, inst []workload.Instance) error {
+	start := time.Now()
+	fmt.Fprintf(env.Stderr, "queries: generating the dataset (sf=%d, seed %d) in memory for the expected answers\n", meta.Scale, meta.Seed)
+	data, err := inmem.ForMeta(ctx, meta)
+	if err != nil {
+		return fmt.Errorf("the oracle: %w", err)
+	}
+	oracle := inmem.NewExecutor(data, server.Config{})
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range inst {
+		g.Go(func() error {
+			in := &inst[i]
+			req, err := instanceRequest(*in)
+			if err != nil {
+				return err
+			}
+			r := oracle.Execute(gctx, req)
+			if len(r.Errors) > 0 {
+				return fmt.Errorf("instance %s %v: the oracle answered with errors: %v", in.ID, in.Variables, r.Errors)
+			}
+			if in.Expect, err = verify.Hash(r.Data); err != nil {
+				return fmt.Errorf("instance %s: the oracle's answer: %w", in.ID, err)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "queries: the oracle answered %d instances in %v\n", len(inst), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// instanceRequest is the GraphQL request of in, its variables passed through
+// JSON as a server receives them (numbers as json.Number, as gqlgen's own
+// transport decodes them).
+func instanceRequest(in workload.Instance) (*server.Request, error) {
+	b, err := json.Marshal(in.Variables)
+	if err != nil {
+		return nil, fmt.Errorf("instance %s: %w", in.ID, err)
+	}
+	req := &server.Request{Query: in.Query}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&req.Variables); err != nil {
+		return nil, fmt.Errorf("instance %s: %w", in.ID, err)
+	}
+	return req, nil
 }

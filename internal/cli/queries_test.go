@@ -3,12 +3,15 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/server/inmem"
+	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -216,6 +219,8 @@ func TestQueriesBadInput(t *testing.T) {
 		{"mix and templates", []string{"--meta", meta, "--per-template", "1", "--mix", "all", "--templates", "1"}, ExitUsage, "not both"},
 		{"count and per template", []string{"--meta", meta, "--count", "--per-template", "1"}, ExitUsage, "cannot be combined"},
 		{"import and metadata", []string{"--import-lingbm", dir, "--meta", meta}, ExitUsage, "cannot be combined"},
+		{"count and expect", []string{"--meta", meta, "--count", "--expect"}, ExitUsage, "cannot be combined"},
+		{"import and expect", []string{"--import-lingbm", dir, "--expect"}, ExitUsage, "cannot be combined"},
 		{"unsupported database", []string{"--db", "mysql://u:secret@h/db", "--count"}, ExitUsage, "unsupported --db"},
 		{"stray argument", []string{"--meta", meta, "--count", "extra"}, ExitUsage, "unexpected argument"},
 		{"missing metadata file", []string{"--meta", filepath.Join(dir, "none.json"), "--count"}, ExitFailure, "none.json"},
@@ -233,5 +238,81 @@ func TestQueriesBadInput(t *testing.T) {
 		if strings.Contains(stderr, "secret") {
 			t.Errorf("%s: the password leaked: %q", c.name, stderr)
 		}
+	}
+}
+
+// TestQueriesExpect: --expect gives every instance the hash of the oracle's
+// answer, the same from a metadata file and from the database it describes,
+// and refuses metadata whose rows the generator does not make.
+func TestQueriesExpect(t *testing.T) {
+	dir := t.TempDir()
+	metaPath := writeTestMeta(t, dir)
+	code, stdout, stderr := runCLI("queries", "--meta", metaPath, "--per-template", "3", "--seed", "4", "--expect")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	inst, err := workload.ReadJSONL(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inst) != 48 || !strings.Contains(stderr, "the oracle answered 48 instances") {
+		t.Fatalf("%d instances; stderr %q", len(inst), stderr)
+	}
+	// The same instances without --expect, and every hash is the oracle's
+	// answer, recomputed here for the counting template by hand.
+	_, plain, _ := runCLI("queries", "--meta", metaPath, "--per-template", "3", "--seed", "4")
+	without, _ := workload.ReadJSONL(strings.NewReader(plain))
+	data, err := inmem.Load(context.Background(), dataset.Config{Seed: 0, Scale: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, in := range inst {
+		if in.Expect == "" || in.ID != without[i].ID || without[i].Expect != "" {
+			t.Fatalf("%s: expect %q (without --expect: %s %q)", in.ID, in.Expect, without[i].ID, without[i].Expect)
+		}
+		if in.Template != 15 {
+			continue
+		}
+		var u int64
+		fmt.Sscan(in.Variables["universityID"].(string), &u)
+		agg, _ := data.GraduateAges(context.Background(), u)
+		want, _ := verify.Hash(fmt.Appendf(nil, `{"university":{"graduateStudentConnection":{"aggregate":{"count":%d}}}}`, agg.Count))
+		if in.Expect != want {
+			t.Errorf("%s (university %d, %d students): expect %s, want %s", in.ID, u, agg.Count, in.Expect, want)
+		}
+	}
+
+	// From the database: the same lines.
+	db := "sqlite:" + filepath.Join(dir, "x.db")
+	if code, _, stderr := runCLI("gen", "--sf", "1", "--db", db, "--quiet"); code != ExitOK {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	code, fromDB, stderr := runCLI("queries", "--db", db, "--per-template", "3", "--seed", "4", "--expect")
+	if code != ExitOK || fromDB != stdout {
+		t.Errorf("--db gave other lines than --meta (exit %d: %s)", code, stderr)
+	}
+
+	// A mix keeps its hashes with its instances.
+	code, mixed, stderr := runCLI("queries", "--meta", metaPath, "--per-template", "1", "--mix", "3:2,15:1", "--expect")
+	mix, err := workload.ReadJSONL(strings.NewReader(mixed))
+	if code != ExitOK || err != nil || len(mix) != 3 {
+		t.Fatalf("mix: exit %d, %v, %d instances: %s", code, err, len(mix), stderr)
+	}
+	for _, in := range mix {
+		if in.Expect == "" {
+			t.Errorf("mix: %s has no expect", in.ID)
+		}
+	}
+
+	// Metadata that the generator does not reproduce is refused.
+	m := mustMeta(t, metaPath)
+	m.Rows["graduateStudent"]++
+	var b bytes.Buffer
+	m.WriteJSON(&b)
+	tampered := filepath.Join(dir, "tampered.json")
+	os.WriteFile(tampered, b.Bytes(), 0o644)
+	code, _, stderr = runCLI("queries", "--meta", tampered, "--per-template", "1", "--expect")
+	if code != ExitFailure || !strings.Contains(stderr, "other rows") {
+		t.Errorf("tampered metadata: exit %d, stderr %q", code, stderr)
 	}
 }
