@@ -51,6 +51,9 @@ type Config struct {
 	Pool     int           // maximum database connections (the paper's §6.3 varies it); 0: 10
 	MaxDepth int           // maximum query depth; 0: 15
 	Timeout  time.Duration // per-request timeout; the HTTP layer enforces it through ctx
+	// BatchWait is how long a DataLoader collects keys before it fetches
+	// (batching variants only); 0: the variant's default.
+	BatchWait time.Duration
 }
 
 // Variant is a reference server.

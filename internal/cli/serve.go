@@ -22,6 +22,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	db := fs.String("db", "", "database: postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH (for the variants that need one)")
 	addr := fs.String("addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
 	pool := fs.Int("pool", 10, "maximum database connections")
+	batchWait := fs.Duration("batch-wait", 0, "how long a DataLoader collects keys before it fetches (batch, batch-memo; 0: the variant's default)")
 	timeout := fs.Duration("timeout", server.DefaultTimeout, "per-request timeout; past it the answer is 504")
 	maxDepth := fs.Int("max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries get 400")
 	maxResp := fs.Int64("max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
@@ -63,7 +64,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", *addr)
 	}
 
-	exec, err := v.Open(ctx, server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout})
+	exec, err := v.Open(ctx, server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout, BatchWait: *batchWait})
 	if err != nil {
 		return fmt.Errorf("cannot start %s: %w", v.Name, err)
 	}

@@ -21,7 +21,7 @@ func register(t Technique, summary string) {
 		Summary: summary,
 		NeedsDB: true,
 		Open: func(ctx context.Context, c server.Config) (server.Executor, error) {
-			return Open(ctx, t, c, Options{})
+			return Open(ctx, t, c, Options{Wait: c.BatchWait})
 		},
 	})
 }
