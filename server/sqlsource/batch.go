@@ -32,7 +32,8 @@ import (
 type batched struct {
 	db   *db.DB
 	d    dialect
-	opts []dataloadgen.Option
+	opts []dataloadgen.Option // with a window: dataloadgen; nil: tick batching
+	memo bool                 // batch-memo: the loaders cache
 
 	university    lazy[int64, *source.University]
 	department    lazy[int64, *source.Department]
@@ -72,10 +73,13 @@ type batched struct {
 
 var _ source.Source = (*batched)(nil)
 
-// lazy is a loader made on first use: a request uses few of them.
+// lazy is a loader made on first use: a request uses few of them. It is a
+// dataloadgen loader when the factory has a batching window, else a
+// tickLoader (the default: see tickLoader for why).
 type lazy[K comparable, V any] struct {
 	once sync.Once
 	l    *dataloadgen.Loader[K, V]
+	t    *tickLoader[K, V]
 }
 
 // load loads key through z's loader, making it with fetch first if needed.
@@ -83,7 +87,7 @@ type lazy[K comparable, V any] struct {
 // value (a nil row, an empty list, zero aggregates).
 func (z *lazy[K, V]) load(ctx context.Context, b *batched, key K, fetch func(context.Context, []K) (map[K]V, error)) (V, error) {
 	z.once.Do(func() {
-		z.l = dataloadgen.NewLoader(func(ctx context.Context, keys []K) ([]V, []error) {
+		f := func(ctx context.Context, keys []K) ([]V, []error) {
 			m, err := fetch(ctx, keys)
 			if err != nil {
 				return nil, []error{err} // one error: every key of the batch gets it
@@ -93,8 +97,16 @@ func (z *lazy[K, V]) load(ctx context.Context, b *batched, key K, fetch func(con
 				vals[i] = m[k]
 			}
 			return vals, nil
-		}, b.opts...)
+		}
+		if b.opts == nil {
+			z.t = newTickLoader(b.memo, f)
+		} else {
+			z.l = dataloadgen.NewLoader(f, b.opts...)
+		}
 	})
+	if z.t != nil {
+		return z.t.Load(ctx, key)
+	}
 	return z.l.Load(ctx, key)
 }
 

@@ -45,20 +45,11 @@ func (t Technique) String() string {
 	return techniqueNames[t]
 }
 
-// DefaultWait is how long a DataLoader collects keys before it fetches
-// them: gqlgen's documented choice. gqlgen resolves the elements of a list
-// in goroutines of their own, so the loads of one level of a query arrive
-// close together, but not at once: on two cores the ~700 loads of QT5's
-// widest level at sf=10 take more than 1 ms to arrive, and the level is
-// fetched in two or three batches. Every batched level waits the window
-// out (unlike JavaScript's DataLoader, which dispatches on the next tick),
-// and a shorter window gains little: an idle Go process sleeps about 1 ms
-// at least.
-const DefaultWait = time.Millisecond
-
 // Options tune a Factory.
 type Options struct {
-	// Wait is the DataLoader window of the batch techniques; 0: DefaultWait.
+	// Wait, when positive, makes the batch techniques use dataloadgen with
+	// this window (gqlgen's documented choice is 1 ms); 0, the default,
+	// batches by tick (see tickLoader), as JavaScript's DataLoader does.
 	Wait time.Duration
 }
 
@@ -77,12 +68,12 @@ func New(d *db.DB, t Technique, o Options) (*Factory, error) {
 	if t < 0 || int(t) >= len(techniqueNames) {
 		return nil, fmt.Errorf("sqlsource: unknown technique %d", t)
 	}
-	if o.Wait <= 0 {
-		o.Wait = DefaultWait
-	}
-	f := &Factory{db: d, t: t, opts: []dataloadgen.Option{dataloadgen.WithWait(o.Wait)}}
-	if t == Batch {
-		f.opts = append(f.opts, dataloadgen.WithoutCache())
+	f := &Factory{db: d, t: t}
+	if o.Wait > 0 {
+		f.opts = []dataloadgen.Option{dataloadgen.WithWait(o.Wait)}
+		if t == Batch {
+			f.opts = append(f.opts, dataloadgen.WithoutCache())
+		}
 	}
 	f.shared = &stmts{db: d, d: dialect(d.Dialect)}
 	return f, nil
@@ -95,7 +86,7 @@ func (f *Factory) ForRequest(ctx context.Context) source.Source {
 	case Memo:
 		return &stmts{db: f.db, d: f.shared.d, memo: newMemo()}
 	case Batch, BatchMemo:
-		return &batched{db: f.db, d: f.shared.d, opts: f.opts}
+		return &batched{db: f.db, d: f.shared.d, opts: f.opts, memo: f.t == BatchMemo}
 	}
 	return f.shared
 }
