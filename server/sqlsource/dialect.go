@@ -17,6 +17,16 @@ type dialect store.Dialect
 // statement text whatever the number of keys, so pgx's statement cache
 // keeps serving it); SQLite, which has no arrays, a JSON array read by
 // json_each (no limit on the number of keys, unlike host parameters).
+// keysIn is the condition "expr is one of keys" with its argument: plain
+// equality for a batch of one, which plans better than a set (a level of
+// one object, common in the templates, gains a third of its time).
+func (d dialect) keysIn(expr string, keys []int64) (string, any) {
+	if len(keys) == 1 {
+		return expr + " = ?", keys[0]
+	}
+	return d.inSet(expr), d.setArg(keys)
+}
+
 func (d dialect) inSet(expr string) string {
 	if store.Dialect(d) == store.Postgres {
 		return expr + " = ANY(?)"

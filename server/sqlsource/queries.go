@@ -180,8 +180,9 @@ const (
 )
 
 func agesBatch(d dialect, keys []int64) stmt {
+	cond, arg := d.keysIn("g.undergraduateDegreeFrom", keys)
 	return stmt{"SELECT g.undergraduateDegreeFrom, " + agesColumns + " FROM graduateStudent g WHERE " +
-		d.inSet("g.undergraduateDegreeFrom") + " GROUP BY g.undergraduateDegreeFrom", []any{d.setArg(keys)}}
+		cond + " GROUP BY g.undergraduateDegreeFrom", []any{arg}}
 }
 
 // gradQueryKey encodes gq unambiguously, for loader keys (a GradQuery holds

@@ -75,8 +75,9 @@ func (q *query[T]) single(d dialect, key int64) stmt {
 // Paging applies per key: ROW_NUMBER() OVER (PARTITION BY key ...) numbers
 // each key's rows in order and the outer query keeps the page's numbers.
 func (q *query[T]) batch(d dialect, keys []int64) stmt {
-	args := append([]any{d.setArg(keys)}, q.args...)
-	where := q.conditions(d.inSet(q.key))
+	cond, arg := d.keysIn(q.key, keys)
+	args := append([]any{arg}, q.args...)
+	where := q.conditions(cond)
 	if q.limit == nil && q.offset == nil {
 		return stmt{"SELECT " + q.key + ", " + strings.Join(q.rows.cols, ", ") + " FROM " + q.from() + where +
 			" ORDER BY " + q.key + ", " + q.orderBy(), args}
