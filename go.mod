@@ -17,11 +17,17 @@ go 1.26.0
 //	                               batch-memo): schema-first code generation and gqlgen's
 //	                               executor, the Go counterpart of the paper's graphql-js
 //	                               servers; also a tool (go generate ./server/graph).
-//	github.com/vikstrous/dataloadgen  the DataLoader of the batch and batch-memo servers:
-//	                               generic, per-request, cache switchable off (the paper's
-//	                               batching-only server), no code generation.
+//	github.com/vikstrous/dataloadgen  the DataLoader of the batch and batch-memo servers with
+//	                               --batch-wait (a time window); by default they batch by tick
+//	                               (server/sqlsource/tick.go), because a sub-millisecond window
+//	                               sleeps ~1 ms in Go.
+//	github.com/HdrHistogram/hdrhistogram-go  the load generator's latency histograms: HDR
+//	                               (3 significant digits, exact merges) and its standard
+//	                               compressed encoding, so run files hold interval histograms
+//	                               that other HdrHistogram tools read; standard library only.
 require (
 	github.com/99designs/gqlgen v0.17.92
+	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/vektah/gqlparser/v2 v2.5.35
@@ -30,7 +36,6 @@ require (
 )
 
 require (
-	github.com/HdrHistogram/hdrhistogram-go v1.1.2 // indirect
 	github.com/agnivade/levenshtein v1.2.1 // indirect
 	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect

@@ -22,7 +22,11 @@ const (
 	ExitOK      = 0 // success
 	ExitFailure = 1 // the command failed (bad data, unreachable server, I/O error, interrupted)
 	ExitUsage   = 2 // the command line is wrong
+	ExitCheck   = 3 // the command ran, and a check failed: wrong answers, errors, a broken SLO
 )
+
+// exitCoder is an error that carries its own exit code (a failed check).
+type exitCoder interface{ ExitCode() int }
 
 // Env is everything a command may touch of its process, injected so that the
 // whole CLI runs in-process in tests.
@@ -85,6 +89,11 @@ func Run(ctx context.Context, env Env) int {
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(env.Stderr, "gqlbench %s: %v\n", env.Args[0], err)
 		return ExitUsage
+	case errors.As(err, new(exitCoder)):
+		var ec exitCoder
+		errors.As(err, &ec)
+		fmt.Fprintf(env.Stderr, "gqlbench %s: %v\n", env.Args[0], err)
+		return ec.ExitCode()
 	case ctx.Err() != nil:
 		fmt.Fprintf(env.Stderr, "gqlbench %s: interrupted: %v\n", env.Args[0], err)
 		return ExitFailure
@@ -108,7 +117,7 @@ func help(w io.Writer) {
 
 Run 'gqlbench <command> --help' for a command's flags.
 Data goes to stdout, logs and progress to stderr.
-Exit codes: 0 success, 1 failure, 2 wrong usage.
+Exit codes: 0 success, 1 failure, 2 wrong usage, 3 a check failed (wrong answers, errors, SLO).
 `)
 }
 

@@ -1,0 +1,74 @@
+package drive
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// runCapacity searches the highest open-loop rate that meets the SLO: it
+// doubles the rate from Rate until a step fails, then bisects between the
+// best passing and the lowest failing rate until they are within
+// Precision. Each step is one run of Duration; its step line is one point
+// of the latency–throughput curve.
+func (e *engine) runCapacity(ctx context.Context) error {
+	lo, hi := 0.0, math.Inf(1)
+	rate := e.cfg.Rate
+	res := &runfile.Capacity{}
+	e.capResult = res
+	e.connect(e.cfg.Connections)
+	for n := 1; ; n++ {
+		if n > e.cfg.MaxSteps {
+			res.Limit = fmt.Sprintf("%d steps", e.cfg.MaxSteps)
+			return nil
+		}
+		ph := &phase{run: 1, step: n, window: e.cfg.Duration, rate: rate, keep: true}
+		if err := e.runPhase(ctx, ph, e.openWork(ph, uint64(n))); err != nil {
+			return err
+		}
+		st := runfile.MakeStep(n, rate, ph.ivs, ph.sum, e.cfg.SLO, e.cfg.MaxErrorRate, e.cfg.Cores)
+		if err := e.w.Write(st); err != nil {
+			return fmt.Errorf("run file: %w", err)
+		}
+		res.Steps = n
+		if e.cfg.Log != nil {
+			verdict := "met"
+			if !st.Met {
+				verdict = "not met: " + st.Why
+			}
+			fmt.Fprintf(e.cfg.Log, "load: step %d at %.0f/s: %.0f req/s, p99 %v: %s\n", n, rate, st.Throughput,
+				time.Duration(st.Latency.P99).Round(time.Microsecond), verdict)
+		}
+		if st.Met {
+			lo = rate
+			res.Rate = rate
+		} else {
+			hi = rate
+		}
+		switch {
+		case st.DriverLimit:
+			res.Limit = "the load generator could not offer more: " + st.Why
+			return nil
+		case math.IsInf(hi, 1):
+			if rate >= e.cfg.MaxRate {
+				res.Limit = fmt.Sprintf("the maximum rate %.0f/s met the objective", e.cfg.MaxRate)
+				return nil
+			}
+			rate = min(2*rate, e.cfg.MaxRate)
+		case lo == 0:
+			rate = hi / 2
+			if rate < 1 {
+				res.Limit = "not even 1 request/s met the objective"
+				return nil
+			}
+		case hi/lo <= 1+e.cfg.Precision:
+			res.Limit = fmt.Sprintf("bracketed within %.0f%%: met at %.0f/s, not at %.0f/s", 100*e.cfg.Precision, lo, hi)
+			return nil
+		default:
+			rate = (lo + hi) / 2
+		}
+	}
+}

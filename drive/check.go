@@ -1,0 +1,270 @@
+package drive
+
+import (
+	"bytes"
+	"encoding/json"
+	"hash/maphash"
+	"sync/atomic"
+
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/verify"
+)
+
+// Checker verifies responses: HTTP status 200, no GraphQL errors, a "data"
+// member, and — when the request carries the oracle's hash — data whose
+// canonical JSON hashes to it (verify.Hash).
+//
+// Canonicalising every response would cost more than receiving it. So the
+// Checker remembers, per request, the raw bytes of the data it has already
+// judged (up to a few variants each, within a memory budget), found by a
+// fast hash and confirmed by comparing the bytes: a response whose data are
+// byte-for-byte one already judged gets the same verdict, exactly, and only
+// new bytes are canonicalised. Safe for concurrent use.
+type Checker struct {
+	reqs   []Request
+	cache  []atomic.Pointer[judged]
+	budget atomic.Int64 // bytes the cache may still take
+	seed   maphash.Seed
+}
+
+// judged is a verdict on one data value, in an immutable list per request.
+type judged struct {
+	hash uint64
+	data []byte
+	out  measure.Outcome
+	next *judged
+	n    int // length of the list from here
+}
+
+// maxVariants is how many distinct data values are remembered per request.
+const maxVariants = 4
+
+// NewChecker returns a Checker for reqs whose cache holds at most
+// budgetBytes of data (0: 256 MiB).
+func NewChecker(reqs []Request, budgetBytes int64) *Checker {
+	if budgetBytes <= 0 {
+		budgetBytes = 256 << 20
+	}
+	c := &Checker{reqs: reqs, cache: make([]atomic.Pointer[judged], len(reqs)), seed: maphash.MakeSeed()}
+	c.budget.Store(budgetBytes)
+	return c
+}
+
+// Check returns the outcome of a response to request i and whether its data
+// were compared with the expected answer. With data false, the data are not
+// compared (a sampled-out response): status, errors and the presence of data
+// are still checked.
+func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outcome, bool) {
+	if status != 200 {
+		return measure.ErrStatus, false
+	}
+	d, errs, ok := scanResponse(body)
+	if !ok {
+		d, errs, ok = slowScan(body)
+		if !ok {
+			return measure.ErrResponse, false
+		}
+	}
+	if errs {
+		return measure.ErrGraphQL, false
+	}
+	if d == nil {
+		return measure.ErrResponse, false
+	}
+	if !data {
+		return measure.OK, false
+	}
+	expect := c.reqs[i].Expect
+	h := maphash.Bytes(c.seed, d)
+	head := c.cache[i].Load()
+	for j := head; j != nil; j = j.next {
+		if j.hash == h && bytes.Equal(j.data, d) {
+			return j.out, expect != ""
+		}
+	}
+	out := judge(d, expect)
+	if (head == nil || head.n < maxVariants) && c.budget.Add(-int64(len(d))) >= 0 {
+		n := 1
+		if head != nil {
+			n = head.n + 1
+		}
+		// Losing a race to another worker only forgets a verdict.
+		c.cache[i].CompareAndSwap(head, &judged{hash: h, data: bytes.Clone(d), out: out, next: head, n: n})
+	}
+	return out, expect != ""
+}
+
+// judge checks data against expect: valid JSON at least, and when expect is
+// known, its canonical hash.
+func judge(data []byte, expect string) measure.Outcome {
+	if expect == "" {
+		if !json.Valid(data) {
+			return measure.ErrResponse
+		}
+		return measure.OK
+	}
+	got, err := verify.Hash(data)
+	switch {
+	case err != nil:
+		return measure.ErrResponse
+	case got != expect:
+		return measure.Wrong
+	}
+	return measure.OK
+}
+
+// slowScan reads a response through encoding/json: the fallback when the
+// fast scan meets something it does not handle (escaped member names).
+func slowScan(body []byte) (data []byte, errs, ok bool) {
+	var r map[string]json.RawMessage
+	if json.Unmarshal(body, &r) != nil {
+		return nil, false, false
+	}
+	if e, has := r["errors"]; has {
+		errs = nonEmptyErrors(e)
+	}
+	if d, has := r["data"]; has && !bytes.Equal(bytes.TrimSpace(d), []byte("null")) {
+		data = d
+	}
+	return data, errs, true
+}
+
+// scanResponse finds, without decoding it, the top-level "data" and
+// "errors" members of a response body: data is the raw value of "data" (nil
+// when absent or null), errs whether "errors" is present and neither null
+// nor an empty list. ok is false when the body is not a JSON object this
+// fast scan handles; Check then falls back to encoding/json.
+func scanResponse(b []byte) (data []byte, errs, ok bool) {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false, false
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return nil, false, skipWS(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return nil, false, false
+		}
+		ks := i + 1
+		ke := ks
+		for ke < len(b) && b[ke] != '"' {
+			if b[ke] == '\\' || b[ke] < 0x20 {
+				return nil, false, false
+			}
+			ke++
+		}
+		if ke >= len(b) {
+			return nil, false, false
+		}
+		key := b[ks:ke]
+		i = skipWS(b, ke+1)
+		if i >= len(b) || b[i] != ':' {
+			return nil, false, false
+		}
+		vs := skipWS(b, i+1)
+		ve, vok := skipValue(b, vs)
+		if !vok {
+			return nil, false, false
+		}
+		switch string(key) { // no allocation: the compiler compares in place
+		case "data":
+			if data != nil {
+				return nil, false, false // duplicate: let encoding/json decide
+			}
+			if !isNull(b[vs:ve]) {
+				data = b[vs:ve]
+			}
+		case "errors":
+			errs = nonEmptyErrors(b[vs:ve])
+		}
+		i = skipWS(b, ve)
+		if i >= len(b) {
+			return nil, false, false
+		}
+		if b[i] == '}' {
+			return data, errs, skipWS(b, i+1) == len(b)
+		}
+		if b[i] != ',' {
+			return nil, false, false
+		}
+		i = skipWS(b, i+1)
+	}
+}
+
+func isNull(v []byte) bool { return len(v) == 4 && string(v) == "null" }
+
+// nonEmptyErrors reports whether an "errors" value holds errors: anything
+// but null and [].
+func nonEmptyErrors(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	if isNull(v) {
+		return false
+	}
+	if len(v) >= 2 && v[0] == '[' && v[len(v)-1] == ']' && len(bytes.TrimSpace(v[1:len(v)-1])) == 0 {
+		return false
+	}
+	return true
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the JSON value starting at i. It follows
+// strings and nesting but does not validate numbers or literals: the data a
+// verdict depends on are validated when they are judged.
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				e, ok := skipString(b, i)
+				if !ok {
+					return 0, false
+				}
+				i = e
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	default:
+		s := i
+		for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t' {
+			i++
+		}
+		return i, i > s
+	}
+}
+
+// skipString returns the end of the string starting at b[i] == '"'.
+func skipString(b []byte, i int) (int, bool) {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,219 @@
+package drive
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/verify"
+)
+
+func TestScanResponse(t *testing.T) {
+	for _, c := range []struct {
+		body     string
+		data     string // "" for none
+		errs, ok bool
+	}{
+		{`{"data":{"a":1}}`, `{"a":1}`, false, true},                              // plain
+		{` { "errors" : [ ] , "data" : [1,"}"] } `, `[1,"}"]`, false, true},       // spaces, empty errors, brace in a string
+		{`{"data":null,"errors":[{"message":"x"}]}`, "", true, true},              // errors, no data
+		{`{"data":{"a":"\"}"},"extensions":{"t":1}}`, `{"a":"\"}"}`, false, true}, // escaped quote, extensions
+		{`{"errors":null,"data":{}}`, `{}`, false, true},                          // null errors
+		{`{}`, "", false, true},                                                   // nothing
+		{`{"d\u0061ta":{}}`, "", false, false},                                    // escaped key: the slow path decides
+		{`{"data":{}}x`, "", false, false},                                        // trailing garbage
+		{`[{"data":{}}]`, "", false, false},                                       // not an object
+		{`{"data":{"a":1}`, "", false, false},                                     // cut short
+		{`{"data":{},"data":{}}`, "", false, false},                               // duplicate: the slow path decides
+		{`<html>`, "", false, false},                                              // not JSON
+		{`{"data":"x" "errors":1}`, "", false, false},                             // missing comma
+	} {
+		d, errs, ok := scanResponse([]byte(c.body))
+		if ok != c.ok || ok && (string(d) != c.data || errs != c.errs) {
+			t.Errorf("%s: data %q errs %v ok %v; want %q %v %v", c.body, d, errs, ok, c.data, c.errs, c.ok)
+		}
+	}
+}
+
+func TestChecker(t *testing.T) {
+	data := `{"faculty":{"id":"1","score":1.0}}`
+	expect, err := verify.Hash([]byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []Request{{ID: "a", Expect: expect}, {ID: "b"}}
+	c := NewChecker(reqs, 0)
+	for _, k := range []struct {
+		name     string
+		i        int
+		status   int
+		body     string
+		data     bool
+		want     measure.Outcome
+		verified bool
+	}{
+		{"right", 0, 200, `{"data":` + data + `}`, true, measure.OK, true},
+		{"right again, other extensions (cached)", 0, 200, `{"data":` + data + `,"extensions":{"t":2}}`, true, measure.OK, true},
+		{"right, laid out differently", 0, 200, `{"data":{"faculty":{"score":1,"id":"1"}}}`, true, measure.OK, true},
+		{"wrong", 0, 200, `{"data":{"faculty":{"id":"2","score":1}}}`, true, measure.Wrong, true},
+		{"wrong again (cached)", 0, 200, `{"data":{"faculty":{"id":"2","score":1}}}`, true, measure.Wrong, true},
+		{"not sampled", 0, 200, `{"data":{"faculty":null}}`, false, measure.OK, false},
+		{"status", 0, 503, `{"data":` + data + `}`, true, measure.ErrStatus, false},
+		{"graphql errors", 0, 200, `{"errors":[{"message":"x"}],"data":` + data + `}`, true, measure.ErrGraphQL, false},
+		{"no data", 0, 200, `{"extensions":{}}`, true, measure.ErrResponse, false},
+		{"not JSON", 0, 200, `<html>`, true, measure.ErrResponse, false},
+		{"escaped key (slow path)", 0, 200, `{"d\u0061ta":` + data + `}`, true, measure.OK, true},
+		{"no expectation: valid data", 1, 200, `{"data":{"x":[1,2]}}`, true, measure.OK, false},
+		{"no expectation: invalid data", 1, 200, `{"data":{"x":tru}}`, true, measure.ErrResponse, false},
+	} {
+		got, verified := c.Check(k.i, k.status, []byte(k.body), k.data)
+		if got != k.want || verified != k.verified {
+			t.Errorf("%s: %v verified %v, want %v %v", k.name, got, verified, k.want, k.verified)
+		}
+	}
+	// The verdicts are remembered by the data's bytes: three distinct
+	// data values were judged for request 0 (right, right laid out
+	// differently, wrong); the cached ones were not judged again.
+	if n := c.cache[0].Load().n; n != 3 {
+		t.Errorf("request 0 has %d cached verdicts, want 3", n)
+	}
+	// A cache full of variants still judges every new body.
+	for k := range 10 {
+		body := `{"data":{"faculty":{"id":"1","score":1.` + strings.Repeat("0", k+2) + `}}}`
+		if got, _ := c.Check(0, 200, []byte(body), true); got != measure.OK {
+			t.Fatalf("variant %d: %v", k, got)
+		}
+	}
+}
+
+// TestPreflight: before any load, what is wrong with the target is said.
+func TestPreflight(t *testing.T) {
+	graphql := func(w http.ResponseWriter, r *http.Request) { w.Write(okBody) }
+	html := func(w http.ResponseWriter, r *http.Request) { http.Error(w, "<html>not here</html>", 404) }
+	otherSchema := func(w http.ResponseWriter, r *http.Request) {
+		var b [4096]byte
+		n, _ := r.Body.Read(b[:])
+		if strings.Contains(string(b[:n]), "__typename") {
+			w.Write(okBody)
+			return
+		}
+		w.WriteHeader(400)
+		w.Write([]byte(`{"errors":[{"message":"Cannot query field \"faculty\" on type \"Query\"."}]}`))
+	}
+	closed := httptest.NewServer(http.HandlerFunc(graphql))
+	closed.Close()
+	for _, c := range []struct {
+		name    string
+		handler http.HandlerFunc
+		url     string
+		want    string
+	}{
+		{"a GraphQL server", graphql, "", ""},
+		{"nothing listening", nil, closed.URL, "cannot reach the target"},
+		{"a web page", html, "", "is not a GraphQL endpoint: POST {__typename} got HTTP 404 and not JSON"},
+		{"a server of another schema", otherSchema, "", "the server rejects QT1 (QT1-0) before the load"},
+	} {
+		url := c.url
+		if c.handler != nil {
+			srv := httptest.NewServer(c.handler)
+			defer srv.Close()
+			url = srv.URL
+		}
+		reqs := requests(2, "QT1")
+		for i := range reqs {
+			reqs[i].Body = []byte(`{"query":"query QT1 { faculty(nr: \"1\") { id } }"}`)
+		}
+		_, err := Preflight(context.Background(), url, func(r []Request) (Transport, error) {
+			return NewHTTP(url, r, HTTPOptions{Timeout: time.Second})
+		}, reqs)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestServerKilledMidRun: a real server, killed while a closed loop runs:
+// the run aborts, the file and the records hold every answer received.
+func TestServerKilledMidRun(t *testing.T) {
+	var served atomic.Int64
+	kill := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if served.Add(1) == 500 {
+			close(kill)
+		}
+		w.Write(okBody)
+	}))
+	srv.Start()
+	go func() {
+		<-kill
+		srv.Listener.Close()         // refuse new connections from now on,
+		srv.CloseClientConnections() // and drop the open ones
+	}()
+	defer srv.Close()
+	tr, err := NewHTTP(srv.URL, requests(5, "QT1"), HTTPOptions{Timeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, _ := os.Create(filepath.Join(dir, "run.jsonl"))
+	recf, _ := os.Create(filepath.Join(dir, "records.csv"))
+	w := runfile.NewWriter(out)
+	w.Write(&runfile.Header{Mode: "closed", Hist: runfile.StandardHist})
+	sum, err := Run(context.Background(), Config{Mode: Closed, Transport: tr, Requests: requests(5, "QT1"), Clients: 4,
+		Duration: time.Minute, Runs: 1, Interval: 50 * time.Millisecond, AbortAfter: 300 * time.Millisecond,
+		Records: measure.NewRecordWriter(recf)}, w)
+	out.Close()
+	recf.Close()
+	var abort *AbortError
+	if !errors.As(err, &abort) || sum.Status != "aborted" {
+		t.Fatalf("error %v, status %q: want an abort", err, sum.Status)
+	}
+	f, err := runfile.ReadFile(filepath.Join(dir, "run.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, ok, _ := total(f)
+	if n := served.Load(); ok > n || ok < 496 {
+		t.Errorf("%d answers recorded, the server sent %d before it died", ok, n)
+	}
+	recs, _ := os.ReadFile(filepath.Join(dir, "records.csv"))
+	if lines := int64(strings.Count(string(recs), "\n")) - 1; lines != count {
+		t.Errorf("%d records, %d requests in the run file", lines, count)
+	}
+	if f.Summary == nil || f.Summary.Status != "aborted" {
+		t.Errorf("the file's summary: %+v", f.Summary)
+	}
+}
+
+// TestImports keeps the load generator free of server and database code:
+// it must not share a code path with what it measures.
+func TestImports(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", ".", "../measure", "../runfile").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	const module = "github.com/gqlbench/gqlbench/"
+	forbidden := []string{module + "server", module + "store", module + "internal/pglocal", module + "dataset/store",
+		"database/sql", "github.com/jackc/", "github.com/mattn/go-sqlite3", "github.com/99designs/gqlgen"}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list found only %v", deps)
+	}
+	for _, dep := range deps {
+		for _, f := range forbidden {
+			if dep == f || strings.HasPrefix(dep, strings.TrimSuffix(f, "/")+"/") {
+				t.Errorf("the load generator depends on %s", dep)
+			}
+		}
+	}
+}

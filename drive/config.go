@@ -1,0 +1,167 @@
+package drive
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
+)
+
+// Mode is how load is generated.
+type Mode string
+
+// The modes (see the package documentation).
+const (
+	Closed     Mode = "closed"
+	Sequential Mode = "sequential"
+	Open       Mode = "open"
+	Ramp       Mode = "ramp"
+	Capacity   Mode = "capacity"
+)
+
+// Modes lists every mode.
+var Modes = []Mode{Closed, Sequential, Open, Ramp, Capacity}
+
+// Config is a load run. Zero values take the defaults of Defaults.
+type Config struct {
+	Mode      Mode
+	Transport Transport
+	Requests  []Request
+
+	Clients     int           // closed: simulated clients, one connection each
+	Connections int           // open, capacity: connections, the most requests in flight
+	Duration    time.Duration // closed, open: each run; capacity: each step; ramp: at most
+	Runs        int           // closed, open: runs; the first is a warm-up when Runs > 1
+	Think       time.Duration // closed, ramp: think time after each answer, uniform in [0, Think]
+	Passes      int           // sequential: passes over every query
+	Rate        float64       // open: requests/s; capacity: the first step's rate
+	Poisson     bool          // open, capacity: Poisson arrivals instead of evenly spaced ones
+	Seed        uint64        // arrivals and think times
+
+	RampRate   float64 // ramp: users added per second (seed 003: 20)
+	MaxClients int     // ramp: users at most
+
+	SLO          measure.SLO // ramp, capacity: the objective; open: checked at the end
+	MaxRate      float64     // capacity: the highest rate tried
+	Precision    float64     // capacity: stop when the bracket's hi/lo ≤ 1+Precision
+	MaxSteps     int         // capacity: steps at most
+	MaxErrorRate float64     // the error fraction tolerated (ramp and capacity steps; the run's check)
+
+	Interval     time.Duration // interval lines' length
+	Late         time.Duration // a send this much after its intended time is late
+	MaxLate      time.Duration // open: a send that cannot start within this of its time is dropped; 0: never
+	AbortAfter   time.Duration // abort when nothing but failures came back for this long
+	VerifySample float64       // fraction of responses whose data are compared (status and errors: always)
+
+	Records *measure.RecordWriter // per-request records, or nil
+	Watch   []*measure.Proc       // processes sampled each interval (--watch-pid)
+	Self    *measure.Proc         // the load generator itself, or nil
+	Cores   int                   // CPUs the load generator may use (for its own saturation)
+	Log     io.Writer             // one progress line per interval, or nil
+}
+
+// Defaults returns c with every zero field that has a default set to it.
+func (c Config) Defaults() Config {
+	def := func(p *int, v int) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	defd := func(p *time.Duration, v time.Duration) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	deff := func(p *float64, v float64) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	def(&c.Clients, 1)
+	def(&c.Connections, 64)
+	defd(&c.Duration, 60*time.Second)
+	if c.Runs == 0 {
+		c.Runs = 1
+		if c.Mode == Closed {
+			c.Runs = 6 // LinGBM: six runs, the first a warm-up
+		}
+	}
+	def(&c.Passes, 1)
+	if c.Mode == Capacity {
+		deff(&c.Rate, 100)
+	}
+	deff(&c.RampRate, 20)
+	def(&c.MaxClients, 1000)
+	deff(&c.MaxRate, 1e6)
+	deff(&c.Precision, 0.05)
+	def(&c.MaxSteps, 20)
+	defd(&c.Interval, time.Second)
+	defd(&c.Late, time.Millisecond)
+	defd(&c.AbortAfter, 5*time.Second)
+	deff(&c.VerifySample, 1)
+	return c
+}
+
+// Validate reports the first thing wrong with c (after Defaults).
+func (c *Config) Validate() error {
+	switch {
+	case c.Transport == nil:
+		return errors.New("no transport")
+	case len(c.Requests) == 0:
+		return errors.New("no queries: the queries file is empty")
+	}
+	return c.ValidateParams()
+}
+
+// ValidateParams reports the first thing wrong with c's parameters (after
+// Defaults), the transport and requests aside.
+func (c *Config) ValidateParams() error {
+	switch {
+	case c.Clients < 1 || c.Connections < 1:
+		return errors.New("clients and connections must be positive")
+	case c.Duration <= 0 || c.Interval <= 0:
+		return errors.New("the duration and the interval must be positive")
+	case c.Runs < 1 || c.Passes < 1:
+		return errors.New("runs and passes must be positive")
+	case c.Think < 0 || c.Late < 0 || c.MaxLate < 0 || c.AbortAfter < 0:
+		return errors.New("durations must not be negative")
+	case c.VerifySample <= 0 || c.VerifySample > 1:
+		return fmt.Errorf("the verification sample must be in (0, 1], got %g", c.VerifySample)
+	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1:
+		return fmt.Errorf("the maximum error rate must be in [0, 1], got %g", c.MaxErrorRate)
+	}
+	switch c.Mode {
+	case Closed, Sequential:
+	case Open:
+		if c.Rate <= 0 {
+			return errors.New("open loop needs a rate: --rate R (requests per second)")
+		}
+	case Ramp:
+		if c.RampRate <= 0 || c.MaxClients < 1 {
+			return errors.New("a ramp needs a positive rate of users and maximum of users")
+		}
+	case Capacity:
+		if len(c.SLO) == 0 {
+			return errors.New("a capacity search needs an objective: --slo p99<200ms")
+		}
+		if c.Rate <= 0 || c.MaxRate < c.Rate || c.Precision <= 0 || c.MaxSteps < 1 {
+			return errors.New("a capacity search needs 0 < rate ≤ max rate, a positive precision and steps")
+		}
+	default:
+		return fmt.Errorf("unknown mode %q: want one of %v", c.Mode, Modes)
+	}
+	return nil
+}
+
+// AbortError says why a run was cut short by the server's failure.
+type AbortError struct{ Reason string }
+
+func (e *AbortError) Error() string { return "run aborted: " + e.Reason }
+
+// CheckError says which check a completed run failed: errors, wrong
+// answers, or the latency objective.
+type CheckError struct{ Reason string }
+
+func (e *CheckError) Error() string { return "check failed: " + e.Reason }

@@ -1,0 +1,31 @@
+// Package drive generates load against a GraphQL server and measures it
+// honestly: LinGBM's test drivers (paper §4.4.3–4.4.4) done right.
+//
+// Modes:
+//
+//   - Closed: N clients, each sending its share of the queries one after
+//     the other (the next when the previous answer is complete, after an
+//     optional think time), for a duration, R runs of which the first is a
+//     warm-up: LinGBM's throughput driver (aTPt, aTPw).
+//   - Sequential: one connection, round-robin over the templates, every
+//     query once per pass, P passes: LinGBM's QET/QRT driver (aQETq ± sd).
+//   - Open: requests at a constant or Poisson arrival rate, whatever the
+//     server does; latency from the intended send time (coordinated
+//     omission corrected) beside the uncorrected one; late and dropped
+//     sends counted.
+//   - Ramp: users added at a rate (seed 003: +20/s) until errors or a
+//     latency SLO break.
+//   - Capacity: the highest open-loop rate that meets a latency SLO, found
+//     by doubling then bisection, each step a point of the
+//     latency–throughput curve.
+//
+// Every response is checked (or a stated fraction of them): HTTP status 200,
+// no GraphQL errors, and the data equal to the oracle's answer when the
+// query carries its hash. Requests travel on gqlbench's own HTTP/1.1 client
+// (keep-alive, request bytes prepared once per query, no allocation per
+// request) or on net/http. Measurements go to package measure; results are
+// written as a run file (package runfile).
+//
+// The package shares no code with the servers and databases it measures
+// (a test enforces it).
+package drive

@@ -1,0 +1,314 @@
+package drive
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// engine is one Run: the workers, the collector, the run file.
+type engine struct {
+	cfg     Config
+	w       *runfile.Writer
+	names   []string // templates
+	tmplOf  []int32  // per request, its template's index
+	ids     []string // per request, its id
+	coll    *measure.Collector
+	snap    *measure.Snapshot
+	checker *Checker
+	sum     *runfile.Summarizer
+	all     []*runfile.Interval // every interval written, histograms dropped
+
+	mu      sync.Mutex
+	workers []*worker
+	done    bool
+
+	users   atomic.Int64 // active simulated users
+	lastErr atomic.Pointer[string]
+	start   time.Time
+	// lastResp is when an interval last held a response (collector only).
+	lastResp time.Time
+	// stopped is why a ramp stopped (collector only), after the interval
+	// e.all[stoppedAt-1].
+	stopped   string
+	stoppedAt int
+	// capResult is a capacity search's result.
+	capResult *runfile.Capacity
+}
+
+// phase is a run (closed, open), a pass (sequential), a step (capacity) or
+// the ramp: workers sending for a window, measured interval by interval.
+type phase struct {
+	run, step int
+	warmup    bool
+	window    time.Duration // sends start only within it; 0: until the work ends
+	rate      float64       // offered rate, for the interval lines
+	base      time.Time     // the phase's zero on the monotonic clock
+	keep      bool          // keep the intervals (and a Summarizer of them)
+	ivs       []*runfile.Interval
+	sum       *runfile.Summarizer
+	// stop, if set, is asked after each interval whether to stop the phase
+	// (a ramp's failure); a non-empty answer says why.
+	stop func(iv *runfile.Interval) string
+}
+
+func newEngine(cfg Config, w *runfile.Writer) *engine {
+	e := &engine{cfg: cfg, w: w, sum: runfile.NewSummarizer()}
+	e.names, e.tmplOf = templates(cfg.Requests)
+	e.ids = make([]string, len(cfg.Requests))
+	for i, r := range cfg.Requests {
+		e.ids[i] = r.ID
+	}
+	corrected := cfg.Mode == Open || cfg.Mode == Capacity
+	e.coll = measure.NewCollector(measure.Options{Templates: len(e.names), Corrected: corrected, Samples: cfg.Records != nil})
+	e.snap = e.coll.NewSnapshot()
+	e.checker = NewChecker(cfg.Requests, 0)
+	return e
+}
+
+// worker is one client or connection, kept across phases.
+type worker struct {
+	e       *engine
+	id      int32
+	conn    Conn
+	rec     *measure.Recorder
+	res     Response
+	s       measure.Sample
+	sl      sleeper
+	vacc    float64
+	backoff time.Duration
+}
+
+// worker returns worker c, making it on first use.
+func (e *engine) worker(c int) (*worker, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.done {
+		return nil, ErrClosed
+	}
+	for len(e.workers) <= c {
+		e.workers = append(e.workers, nil)
+	}
+	if e.workers[c] == nil {
+		e.workers[c] = &worker{e: e, id: int32(c), conn: e.cfg.Transport.NewConn(), rec: e.coll.NewRecorder()}
+	}
+	return e.workers[c], nil
+}
+
+// closeAll closes every connection: requests in flight fail at once, and
+// the workers, seeing their context done, return without recording them.
+func (e *engine) closeAll() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.done = true
+	for _, w := range e.workers {
+		if w != nil {
+			w.conn.Close()
+		}
+	}
+}
+
+// send sends request i and records it in w.s and the recorder, and says
+// whether it did. intended < 0 means "now" (closed loop); idle says the
+// worker waited for the intended time, so a late send is the driver's fault.
+func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Duration, idle bool) bool {
+	err := w.conn.Do(i, &w.res)
+	if err != nil && ctx.Err() != nil {
+		return false // cut short by the load generator: not a measurement
+	}
+	e := w.e
+	s := &w.s
+	*s = measure.Sample{Template: e.tmplOf[i], Query: int32(i), Client: w.id,
+		Start: w.res.Start.Sub(ph.base), End: w.res.End.Sub(ph.base),
+		SentBytes: w.res.SentBytes, RecvBytes: w.res.RecvBytes}
+	s.Intended = intended
+	if intended < 0 {
+		s.Intended = s.Start
+	}
+	if err != nil {
+		s.Outcome = classify(err)
+		msg := err.Error()
+		e.lastErr.Store(&msg)
+	} else {
+		s.Status = int16(w.res.Status)
+		s.FirstByte = w.res.FirstByte.Sub(ph.base)
+		s.Outcome, s.Verified = e.checker.Check(i, w.res.Status, w.res.Body, w.sampled())
+	}
+	s.Late = s.Start-s.Intended > e.cfg.Late
+	s.DriverLate = s.Late && idle
+	s.Overrun = ph.window > 0 && s.End > ph.window
+	w.rec.Record(s)
+	// After a failed connect, wait a little before the next: a dead server
+	// is not to be hammered in a tight loop (the abort watchdog decides).
+	if err != nil && s.Outcome == measure.ErrTransport && w.res.SentBytes == 0 {
+		w.backoff = min(max(2*w.backoff, 10*time.Millisecond), time.Second)
+		w.sl.sleep(ctx, w.backoff)
+	} else {
+		w.backoff = 0
+	}
+	return true
+}
+
+// sampled says whether the next response's data are compared.
+func (w *worker) sampled() bool {
+	f := w.e.cfg.VerifySample
+	if f >= 1 {
+		return true
+	}
+	w.vacc += f
+	if w.vacc >= 1 {
+		w.vacc--
+		return true
+	}
+	return false
+}
+
+// rng returns a worker's random stream for a phase.
+func (e *engine) rng(worker, run, step int) *rand.Rand {
+	return rand.New(rand.NewPCG(e.cfg.Seed, uint64(worker)<<32|uint64(run)<<16|uint64(step)))
+}
+
+// sleeper sleeps on one reusable timer, waking early when ctx is done.
+type sleeper struct{ t *time.Timer }
+
+func (s *sleeper) sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	if s.t == nil {
+		s.t = time.NewTimer(d)
+	} else {
+		s.t.Reset(d)
+	}
+	select {
+	case <-s.t.C:
+		return true
+	case <-ctx.Done():
+		s.t.Stop()
+		return false
+	}
+}
+
+// sleepUntil waits until offset at of the phase's clock: a timer for all
+// but the last millisecond, then fineSleep for the rest. It reports whether
+// ctx is still live.
+func (s *sleeper) sleepUntil(ctx context.Context, base time.Time, at time.Duration) bool {
+	d := at - time.Since(base)
+	if fineSleep == nil {
+		return s.sleep(ctx, d)
+	}
+	if d > time.Millisecond {
+		if !s.sleep(ctx, d-time.Millisecond) {
+			return false
+		}
+		d = at - time.Since(base)
+	}
+	if d > 0 {
+		fineSleep(d)
+	}
+	return ctx.Err() == nil
+}
+
+// errStop cancels a phase that stopped by its own rule (a ramp's failure).
+var errStop = errors.New("stopped")
+
+// runPhase runs work for a phase, writing an interval line every Interval
+// (and one for the window's remainder, and tail intervals while requests in
+// flight at the window's end complete). It returns the context's error when
+// interrupted, an *AbortError when the server stopped answering.
+func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Context)) error {
+	wctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	if ph.keep {
+		ph.sum = runfile.NewSummarizer()
+	}
+	ph.base = time.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		work(wctx)
+	}()
+	t := time.NewTimer(e.cfg.Interval)
+	defer t.Stop()
+	ctxDone := ctx.Done()
+	var stopErr error
+	stop := func(err error) {
+		if stopErr == nil {
+			stopErr = err
+			cancel(err)
+			if !errors.Is(err, errStop) {
+				e.closeAll()
+			}
+		}
+	}
+	idx, from := 0, time.Duration(0)
+	workDone := false
+	for {
+		to := from + e.cfg.Interval
+		if ph.window > 0 && from < ph.window && to > ph.window {
+			to = ph.window
+		}
+		t.Reset(time.Until(ph.base.Add(to)))
+		select {
+		case <-done:
+			done = nil
+			end := time.Since(ph.base)
+			if ph.window > 0 && from < ph.window && stopErr == nil && end <= ph.window {
+				// No more sends in this window (an open loop's schedule is
+				// over): the run still lasts its window.
+				workDone = true
+				continue
+			}
+			if ph.window > 0 && from < ph.window && end > ph.window {
+				// the work ended just past the window, before its timer:
+				// the interval ends with the window (later completions are
+				// overruns, counted out of the throughput)
+				end = ph.window
+			}
+			if _, err := e.interval(ph, idx, from, end); err != nil {
+				return err
+			}
+			if errors.Is(stopErr, errStop) {
+				return nil
+			}
+			return stopErr
+		case <-ctxDone:
+			ctxDone = nil
+			stop(ctx.Err())
+			if workDone {
+				_, err := e.interval(ph, idx, from, time.Since(ph.base))
+				return errors.Join(stopErr, err)
+			}
+		case <-t.C:
+			iv, err := e.interval(ph, idx, from, to)
+			if err != nil {
+				stop(err)
+				continue
+			}
+			idx, from = idx+1, to
+			if workDone && from >= ph.window {
+				return nil
+			}
+			if err := e.watchdog(iv); err != nil {
+				stop(err)
+			} else if ph.stop != nil && stopErr == nil {
+				if why := ph.stop(iv); why != "" {
+					e.stopped, e.stoppedAt = why, len(e.all)
+					stop(errStop)
+				}
+			}
+		}
+	}
+}
+
+type hdrHist = hdrhistogram.Histogram
+
+func newHist() *hdrHist { return measure.NewHist() }

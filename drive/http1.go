@@ -1,0 +1,392 @@
+package drive
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
+)
+
+// HTTPOptions configure an HTTP transport.
+type HTTPOptions struct {
+	Timeout          time.Duration // per request (and connect); a request may be cut up to 1 % (≤ 10 ms) sooner; 0: none
+	MaxResponseBytes int           // a longer response is an error; 0: 256 MiB
+	Header           []string      // extra request headers, "Name: value"
+	UserAgent        string        // default "gqlbench"
+	TLS              *tls.Config   // for https targets; nil: the system's defaults
+}
+
+// HTTP is gqlbench's own HTTP/1.1 client: keep-alive connections over
+// net.Conn, every request's bytes prepared once, responses with
+// Content-Length or chunked bodies (or read to the end of a closing
+// connection) parsed in a buffer each connection reuses; a request
+// allocates nothing. QRT is taken at the first response byte, QET at the
+// last. On Linux, plain TCP connections are read and written with raw
+// system calls (see rawIO).
+type HTTP struct {
+	addr, host string
+	tls        *tls.Config
+	wires      [][]byte
+	timeout    time.Duration
+	maxResp    int
+}
+
+// NewHTTP returns a transport to target (http:// or https://) for reqs,
+// each POSTed with Content-Type application/json.
+func NewHTTP(target string, reqs []Request, o HTTPOptions) (*HTTP, error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return nil, fmt.Errorf("target %q: %w", target, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("target %q: want http://HOST[:PORT]/PATH or https://...", target)
+	}
+	h := &HTTP{host: u.Host, timeout: o.Timeout, maxResp: o.MaxResponseBytes}
+	if h.maxResp <= 0 {
+		h.maxResp = 256 << 20
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	h.addr = net.JoinHostPort(u.Hostname(), port)
+	if u.Scheme == "https" {
+		h.tls = o.TLS
+		if h.tls == nil {
+			h.tls = &tls.Config{}
+		}
+		h.tls = h.tls.Clone()
+		if h.tls.ServerName == "" {
+			h.tls.ServerName = u.Hostname()
+		}
+		h.tls.NextProtos = []string{"http/1.1"}
+	}
+	path := u.RequestURI()
+	ua := o.UserAgent
+	if ua == "" {
+		ua = "gqlbench"
+	}
+	var head strings.Builder
+	fmt.Fprintf(&head, "POST %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: %s\r\nContent-Type: application/json\r\nAccept: application/json\r\n", path, u.Host, ua)
+	for _, hd := range o.Header {
+		name, value, ok := strings.Cut(hd, ":")
+		if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(hd, "\r\n") {
+			return nil, fmt.Errorf("header %q: want \"Name: value\"", hd)
+		}
+		fmt.Fprintf(&head, "%s: %s\r\n", strings.TrimSpace(name), strings.TrimSpace(value))
+	}
+	h.wires = make([][]byte, len(reqs))
+	for i, r := range reqs {
+		w := make([]byte, 0, head.Len()+40+len(r.Body))
+		w = append(w, head.String()...)
+		w = append(w, "Content-Length: "...)
+		w = strconv.AppendInt(w, int64(len(r.Body)), 10)
+		w = append(w, "\r\n\r\n"...)
+		h.wires[i] = append(w, r.Body...)
+	}
+	return h, nil
+}
+
+// NewConn returns a connection that connects on first use.
+func (h *HTTP) NewConn() Conn { return &h1conn{t: h, buf: make([]byte, 16<<10)} }
+
+// Dial connects once and closes: it tells whether the target is reachable.
+func (h *HTTP) Dial(ctx context.Context) error {
+	c := &h1conn{t: h}
+	if err := c.dial(ctx); err != nil {
+		return err
+	}
+	return c.Close()
+}
+
+// h1conn is one keep-alive connection.
+type h1conn struct {
+	t      *HTTP
+	nc     net.Conn // nil when not connected; written only by Do's goroutine
+	io     *rawIO   // nc's raw reads and writes, when it is plain TCP on Linux
+	buf    []byte
+	r, w   int  // unread response bytes are buf[r:w]
+	reused bool // nc has carried a response: the server may close it any time
+	// deadline is nc's deadline: set again only when it would cut a request
+	// short by more than deadlineSlack (a SetDeadline per request costs).
+	deadline time.Time
+
+	mu     sync.Mutex // guards nc against Close, and closed
+	closed bool
+}
+
+func (c *h1conn) dial(ctx context.Context) error {
+	d := net.Dialer{Timeout: c.t.timeout}
+	nc, err := d.DialContext(ctx, "tcp", c.t.addr)
+	if err != nil {
+		return err
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
+		tc.SetNoDelay(true)
+	}
+	if c.t.tls != nil {
+		tc := tls.Client(nc, c.t.tls)
+		if c.t.timeout > 0 {
+			tc.SetDeadline(time.Now().Add(c.t.timeout))
+		}
+		if err := tc.HandshakeContext(ctx); err != nil {
+			nc.Close()
+			return err
+		}
+		nc = tc
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		nc.Close()
+		return ErrClosed
+	}
+	c.nc, c.io, c.r, c.w, c.reused, c.deadline = nc, newRawIO(nc), 0, 0, false, time.Time{}
+	return nil
+}
+
+// Connect connects now if not connected: an open loop connects every
+// connection before its schedule starts, so that no send waits for a
+// handshake.
+func (c *h1conn) Connect() error {
+	if c.nc != nil {
+		return nil
+	}
+	return c.dial(context.Background())
+}
+
+// drop closes the network connection after a failure or a closing response.
+func (c *h1conn) drop() {
+	c.mu.Lock()
+	if c.nc != nil {
+		c.nc.Close()
+		c.nc = nil
+	}
+	c.mu.Unlock()
+}
+
+// Close closes the connection for good.
+func (c *h1conn) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.nc != nil {
+		err := c.nc.Close()
+		c.nc = nil
+		return err
+	}
+	return nil
+}
+
+// Do sends request i and reads its response.
+func (c *h1conn) Do(i int, res *Response) error {
+	wire := c.t.wires[i]
+	for attempt := 0; ; attempt++ {
+		*res = Response{}
+		if c.nc == nil {
+			if err := c.dial(context.Background()); err != nil {
+				res.Start = time.Now()
+				res.End = res.Start
+				return err
+			}
+		}
+		stale := c.reused
+		err := c.exchange(wire, res)
+		if err == nil {
+			return nil
+		}
+		c.drop()
+		// A kept-alive connection the server closed while idle fails
+		// before any byte of the answer: send once more on a new one (the
+		// queries are read-only, so the retry is safe).
+		if stale && attempt == 0 && res.RecvBytes == 0 && classify(err) == measure.ErrTransport && !c.isClosed() {
+			continue
+		}
+		return err
+	}
+}
+
+func (c *h1conn) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+var crlf2 = []byte("\r\n\r\n")
+
+// deadlineSlack is how much earlier than its timeout a request may be cut:
+// 1 % of it, at most 10 ms.
+func deadlineSlack(timeout time.Duration) time.Duration { return min(timeout/100, 10*time.Millisecond) }
+
+// exchange writes one request and reads one response on c.nc.
+func (c *h1conn) exchange(wire []byte, res *Response) error {
+	if c.r != c.w {
+		return protocolError{"bytes from the server before the request"}
+	}
+	c.r, c.w = 0, 0
+	res.Start = time.Now()
+	if c.t.timeout > 0 && c.deadline.Before(res.Start.Add(c.t.timeout-deadlineSlack(c.t.timeout))) {
+		c.deadline = res.Start.Add(c.t.timeout)
+		if err := c.nc.SetDeadline(c.deadline); err != nil {
+			res.End = time.Now()
+			return err
+		}
+	}
+	var n int
+	var err error
+	if c.io != nil {
+		n, err = c.io.write(wire)
+	} else {
+		n, err = c.nc.Write(wire)
+	}
+	res.SentBytes = int64(n)
+	if err != nil {
+		res.End = time.Now()
+		return err
+	}
+	err = c.readResponse(res)
+	res.End = time.Now()
+	if err == nil {
+		c.reused = true
+	}
+	return err
+}
+
+// readResponse reads one response from c.buf and the connection.
+func (c *h1conn) readResponse(res *Response) error {
+	start := c.r
+	for {
+		// The header: up to the empty line.
+		scan, hdrEnd := start, -1
+		for hdrEnd < 0 {
+			if i := bytes.Index(c.buf[scan:c.w], crlf2); i >= 0 {
+				hdrEnd = scan + i + 4
+				break
+			}
+			scan = max(start, c.w-3)
+			if c.w-start > 64<<10 {
+				return protocolError{"header longer than 64 KiB"}
+			}
+			if err := c.fill(res); err != nil {
+				return err
+			}
+		}
+		status, length, chunked, closing, err := parseHeader(c.buf[start:hdrEnd])
+		if err != nil {
+			return err
+		}
+		res.Status = status
+		if status >= 100 && status < 200 { // 100 Continue and the like: the answer follows
+			start = hdrEnd
+			continue
+		}
+		switch {
+		case status == 204 || status == 304:
+			res.Body = c.buf[hdrEnd:hdrEnd]
+			c.r = hdrEnd
+		case chunked:
+			if err := c.readChunked(res, hdrEnd); err != nil {
+				return err
+			}
+		case length >= 0:
+			if length > c.t.maxResp {
+				return protocolError{fmt.Sprintf("response of %d bytes exceeds the %d-byte limit", length, c.t.maxResp)}
+			}
+			if err := c.need(res, hdrEnd+length); err != nil {
+				return err
+			}
+			res.Body = c.buf[hdrEnd : hdrEnd+length]
+			c.r = hdrEnd + length
+		default: // no length: the body ends with the connection
+			for {
+				err := c.fill(res)
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					return err
+				}
+			}
+			res.Body = c.buf[hdrEnd:c.w]
+			c.r = c.w
+			closing = true
+		}
+		if c.r != c.w {
+			closing = true // the server sent more than one answer: do not trust the connection
+			c.r = c.w
+		}
+		if closing {
+			c.drop()
+			c.r, c.w = 0, 0
+		}
+		return nil
+	}
+}
+
+// fill reads more bytes into c.buf, growing it when full.
+func (c *h1conn) fill(res *Response) error {
+	if c.w == len(c.buf) {
+		if err := c.grow(res, 2*len(c.buf)); err != nil {
+			return err
+		}
+	}
+	var n int
+	var err error
+	if c.io != nil {
+		n, err = c.io.read(c.buf[c.w:])
+	} else {
+		n, err = c.nc.Read(c.buf[c.w:])
+	}
+	if n > 0 {
+		if res.RecvBytes == 0 {
+			res.FirstByte = time.Now()
+		}
+		c.w += n
+		res.RecvBytes += int64(n)
+		return nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return err
+}
+
+// need reads until c.buf holds n bytes.
+func (c *h1conn) need(res *Response, n int) error {
+	if n > len(c.buf) {
+		if err := c.grow(res, n); err != nil {
+			return err
+		}
+	}
+	for c.w < n {
+		if err := c.fill(res); err != nil {
+			if errors.Is(err, io.EOF) {
+				return io.ErrUnexpectedEOF
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *h1conn) grow(res *Response, n int) error {
+	if n > c.t.maxResp+64<<10 {
+		return protocolError{fmt.Sprintf("response exceeds the %d-byte limit", c.t.maxResp)}
+	}
+	b := make([]byte, max(n, 2*len(c.buf)))
+	copy(b, c.buf[:c.w])
+	// A body slice of an earlier response points into the old buffer;
+	// nothing reads it after the next Do.
+	c.buf = b
+	return nil
+}

@@ -1,0 +1,174 @@
+package drive
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// interval collects what every worker recorded since the last one and
+// writes it as an interval line.
+func (e *engine) interval(ph *phase, idx int, from, to time.Duration) (*runfile.Interval, error) {
+	e.snap.Reset()
+	e.coll.Collect(e.snap)
+	tail := ph.window > 0 && from >= ph.window
+	iv := &runfile.Interval{Run: ph.run, Warmup: ph.warmup, Step: ph.step, Index: idx, Tail: tail,
+		StartNS: int64(from), EndNS: int64(max(to, from)), Rate: ph.rate, Users: int(e.users.Load()),
+		Templates: map[string]*runfile.TemplateInterval{}}
+	for t := range e.snap.T {
+		st := &e.snap.T[t]
+		if st.Count == 0 && st.Dropped == 0 {
+			continue
+		}
+		ti, err := templateInterval(st)
+		if err != nil {
+			return nil, err
+		}
+		iv.Templates[e.names[t]] = ti
+	}
+	if tail && len(iv.Templates) == 0 {
+		return iv, nil
+	}
+	for _, p := range e.cfg.Watch {
+		s := p.Sample()
+		iv.Procs = append(iv.Procs, runfile.ProcSample{PID: p.PID, CPUPercent: s.CPUPercent, RSSBytes: s.RSSBytes, Gone: s.Gone})
+	}
+	if e.cfg.Self != nil {
+		s := e.cfg.Self.Sample()
+		iv.Driver = &runfile.ProcSample{PID: e.cfg.Self.PID, CPUPercent: s.CPUPercent, RSSBytes: s.RSSBytes}
+	}
+	if e.cfg.Records != nil && len(e.snap.Samples) > 0 {
+		n := ph.run
+		if ph.step > 0 {
+			n = ph.step
+		}
+		if err := e.cfg.Records.Write(n, e.snap.Samples, e.ids, e.names); err != nil {
+			return nil, fmt.Errorf("records: %w", err)
+		}
+	}
+	if err := e.w.Write(iv); err != nil {
+		return nil, fmt.Errorf("run file: %w", err)
+	}
+	if err := e.sum.Add(iv); err != nil {
+		return nil, err
+	}
+	if ph.keep {
+		ph.sum.Add(iv)
+	}
+	e.progress(ph, iv)
+	// Kept for the summary are the counters: the histograms belong to the
+	// snapshot (reset at the next interval) and their encodings are in the
+	// file and the summarizers already.
+	kept := *iv
+	kept.Templates = make(map[string]*runfile.TemplateInterval, len(iv.Templates))
+	for name, t := range iv.Templates {
+		c := *t
+		c.QET, c.QRT, c.Latency, c.QETHist, c.QRTHist, c.LatencyHist = "", "", "", nil, nil, nil
+		kept.Templates[name] = &c
+	}
+	e.all = append(e.all, &kept)
+	if ph.keep {
+		ph.ivs = append(ph.ivs, &kept)
+	}
+	return iv, nil
+}
+
+// templateInterval turns one template's collected Stats into its line.
+func templateInterval(st *measure.Stats) (*runfile.TemplateInterval, error) {
+	c := &st.Counts
+	ti := &runfile.TemplateInterval{Count: c.Count, OK: c.OK, Errors: c.Errors, Wrong: c.Wrong, Verified: c.Verified,
+		Late: c.Late, DriverLate: c.DriverLate, Dropped: c.Dropped, Overrun: c.Overrun, OverrunOK: c.OverrunOK,
+		Clamped: c.Clamped, SentBytes: c.SentBytes, RecvBytes: c.RecvBytes}
+	for k, o := range measure.ErrorKinds {
+		if n := c.ErrorKinds[k]; n > 0 {
+			if ti.ErrorKinds == nil {
+				ti.ErrorKinds = map[string]int64{}
+			}
+			ti.ErrorKinds[o.String()] = n
+		}
+	}
+	var err error
+	hist := func(h *hdrHist) (*hdrHist, string) {
+		if h == nil || h.TotalCount() == 0 || err != nil {
+			return nil, ""
+		}
+		var s string
+		s, err = runfile.EncodeHist(h)
+		return h, s
+	}
+	ti.QETHist, ti.QET = hist(st.QET)
+	ti.QRTHist, ti.QRT = hist(st.QRT)
+	ti.LatencyHist, ti.Latency = hist(st.Latency)
+	return ti, err
+}
+
+// watchdog aborts a run whose server stopped answering: for AbortAfter
+// nothing but failures (refused connections, resets, timeouts) came back.
+func (e *engine) watchdog(iv *runfile.Interval) error {
+	var responses, failures int64
+	for _, t := range iv.Templates {
+		f := t.ErrorKinds[measure.ErrTimeout.String()] + t.ErrorKinds[measure.ErrTransport.String()]
+		failures += f
+		responses += t.Count - f
+	}
+	now := time.Now()
+	if responses > 0 || e.lastResp.IsZero() {
+		e.lastResp = now
+		return nil
+	}
+	if failures > 0 && e.cfg.AbortAfter > 0 && now.Sub(e.lastResp) >= e.cfg.AbortAfter {
+		last := ""
+		if p := e.lastErr.Load(); p != nil {
+			last = *p
+		}
+		return &AbortError{fmt.Sprintf("the server stopped answering: no response for %v, only failures (the last: %s)",
+			now.Sub(e.lastResp).Round(time.Millisecond), last)}
+	}
+	return nil
+}
+
+// progress prints one line per interval.
+func (e *engine) progress(ph *phase, iv *runfile.Interval) {
+	if e.cfg.Log == nil {
+		return
+	}
+	var n, ok, errs, wrong int64
+	var p99 int64
+	for _, t := range iv.Templates {
+		n += t.Count
+		ok += t.OK
+		errs += t.Errors
+		wrong += t.Wrong
+		h := t.LatencyHist
+		if h == nil {
+			h = t.QETHist
+		}
+		if h != nil {
+			p99 = max(p99, h.ValueAtQuantile(99))
+		}
+	}
+	sec := float64(iv.EndNS-iv.StartNS) / 1e9
+	if sec <= 0 {
+		return
+	}
+	label := fmt.Sprintf("run %d", ph.run)
+	switch {
+	case ph.step > 0:
+		label = fmt.Sprintf("step %d (%.0f/s)", ph.step, ph.rate)
+	case e.cfg.Mode == Ramp:
+		label = fmt.Sprintf("%d users", iv.Users)
+	case e.cfg.Mode == Sequential:
+		label = fmt.Sprintf("pass %d", ph.run)
+	}
+	if ph.warmup {
+		label += " (warm-up)"
+	}
+	tail := ""
+	if iv.Tail {
+		tail = " (in flight at the end)"
+	}
+	fmt.Fprintf(e.cfg.Log, "load: %s %6.1fs: %8.0f req/s, %8.0f correct/s, %d errors, %d wrong, worst p99 %v%s\n",
+		label, float64(iv.EndNS)/1e9, float64(n)/sec, float64(ok)/sec, errs, wrong, time.Duration(p99).Round(time.Microsecond), tail)
+}

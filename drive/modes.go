@@ -1,0 +1,185 @@
+package drive
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// cycle is the sequence of requests a closed-loop client goes through, over
+// and over: request (start + (pos mod length)·stride) mod total at
+// position pos. It is computed, not listed, so a thousand users cost nothing.
+type cycle struct{ start, stride, length, total int }
+
+func (c cycle) at(pos int) int { return (c.start + (pos%c.length)*c.stride) % c.total }
+
+// share returns client c's share of total requests among n clients: every
+// n-th from the c-th (LinGBM distributes the queries among the clients);
+// when there are fewer requests than clients, all of them from the
+// (c mod total)-th on.
+func share(c, n, total int) cycle {
+	if total >= n {
+		return cycle{start: c, stride: n, length: (total - c + n - 1) / n, total: total}
+	}
+	return rotation(c, total)
+}
+
+// rotation is every request, from the (c mod total)-th on.
+func rotation(c, total int) cycle {
+	return cycle{start: c % total, stride: 1, length: total, total: total}
+}
+
+// runClosed runs LinGBM's throughput driver: Runs runs of Duration, Clients
+// clients each cycling its share, the next request when the previous
+// answer is complete (and the think time over).
+func (e *engine) runClosed(ctx context.Context) error {
+	e.users.Store(int64(e.cfg.Clients))
+	e.connect(e.cfg.Clients)
+	for r := 1; r <= e.cfg.Runs; r++ {
+		ph := &phase{run: r, warmup: e.cfg.Runs > 1 && r == 1, window: e.cfg.Duration}
+		err := e.runPhase(ctx, ph, func(ctx context.Context) {
+			e.clients(ctx, ph, e.cfg.Clients)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clients runs n closed-loop clients until the phase's window closes or ctx
+// is done.
+func (e *engine) clients(ctx context.Context, ph *phase, n int) {
+	var wg sync.WaitGroup
+	for c := range n {
+		w, err := e.worker(c)
+		if err != nil {
+			break
+		}
+		sh := share(c, n, len(e.cfg.Requests))
+		rng := e.rng(c, ph.run, ph.step)
+		wg.Go(func() { w.closedLoop(ctx, ph, sh, rng) })
+	}
+	wg.Wait()
+}
+
+// closedLoop sends the share's requests in turn until the window closes.
+func (w *worker) closedLoop(ctx context.Context, ph *phase, sh cycle, rng *rand.Rand) {
+	think := w.e.cfg.Think
+	for pos := 0; ctx.Err() == nil; pos++ {
+		if ph.window > 0 && time.Since(ph.base) >= ph.window {
+			return
+		}
+		w.send(ctx, ph, sh.at(pos), -1, false)
+		if think > 0 {
+			d := time.Duration(rng.Int64N(int64(think) + 1))
+			if ph.window > 0 && time.Since(ph.base)+d >= ph.window {
+				return
+			}
+			if !w.sl.sleep(ctx, d) {
+				return
+			}
+		}
+	}
+}
+
+// runSequential runs LinGBM's QET/QRT driver: one connection, the templates
+// in turn (the first query of each, then the second of each, ...), every
+// query once per pass; each pass is a run. Then one query line per request
+// with aQETq ± sd and aQRTq ± sd over the passes.
+func (e *engine) runSequential(ctx context.Context) error {
+	order := roundRobin(e.tmplOf, len(e.names))
+	e.users.Store(1)
+	st := make([]queryStat, len(e.cfg.Requests))
+	var runErr error
+	for p := 1; p <= e.cfg.Passes && runErr == nil; p++ {
+		ph := &phase{run: p}
+		runErr = e.runPhase(ctx, ph, func(ctx context.Context) {
+			w, err := e.worker(0)
+			if err != nil {
+				return
+			}
+			for _, i := range order {
+				if ctx.Err() != nil {
+					return
+				}
+				if w.send(ctx, ph, i, -1, false) {
+					st[i].add(&w.s)
+				}
+			}
+		})
+	}
+	for i := range st {
+		q := st[i].query(e.cfg.Requests[i])
+		if q.N+q.Errors+q.Wrong == 0 {
+			continue
+		}
+		if err := e.w.Write(q); err != nil && runErr == nil {
+			runErr = fmt.Errorf("run file: %w", err)
+		}
+	}
+	return runErr
+}
+
+// roundRobin orders request indices template by template in turn: the
+// first request of each template, then the second of each, and so on.
+func roundRobin(tmplOf []int32, templates int) []int {
+	by := make([][]int, templates)
+	for i, t := range tmplOf {
+		by[t] = append(by[t], i)
+	}
+	var out []int
+	for k := 0; len(out) < len(tmplOf); k++ {
+		for _, l := range by {
+			if k < len(l) {
+				out = append(out, l[k])
+			}
+		}
+	}
+	return out
+}
+
+// queryStat accumulates one query's times (Welford's algorithm).
+type queryStat struct {
+	n, errors, wrong int64
+	qetMean, qetM2   float64
+	qrtMean, qrtM2   float64
+}
+
+func (q *queryStat) add(s *measure.Sample) {
+	switch {
+	case s.Outcome == measure.Wrong:
+		q.wrong++
+	case s.Outcome.IsError():
+		q.errors++
+	}
+	if !s.Outcome.HasResponse() {
+		return
+	}
+	q.n++
+	welford(&q.qetMean, &q.qetM2, q.n, float64(s.QET()))
+	welford(&q.qrtMean, &q.qrtM2, q.n, float64(s.QRT()))
+}
+
+func welford(mean, m2 *float64, n int64, x float64) {
+	d := x - *mean
+	*mean += d / float64(n)
+	*m2 += d * (x - *mean)
+}
+
+// query returns the query line: means with their sample standard deviations.
+func (q *queryStat) query(r Request) *runfile.Query {
+	out := &runfile.Query{ID: r.ID, Template: r.Template, N: q.n, Errors: q.errors, Wrong: q.wrong,
+		QETMean: q.qetMean, QRTMean: q.qrtMean}
+	if q.n > 1 {
+		out.QETSD = math.Sqrt(q.qetM2 / float64(q.n-1))
+		out.QRTSD = math.Sqrt(q.qrtM2 / float64(q.n-1))
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package drive
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// runOpen runs the open loop: Runs runs of Duration at Rate.
+func (e *engine) runOpen(ctx context.Context) error {
+	e.connect(e.cfg.Connections)
+	for r := 1; r <= e.cfg.Runs; r++ {
+		ph := &phase{run: r, warmup: e.cfg.Runs > 1 && r == 1, window: e.cfg.Duration, rate: e.cfg.Rate}
+		if err := e.runPhase(ctx, ph, e.openWork(ph, uint64(r))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pacer returns the phase's schedule; stream separates the runs' and
+// steps' Poisson streams of one seed.
+func (e *engine) pacer(rate float64, stream uint64) Pacer {
+	if e.cfg.Poisson {
+		return Poisson(rate, streamSeed(e.cfg.Seed, stream))
+	}
+	return Constant(rate)
+}
+
+// streamSeed is the seed of run (or step) stream of a run seeded with seed.
+func streamSeed(seed, stream uint64) uint64 { return seed ^ stream*0x9e3779b97f4a7c15 }
+
+// openWork returns the work of an open-loop phase: Connections workers take
+// the schedule's sends in turn. A worker that is free waits for its send's
+// time; one that was busy past it sends at once, late (or drops the send if
+// it is more than MaxLate behind). Latency is measured from the intended
+// time, whichever happened.
+func (e *engine) openWork(ph *phase, stream uint64) func(context.Context) {
+	return func(ctx context.Context) {
+		p := e.pacer(ph.rate, stream)
+		var wg sync.WaitGroup
+		for c := range e.cfg.Connections {
+			w, err := e.worker(c)
+			if err != nil {
+				break
+			}
+			wg.Go(func() { w.openLoop(ctx, ph, p) })
+		}
+		wg.Wait()
+	}
+}
+
+// connect makes the first n workers and connects them (where the transport
+// can), in parallel, before a schedule starts: a send must not wait for a
+// handshake. Failures are left for the sends to meet and count.
+func (e *engine) connect(n int) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	for c := range n {
+		w, err := e.worker(c)
+		if err != nil {
+			return
+		}
+		if cc, ok := w.conn.(Connecter); ok {
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				cc.Connect()
+			})
+		}
+	}
+	wg.Wait()
+}
+
+func (w *worker) openLoop(ctx context.Context, ph *phase, p Pacer) {
+	e := w.e
+	n := int64(len(e.cfg.Requests))
+	for ctx.Err() == nil {
+		seq, at := p.Next()
+		if at >= ph.window {
+			return
+		}
+		i := int(seq % n)
+		now := time.Since(ph.base)
+		idle := at > now
+		if idle {
+			if !w.sl.sleepUntil(ctx, ph.base, at) {
+				return
+			}
+		} else if e.cfg.MaxLate > 0 && now-at > e.cfg.MaxLate {
+			w.rec.Drop(int(e.tmplOf[i]), 1)
+			continue
+		}
+		w.send(ctx, ph, i, at, idle)
+	}
+}

@@ -1,0 +1,92 @@
+package drive
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// runRamp adds closed-loop users (with think time) at RampRate per second,
+// up to MaxClients, until an interval has more errors than MaxErrorRate,
+// wrong answers, a broken SLO or a saturated load generator, or Duration
+// ends. The summary tells the best interval's throughput before the stop.
+func (e *engine) runRamp(ctx context.Context) error {
+	ph := &phase{run: 1, window: e.cfg.Duration, stop: e.rampStop}
+	return e.runPhase(ctx, ph, func(ctx context.Context) {
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		var sl sleeper
+		for u := range e.cfg.MaxClients {
+			at := time.Duration(math.Round(float64(u) / e.cfg.RampRate * 1e9))
+			if at >= ph.window || !sl.sleep(ctx, at-time.Since(ph.base)) {
+				return
+			}
+			w, err := e.worker(u)
+			if err != nil {
+				return
+			}
+			e.users.Add(1)
+			sh := rotation(u, len(e.cfg.Requests))
+			rng := e.rng(u, 1, 0)
+			wg.Go(func() { w.closedLoop(ctx, ph, sh, rng) })
+		}
+	})
+}
+
+// rampStop says why a ramp stops after interval iv, or "".
+func (e *engine) rampStop(iv *runfile.Interval) string {
+	if iv.Tail {
+		return ""
+	}
+	var n, errs, wrong int64
+	var h *hdrHist
+	for _, t := range iv.Templates {
+		n += t.Count
+		errs += t.Errors
+		wrong += t.Wrong
+		if t.QETHist != nil {
+			if h == nil {
+				h = newHist()
+			}
+			h.Merge(t.QETHist)
+		}
+	}
+	switch {
+	case wrong > 0:
+		return fmt.Sprintf("%d wrong answers at %d users", wrong, iv.Users)
+	case errs > 0 && float64(errs) > e.cfg.MaxErrorRate*float64(n):
+		return fmt.Sprintf("%d errors in %d requests at %d users", errs, n, iv.Users)
+	}
+	if limited, why := runfile.DriverLimit([]*runfile.Interval{iv}, e.cfg.Cores); limited {
+		return "the load generator is the bottleneck at " + fmt.Sprint(iv.Users) + " users: " + why
+	}
+	if len(e.cfg.SLO) > 0 && n > 0 {
+		if ok, why := e.cfg.SLO.Check(h); !ok {
+			return fmt.Sprintf("objective %s broken at %d users: %s", e.cfg.SLO, iv.Users, why)
+		}
+	}
+	return ""
+}
+
+// rampResult is the ramp's outcome: the best interval before the stop.
+func (e *engine) rampResult() *runfile.Ramp {
+	ivs := e.all
+	if e.stopped != "" {
+		// the interval that broke the ramp does not count as reached
+		ivs = e.all[:e.stoppedAt-1]
+	}
+	r := runfile.RampOf(ivs)
+	r.MaxUsers = int(e.users.Load())
+	r.Stop = e.stopped
+	if r.Stop == "" {
+		r.Stop = "the duration ended without failure"
+		if r.MaxUsers >= e.cfg.MaxClients {
+			r.Stop = "all users added without failure"
+		}
+	}
+	return r
+}

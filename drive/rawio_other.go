@@ -1,0 +1,12 @@
+//go:build !linux
+
+package drive
+
+import "net"
+
+// rawIO is Linux's (see rawio_linux.go); elsewhere connections use net.Conn.
+type rawIO struct{}
+
+func newRawIO(net.Conn) *rawIO           { return nil }
+func (*rawIO) read([]byte) (int, error)  { panic("unreachable") }
+func (*rawIO) write([]byte) (int, error) { panic("unreachable") }

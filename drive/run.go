@@ -1,0 +1,127 @@
+package drive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// Run generates the load cfg describes and writes its interval lines (and
+// steps, queries) and finally its summary to w; the header is the caller's,
+// who knows the command line. It returns the summary and:
+//
+//   - the context's error (wrapped) when interrupted: the file holds every
+//     interval up to then and a summary of status "interrupted";
+//   - an *AbortError when the server stopped answering (status "aborted");
+//   - a *CheckError when the run completed but failed a check: wrong
+//     answers, more errors than MaxErrorRate, an unmet SLO, no capacity
+//     (status "failed");
+//   - any other error for a failure of the run file itself.
+func Run(ctx context.Context, cfg Config, w *runfile.Writer) (*runfile.Summary, error) {
+	cfg = cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Cores == 0 {
+		cfg.Cores = runtime.GOMAXPROCS(0)
+	}
+	e := newEngine(cfg, w)
+	e.start = time.Now()
+	e.lastResp = e.start
+	var err error
+	var mode func(context.Context) error
+	switch cfg.Mode {
+	case Closed:
+		mode = e.runClosed
+	case Sequential:
+		mode = e.runSequential
+	case Open:
+		mode = e.runOpen
+	case Ramp:
+		mode = e.runRamp
+	case Capacity:
+		mode = e.runCapacity
+	}
+	err = mode(ctx)
+	defer e.closeAll()
+	return e.finish(ctx, err)
+}
+
+// finish writes the summary.
+func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, error) {
+	sum := e.sum.Summary()
+	sum.End = time.Now()
+	sum.ElapsedNS = int64(sum.End.Sub(e.start))
+	sum.Status = "ok"
+	var nonWarm []*runfile.Interval
+	for _, iv := range e.all {
+		if !iv.Warmup {
+			nonWarm = append(nonWarm, iv)
+		}
+	}
+	sum.DriverLimit, sum.DriverWhy = runfile.DriverLimit(nonWarm, e.cfg.Cores)
+	if e.cfg.Mode == Ramp {
+		sum.Ramp = e.rampResult()
+	}
+	if e.capResult != nil {
+		sum.Capacity = e.capResult
+	}
+	if len(e.cfg.SLO) > 0 {
+		sum.SLO = e.cfg.SLO.String()
+		if e.cfg.Mode == Open || e.cfg.Mode == Closed || e.cfg.Mode == Sequential {
+			qet, _, lat := e.sum.Hists()
+			if lat == nil {
+				lat = qet
+			}
+			ok, why := e.cfg.SLO.Check(lat)
+			sum.SLOMet, sum.SLOWhy = &ok, why
+		}
+	}
+	var abort *AbortError
+	switch {
+	case runErr != nil && ctx.Err() != nil && errors.Is(runErr, ctx.Err()):
+		sum.Status, sum.Reason = "interrupted", context.Cause(ctx).Error()
+		runErr = fmt.Errorf("interrupted: %w", runErr)
+	case errors.As(runErr, &abort):
+		sum.Status, sum.Reason = "aborted", abort.Reason
+	case runErr != nil:
+		sum.Status, sum.Reason = "failed", runErr.Error()
+	default:
+		if why := e.checks(sum); why != "" {
+			sum.Status, sum.Reason = "failed", why
+			runErr = &CheckError{why}
+		}
+	}
+	if err := e.w.Write(sum); err != nil && runErr == nil {
+		runErr = fmt.Errorf("run file: %w", err)
+	}
+	return sum, runErr
+}
+
+// checks returns why a completed run failed its checks, or "".
+func (e *engine) checks(sum *runfile.Summary) string {
+	t := &sum.Total
+	switch {
+	case t.Wrong > 0:
+		return fmt.Sprintf("%d wrong answers (of %d verified)", t.Wrong, t.Verified)
+	case e.cfg.Mode == Ramp:
+		return ""
+	case e.cfg.Mode == Capacity:
+		if sum.Capacity == nil || sum.Capacity.Rate == 0 {
+			return "no rate met the objective " + e.cfg.SLO.String()
+		}
+		return ""
+	case t.Count == 0:
+		return "no request completed"
+	case float64(t.Errors) > e.cfg.MaxErrorRate*float64(t.Count):
+		return fmt.Sprintf("%d errors in %d requests (%.2f%%, at most %.2f%% allowed)", t.Errors, t.Count,
+			100*float64(t.Errors)/float64(t.Count), 100*e.cfg.MaxErrorRate)
+	case sum.SLOMet != nil && !*sum.SLOMet:
+		return "objective " + sum.SLO + " not met: " + sum.SLOWhy
+	}
+	return ""
+}

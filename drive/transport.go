@@ -1,0 +1,68 @@
+package drive
+
+import (
+	"errors"
+	"net"
+	"os"
+	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
+)
+
+// Transport makes connections to the server under test.
+type Transport interface {
+	// NewConn returns a connection, which connects on its first Do (and
+	// reconnects when the server closes it).
+	NewConn() Conn
+}
+
+// Conn carries one request at a time. Do and Close may be called
+// concurrently with each other (Close interrupts Do); Do is not safe for
+// concurrent use.
+type Conn interface {
+	// Do sends request i (an index into the requests the Transport was made
+	// for) and reads the complete response into r. A non-nil error means no
+	// complete response; r.Start and r.End still say when the attempt
+	// began and ended.
+	Do(i int, r *Response) error
+	// Close closes the connection; a Do in progress fails, and so does
+	// every later one.
+	Close() error
+}
+
+// Connecter is a Conn that can connect ahead of its first request.
+type Connecter interface {
+	Connect() error
+}
+
+// Response is one exchange, as Conn.Do fills it. Times are read from the
+// monotonic clock.
+type Response struct {
+	Status    int
+	Body      []byte    // valid until the next Do on the same Conn
+	Start     time.Time // send start (after any connect)
+	FirstByte time.Time // the first response byte
+	End       time.Time // the last response byte, or the failure
+	SentBytes int64     // request bytes written
+	RecvBytes int64     // response bytes read, headers included
+}
+
+// ErrClosed is returned by Do on a closed Conn.
+var ErrClosed = errors.New("connection closed by the load generator")
+
+// classify maps a transport error to an outcome.
+func classify(err error) measure.Outcome {
+	var ne net.Error
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return measure.ErrTimeout
+	case errors.As(err, new(protocolError)):
+		return measure.ErrResponse
+	}
+	return measure.ErrTransport
+}
+
+// protocolError is a response that is not HTTP/1.x as the client speaks it.
+type protocolError struct{ msg string }
+
+func (e protocolError) Error() string { return "malformed HTTP response: " + e.msg }

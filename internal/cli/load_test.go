@@ -1,0 +1,248 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/workload"
+)
+
+// graphqlServer answers every request as the null server does.
+func graphqlServer(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"data":{"__typename":"Query"}}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/graphql"
+}
+
+// writeQueries writes n instances each of QT3 and QT15, with expect when given.
+func writeQueries(t *testing.T, dir string, n int, expect string) string {
+	var inst []workload.Instance
+	for _, id := range []int{3, 15} {
+		tm, err := workload.TemplateByID(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range n {
+			inst = append(inst, workload.Instance{ID: tm.Name + "-" + string(rune('a'+k)), Template: id, Query: tm.Query,
+				Variables: map[string]any{tm.Vars[0].Name: "1" + strings.Repeat("0", k)}, Expect: expect})
+		}
+	}
+	path := filepath.Join(dir, "queries.jsonl")
+	var b bytes.Buffer
+	if err := workload.WriteJSONL(&b, inst); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readRun(t *testing.T, path string) *runfile.File {
+	t.Helper()
+	f, err := runfile.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestLoadClosedEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 3, "")
+	out, recs := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "records.csv")
+	code, stdout, stderr := run("load", "--target", url, "--queries", q, "--mode", "closed", "--clients", "2",
+		"--duration", "300ms", "--runs", "2", "--interval", "100ms", "-o", out, "--records", recs, "--watch-pid", "1")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stdout != "" || !strings.Contains(stderr, "throughput") || !strings.Contains(stderr, "run 1 (warm-up, excluded)") {
+		t.Errorf("stdout %q; stderr %s", stdout, stderr)
+	}
+	f := readRun(t, out)
+	h := f.Header
+	if h.Mode != "closed" || h.Params.Clients != 2 || h.Params.Runs != 2 || h.Queries.Instances != 6 || len(h.Queries.SHA256) != 64 ||
+		strings.Join(h.Queries.Templates, ",") != "QT3,QT15" || h.Machine.Cores < 1 || h.Machine.Kernel == "" || h.Flags["clients"] != "2" ||
+		h.Command[0] != "gqlbench" || h.Tool.Version != Version || len(h.Watch) != 1 || h.Watch[0].PID != 1 {
+		t.Errorf("header %+v", h)
+	}
+	if len(f.Intervals) < 6 || f.Summary == nil || f.Summary.Status != "ok" || f.Summary.Throughput.N != 1 {
+		t.Fatalf("%d intervals, summary %+v", len(f.Intervals), f.Summary)
+	}
+	if len(f.Intervals[0].Procs) != 1 || f.Intervals[0].Driver == nil || f.Intervals[0].Driver.RSSBytes == 0 {
+		t.Errorf("interval processes %+v, driver %+v", f.Intervals[0].Procs, f.Intervals[0].Driver)
+	}
+	var count int64
+	for _, iv := range f.Intervals {
+		for _, tm := range iv.Templates {
+			count += tm.Count
+		}
+	}
+	b, _ := os.ReadFile(recs)
+	if lines := int64(strings.Count(string(b), "\n")) - 1; lines != count || !strings.HasPrefix(string(b), "client,query_id,qet_ns,error") {
+		t.Errorf("%d records for %d requests", lines, count)
+	}
+	code, stdout, _ = run("load", "show", out)
+	if code != ExitOK || !strings.Contains(stdout, "closed against "+url) || !strings.Contains(stdout, "QT15") {
+		t.Errorf("show: exit %d: %s", code, stdout)
+	}
+}
+
+// TestLoadModes: every mode runs end to end and writes what it promises.
+func TestLoadModes(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 2, "")
+	for _, c := range []struct {
+		mode  string
+		args  []string
+		check func(f *runfile.File) bool
+	}{
+		{"sequential", []string{"--passes", "3"}, func(f *runfile.File) bool { return len(f.Queries) == 4 && f.Queries[0].N == 3 }},
+		{"open", []string{"--rate", "200", "--duration", "500ms", "--arrival", "poisson", "--seed", "3", "--slo", "p99<1s"},
+			func(f *runfile.File) bool {
+				return f.Summary.Total.Latency != nil && f.Summary.SLOMet != nil && *f.Summary.SLOMet
+			}},
+		{"ramp", []string{"--ramp-rate", "40", "--max-clients", "5", "--duration", "400ms", "--think", "5ms"},
+			func(f *runfile.File) bool { return f.Summary.Ramp != nil && f.Summary.Ramp.MaxUsers == 5 }},
+		{"capacity", []string{"--slo", "p99<1s", "--rate", "50", "--duration", "300ms", "--max-steps", "2"},
+			func(f *runfile.File) bool { return len(f.Steps) == 2 && f.Summary.Capacity.Rate == 100 }},
+	} {
+		out := filepath.Join(dir, c.mode+".jsonl")
+		args := append([]string{"load", "--target", url, "--queries", q, "--mode", c.mode, "--interval", "100ms", "-o", out, "--quiet"}, c.args...)
+		code, _, stderr := run(args...)
+		if code != ExitOK {
+			t.Errorf("%s: exit %d: %s", c.mode, code, stderr)
+			continue
+		}
+		if f := readRun(t, out); f.Summary == nil || !c.check(f) {
+			t.Errorf("%s: unexpected file: %+v", c.mode, f.Summary)
+		}
+	}
+}
+
+func TestLoadMerge(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 2, "")
+	var files []string
+	for _, name := range []string{"a", "b"} {
+		out := filepath.Join(dir, name+".jsonl")
+		if code, _, stderr := run("load", "--target", url, "--queries", q, "--mode", "open", "--rate", "100", "--duration", "300ms",
+			"--interval", "100ms", "-o", out, "--quiet"); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		files = append(files, out)
+	}
+	merged := filepath.Join(dir, "all.jsonl")
+	if code, _, stderr := run("load", "merge", files[0], files[1], "-o", merged); code != ExitOK {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	m := readRun(t, merged)
+	if m.Summary.Total.Count != 60 || m.Summary.Generators != 2 || m.Header.Params.Rate != 200 || len(m.Header.Sources) != 2 {
+		t.Errorf("merged summary %+v, rate %v", m.Summary.Total, m.Header.Params.Rate)
+	}
+	if code, _, stderr := run("load", "merge", files[0], filepath.Join(dir, "missing.jsonl")); code != ExitFailure || !strings.Contains(stderr, "missing.jsonl") {
+		t.Errorf("merge of a missing file: exit %d: %s", code, stderr)
+	}
+}
+
+// TestLoadWrongAnswers: a server that answers wrongly fails the run, with
+// the check's exit code, after writing everything.
+func TestLoadWrongAnswers(t *testing.T) {
+	dir := t.TempDir()
+	url := graphqlServer(t)
+	q := writeQueries(t, dir, 2, strings.Repeat("ab", 32))
+	out := filepath.Join(dir, "run.jsonl")
+	code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "200ms", "--runs", "1", "-o", out)
+	if code != ExitCheck || !strings.Contains(stderr, "wrong answers") || !strings.Contains(stderr, "answer differs") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if f := readRun(t, out); f.Summary.Status != "failed" || f.Summary.Total.Wrong != f.Summary.Total.Count {
+		t.Errorf("summary %+v", f.Summary)
+	}
+}
+
+// TestLoadInterrupted: Ctrl-C mid-run exits 1 with the file complete up to then.
+func TestLoadInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 2, "")
+	out := filepath.Join(dir, "run.jsonl")
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	var errb bytes.Buffer
+	code := Run(ctx, Env{Args: []string{"load", "--target", url, "--queries", q, "--duration", "1m", "--interval", "100ms", "-o", out, "--quiet"},
+		Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }})
+	if code != ExitFailure || !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	f := readRun(t, out)
+	// (interrupted in the warm-up run: the totals, of the measured runs, are empty)
+	if f.Summary == nil || f.Summary.Status != "interrupted" || len(f.Intervals) < 2 || f.Summary.Runs[0].Count == 0 {
+		t.Errorf("%d intervals, summary %+v", len(f.Intervals), f.Summary)
+	}
+}
+
+// TestLoadBadInput: every mistake gets its exit code and a message that
+// names it, before any load starts.
+func TestLoadBadInput(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 1, "")
+	web := httptest.NewServer(http.NotFoundHandler())
+	defer web.Close()
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	malformed := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(malformed, []byte("{\"id\":\"x\",\"template\":\"QT99\",\"query\":\"{}\"}\n"), 0o644)
+	notJSON := filepath.Join(dir, "notjson.jsonl")
+	os.WriteFile(notJSON, []byte("hello\n"), 0o644)
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no target", []string{"--queries", q}, ExitUsage, "--target"},
+		{"no queries", []string{"--target", url}, ExitUsage, "--queries"},
+		{"unknown mode", []string{"--target", url, "--queries", q, "--mode", "burst"}, ExitUsage, "unknown --mode"},
+		{"flag of another mode", []string{"--target", url, "--queries", q, "--rate", "10"}, ExitUsage, "--rate does not apply to --mode closed"},
+		{"open without rate", []string{"--target", url, "--queries", q, "--mode", "open"}, ExitUsage, "--rate"},
+		{"capacity without slo", []string{"--target", url, "--queries", q, "--mode", "capacity"}, ExitUsage, "--slo"},
+		{"bad slo", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--slo", "p99>1s"}, ExitUsage, "--slo"},
+		{"bad sample", []string{"--target", url, "--queries", q, "--verify-sample", "2"}, ExitUsage, "--verify-sample"},
+		{"bad arrival", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--arrival", "burst"}, ExitUsage, "--arrival"},
+		{"bad target", []string{"--target", "ftp://x", "--queries", q}, ExitUsage, "want http://"},
+		{"bad pid", []string{"--target", url, "--queries", q, "--watch-pid", "x"}, ExitUsage, "process id"},
+		{"missing queries file", []string{"--target", url, "--queries", filepath.Join(dir, "nope")}, ExitFailure, "cannot read the queries file"},
+		{"malformed queries file", []string{"--target", url, "--queries", notJSON}, ExitFailure, "line 1: not a JSON object"},
+		{"queries of another schema", []string{"--target", url, "--queries", malformed}, ExitFailure, "unknown template"},
+		{"unreachable target", []string{"--target", down.URL, "--queries", q}, ExitFailure, "cannot reach the target"},
+		{"not a GraphQL endpoint", []string{"--target", web.URL, "--queries", q}, ExitFailure, "is not a GraphQL endpoint"},
+		{"watched process gone", []string{"--target", url, "--queries", q, "--watch-pid", "999999999"}, ExitFailure, "cannot watch process"},
+		{"merge nothing", []string{"merge"}, ExitUsage, "name the run files"},
+		{"show a queries file", []string{"show", q}, ExitFailure, "the first line must be the header"},
+	} {
+		out := filepath.Join(dir, "run-"+strings.ReplaceAll(c.name, " ", "-")+".jsonl")
+		code, _, stderr := run(append(append([]string{"load"}, c.args...), "-o", out, "--duration", "100ms")...)
+		if c.args[0] == "merge" || c.args[0] == "show" {
+			code, _, stderr = run(append([]string{"load"}, c.args...)...)
+		}
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, %q; want %d and %q", c.name, code, stderr, c.code, c.want)
+		}
+		if c.code != ExitOK && c.args[0] != "merge" && c.args[0] != "show" {
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s: a run file was written although nothing ran", c.name)
+			}
+		}
+	}
+}

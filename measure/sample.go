@@ -1,0 +1,138 @@
+package measure
+
+import "time"
+
+// Outcome is the verdict on one request.
+type Outcome uint8
+
+// The outcomes, from best to worst. Every outcome but OK and Wrong is an
+// error; Wrong is a response that passed every check but the answer's.
+const (
+	OK           Outcome = iota // status 200, no GraphQL errors, data as expected (or not checked)
+	Wrong                       // data differ from the oracle's answer
+	ErrStatus                   // HTTP status other than 200
+	ErrGraphQL                  // a non-empty "errors" member
+	ErrResponse                 // not a GraphQL JSON response: unparsable, no "data", malformed HTTP
+	ErrTimeout                  // no complete response within the request timeout
+	ErrTransport                // connection refused, reset or closed before the response
+	numOutcomes
+)
+
+// ErrorKinds lists the error outcomes in the order of Counts.ErrorKinds.
+var ErrorKinds = []Outcome{ErrStatus, ErrGraphQL, ErrResponse, ErrTimeout, ErrTransport}
+
+var outcomeNames = [numOutcomes]string{"", "wrong", "http_status", "graphql_errors", "bad_response", "timeout", "transport"}
+
+// String returns the outcome's snake_case name ("" for OK), as written in
+// run files and records.
+func (o Outcome) String() string {
+	if o < numOutcomes {
+		return outcomeNames[o]
+	}
+	return "unknown"
+}
+
+// IsError reports whether o is an error (neither OK nor Wrong).
+func (o Outcome) IsError() bool { return o >= ErrStatus }
+
+// HasResponse reports whether a complete HTTP response was received.
+func (o Outcome) HasResponse() bool { return o <= ErrResponse }
+
+// Sample is one measured request. Times are offsets from the start of the
+// run (monotonic clock, nanoseconds).
+type Sample struct {
+	Template   int32         // index of the template in the run's template list
+	Query      int32         // index of the request in the workload
+	Client     int32         // the worker that sent it
+	Outcome    Outcome       // the verdict
+	Verified   bool          // the data were compared with the expected answer
+	Late       bool          // sent later than the late threshold after the intended time
+	DriverLate bool          // late although the worker was idle: the driver's own fault
+	Overrun    bool          // completed after the run's window closed
+	Status     int16         // HTTP status, 0 without a response
+	Intended   time.Duration // when it should have been sent (= Start in closed loop)
+	Start      time.Duration // send start
+	FirstByte  time.Duration // first response byte (0 without a response)
+	End        time.Duration // last response byte, or the failure
+	SentBytes  int64         // request bytes written
+	RecvBytes  int64         // response bytes read
+}
+
+// QET is the query execution time: send start → last byte.
+func (s *Sample) QET() time.Duration { return s.End - s.Start }
+
+// QRT is the query response time: send start → first byte.
+func (s *Sample) QRT() time.Duration { return s.FirstByte - s.Start }
+
+// Latency is the coordinated-omission-corrected latency: intended send time →
+// last byte.
+func (s *Sample) Latency() time.Duration { return s.End - s.Intended }
+
+// Counts are the counters of one template over some span.
+type Counts struct {
+	Count      int64 // requests completed (any outcome), including overruns
+	OK         int64 // of which correct (or error-free and not checked)
+	Errors     int64 // of which errors of any kind
+	Wrong      int64 // of which wrong answers
+	Verified   int64 // of which had their data compared with the expected answer
+	Late       int64 // sends later than the late threshold
+	DriverLate int64 // of which the worker was idle: the driver missed its own schedule
+	Dropped    int64 // sends not made: no connection free within the maximum lateness
+	Overrun    int64 // requests completed after the run's window (not in its throughput)
+	OverrunOK  int64 // of which correct
+	Clamped    int64 // latencies outside the histogram range, recorded at the range's edge
+	SentBytes  int64
+	RecvBytes  int64
+	ErrorKinds [5]int64 // per ErrorKinds entry
+}
+
+// Add adds o to c.
+func (c *Counts) Add(o *Counts) {
+	c.Count += o.Count
+	c.OK += o.OK
+	c.Errors += o.Errors
+	c.Wrong += o.Wrong
+	c.Verified += o.Verified
+	c.Late += o.Late
+	c.DriverLate += o.DriverLate
+	c.Dropped += o.Dropped
+	c.Overrun += o.Overrun
+	c.OverrunOK += o.OverrunOK
+	c.Clamped += o.Clamped
+	c.SentBytes += o.SentBytes
+	c.RecvBytes += o.RecvBytes
+	for i := range c.ErrorKinds {
+		c.ErrorKinds[i] += o.ErrorKinds[i]
+	}
+}
+
+// count adds one sample to c.
+func (c *Counts) count(s *Sample) {
+	c.Count++
+	switch {
+	case s.Outcome == OK:
+		c.OK++
+		if s.Overrun {
+			c.OverrunOK++
+		}
+	case s.Outcome == Wrong:
+		c.Wrong++
+	default:
+		c.Errors++
+		c.ErrorKinds[s.Outcome-ErrStatus]++
+	}
+	if s.Verified {
+		c.Verified++
+	}
+	if s.Late {
+		c.Late++
+	}
+	if s.DriverLate {
+		c.DriverLate++
+	}
+	if s.Overrun {
+		c.Overrun++
+	}
+	c.SentBytes += s.SentBytes
+	c.RecvBytes += s.RecvBytes
+}

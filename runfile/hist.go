@@ -1,0 +1,190 @@
+package runfile
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gqlbench/gqlbench/measure"
+)
+
+// StandardHist is the configuration of every histogram in a run file.
+var StandardHist = HistConfig{Unit: "ns", Lowest: measure.HistLowest, Highest: measure.HistHighest, Digits: measure.HistDigits}
+
+// EncodeHist returns h in HdrHistogram's V2 compressed encoding, base64: the
+// form every HdrHistogram implementation reads. An empty or nil histogram
+// encodes as "".
+func EncodeHist(h *hdrhistogram.Histogram) (string, error) {
+	if h == nil || h.TotalCount() == 0 {
+		return "", nil
+	}
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// The V2 encoding's constants (HdrHistogram's EncodableHistogram).
+const (
+	v2Cookie           = 0x1c849303
+	v2CompressedCookie = 0x1c849304
+	v2HeaderBytes      = 40
+)
+
+// countsLen is the length of the counts array of StandardHist.
+var countsLen = len(measure.NewHist().Export().Counts)
+
+// DecodeHist decodes a histogram written by EncodeHist (or any HdrHistogram
+// library's V2 compressed encoding of gqlbench's configuration). "" decodes
+// to nil.
+func DecodeHist(s string) (*hdrhistogram.Histogram, error) {
+	if s == "" {
+		return nil, nil
+	}
+	counts := make([]int64, countsLen)
+	if err := addCounts(counts, s); err != nil {
+		return nil, err
+	}
+	return histOf(counts), nil
+}
+
+// ValidateHist checks an encoded histogram without building it.
+func ValidateHist(s string) error { return decodeCounts(s, func(int, int64) {}) }
+
+// histOf returns the histogram of gqlbench's configuration with these
+// counts (which it takes over).
+func histOf(counts []int64) *hdrhistogram.Histogram {
+	return hdrhistogram.Import(&hdrhistogram.Snapshot{
+		LowestTrackableValue:  measure.HistLowest,
+		HighestTrackableValue: measure.HistHighest,
+		SignificantFigures:    measure.HistDigits,
+		Counts:                counts,
+	})
+}
+
+// addCounts adds the encoded histogram s into counts (of length countsLen),
+// exactly: this is how histograms are merged without building each one.
+func addCounts(counts []int64, s string) error {
+	var overflow bool
+	err := decodeCounts(s, func(i int, c int64) {
+		if counts[i] += c; counts[i] < 0 {
+			overflow = true
+		}
+	})
+	if err == nil && overflow {
+		err = errors.New("histogram: count overflows")
+	}
+	return err
+}
+
+// decodeCounts decodes an encoded histogram, calling add for every
+// non-empty bucket (by index in the counts array). It checks everything
+// before use: the file may be hostile or corrupt, and a crafted header must
+// neither panic nor exhaust memory.
+func decodeCounts(s string, add func(i int, c int64)) error {
+	if s == "" {
+		return nil
+	}
+	raw, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return fmt.Errorf("histogram: not base64: %w", err)
+	}
+	if len(raw) < 8 {
+		return errors.New("histogram: too short")
+	}
+	if binary.BigEndian.Uint32(raw)&^0xf0 != v2CompressedCookie {
+		return errors.New("histogram: not a V2 compressed HdrHistogram")
+	}
+	n := binary.BigEndian.Uint32(raw[4:])
+	if uint64(n) > uint64(len(raw)-8) {
+		return errors.New("histogram: truncated")
+	}
+	z, err := zlib.NewReader(bytes.NewReader(raw[8 : 8+n]))
+	if err != nil {
+		return fmt.Errorf("histogram: %w", err)
+	}
+	// A count takes at most 9 bytes: bound what a zlib bomb can make us read.
+	limit := int64(v2HeaderBytes + 9*countsLen + 1)
+	payload, err := io.ReadAll(io.LimitReader(z, limit))
+	if err != nil {
+		return fmt.Errorf("histogram: %w", err)
+	}
+	if int64(len(payload)) >= limit {
+		return errors.New("histogram: payload too long")
+	}
+	if len(payload) < v2HeaderBytes {
+		return errors.New("histogram: header truncated")
+	}
+	hd := payload[:v2HeaderBytes]
+	if binary.BigEndian.Uint32(hd)&^0xf0 != v2Cookie {
+		return errors.New("histogram: bad payload cookie")
+	}
+	if int(binary.BigEndian.Uint32(hd[4:])) != len(payload)-v2HeaderBytes {
+		return errors.New("histogram: payload length mismatch")
+	}
+	digits := int32(binary.BigEndian.Uint32(hd[12:]))
+	lowest := int64(binary.BigEndian.Uint64(hd[16:]))
+	highest := int64(binary.BigEndian.Uint64(hd[24:]))
+	if digits != measure.HistDigits || lowest != measure.HistLowest || highest != measure.HistHighest {
+		return fmt.Errorf("histogram: configuration %d..%d ns, %d digits; gqlbench records %d..%d ns, %d digits",
+			lowest, highest, digits, measure.HistLowest, measure.HistHighest, measure.HistDigits)
+	}
+	idx := 0
+	var total int64
+	for p := payload[v2HeaderBytes:]; len(p) > 0; {
+		v, k := zigzag(p)
+		if k == 0 {
+			return errors.New("histogram: truncated count")
+		}
+		p = p[k:]
+		if v < 0 { // a run of -v empty buckets
+			if v == math.MinInt64 || -v > int64(countsLen-idx) {
+				return errors.New("histogram: counts beyond the range")
+			}
+			idx += int(-v)
+			continue
+		}
+		if idx >= countsLen {
+			return errors.New("histogram: counts beyond the range")
+		}
+		if total += v; total < 0 {
+			return errors.New("histogram: total count overflows")
+		}
+		if v > 0 {
+			add(idx, v)
+		}
+		idx++
+	}
+	return nil
+}
+
+// zigzag decodes one of HdrHistogram's ZigZag LEB128 values (at most 9
+// bytes, the ninth holding 8 bits); it returns k = 0 when p is truncated.
+func zigzag(p []byte) (v int64, k int) {
+	var u uint64
+	for k < 9 {
+		if k >= len(p) {
+			return 0, 0
+		}
+		b := p[k]
+		if k == 8 {
+			u |= uint64(b) << 56
+			k++
+			break
+		}
+		u |= uint64(b&0x7f) << (7 * k)
+		k++
+		if b&0x80 == 0 {
+			break
+		}
+	}
+	return int64(u>>1) ^ -int64(u&1), k
+}

@@ -1,0 +1,344 @@
+package runfile
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gqlbench/gqlbench/measure"
+)
+
+// Merge merges the run files of load generators that ran in parallel
+// against one server into one file, as if one generator had sent it all.
+// Intervals of the same run, step and index are added: counters summed,
+// histograms merged (exactly: they share one configuration), users and
+// rates summed. Steps and the summary are recomputed from the merged
+// intervals; queries' means and deviations are pooled. The files must be
+// of one mode.
+func Merge(files []*File) (*File, error) {
+	if len(files) == 0 {
+		return nil, errors.New("merge: no files")
+	}
+	first := files[0].Header
+	h := *first
+	h.Generator = "merged"
+	h.Sources = nil
+	h.Watch = nil
+	sums := map[string]bool{}
+	for i, f := range files {
+		fh := f.Header
+		if fh.Mode != first.Mode {
+			return nil, fmt.Errorf("merge: file %d is a %s run, file 1 a %s run", i+1, fh.Mode, first.Mode)
+		}
+		if fh.Start.Before(h.Start) {
+			h.Start = fh.Start
+		}
+		if len(fh.Sources) > 0 {
+			h.Sources = append(h.Sources, fh.Sources...)
+		} else {
+			h.Sources = append(h.Sources, fh.Generator)
+		}
+		h.Watch = append(h.Watch, fh.Watch...)
+		sums[fh.Queries.SHA256] = true
+		if i > 0 {
+			h.Params.Clients += fh.Params.Clients
+			h.Params.Connections += fh.Params.Connections
+			h.Params.Rate += fh.Params.Rate
+			h.Params.MaxClients += fh.Params.MaxClients
+			h.Params.RampRate += fh.Params.RampRate
+		}
+	}
+	if len(sums) > 1 {
+		h.Queries.SHA256 = ""
+		h.Queries.Path = "(several queries files)"
+	}
+	out := &File{Header: &h}
+
+	type ikey struct {
+		run, step, index int
+		tail             bool
+	}
+	byKey := map[ikey][]*Interval{}
+	var keys []ikey
+	for _, f := range files {
+		for _, iv := range f.Intervals {
+			k := ikey{iv.Run, iv.Step, iv.Index, iv.Tail}
+			if byKey[k] == nil {
+				keys = append(keys, k)
+			}
+			byKey[k] = append(byKey[k], iv)
+		}
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.run != b.run {
+			return a.run < b.run
+		}
+		if a.step != b.step {
+			return a.step < b.step
+		}
+		if a.tail != b.tail {
+			return !a.tail
+		}
+		return a.index < b.index
+	})
+	// One interval at a time: the merged histograms are built in three
+	// reused counts arrays, encoded, and dropped.
+	scratch := [3][]int64{make([]int64, countsLen), make([]int64, countsLen), make([]int64, countsLen)}
+	for _, k := range keys {
+		group := byKey[k]
+		m := &Interval{Type: TypeInterval, Run: k.run, Step: k.step, Index: k.index, Tail: k.tail,
+			Warmup: group[0].Warmup, StartNS: group[0].StartNS, EndNS: group[0].EndNS, Templates: map[string]*TemplateInterval{}}
+		for _, iv := range group {
+			m.Generators += max(iv.Generators, 1)
+			m.StartNS, m.EndNS = min(m.StartNS, iv.StartNS), max(m.EndNS, iv.EndNS)
+			m.Users += iv.Users
+			m.Rate += iv.Rate
+			m.Procs = append(m.Procs, iv.Procs...)
+		}
+		names := map[string]bool{}
+		for _, iv := range group {
+			for name := range iv.Templates {
+				names[name] = true
+			}
+		}
+		for name := range names {
+			mt := &TemplateInterval{}
+			for _, iv := range group {
+				if t := iv.Templates[name]; t != nil {
+					addTemplate(mt, t)
+				}
+			}
+			var err error
+			for kind, enc := range []*string{&mt.QET, &mt.QRT, &mt.Latency} {
+				counts := scratch[kind]
+				seen := false
+				for _, iv := range group {
+					t := iv.Templates[name]
+					if t == nil {
+						continue
+					}
+					src := []string{t.QET, t.QRT, t.Latency}[kind]
+					if src == "" {
+						continue
+					}
+					seen = true
+					if err = addCounts(counts, src); err != nil {
+						return nil, fmt.Errorf("merge: %w", err)
+					}
+				}
+				if seen {
+					*enc, err = EncodeHist(histOf(counts))
+					clear(counts)
+					if err != nil {
+						return nil, err
+					}
+				}
+			}
+			m.Templates[name] = mt
+		}
+		out.Intervals = append(out.Intervals, m)
+	}
+
+	if err := mergeSteps(out, files); err != nil {
+		return nil, err
+	}
+	out.Queries = mergeQueries(files)
+	out.Summary = mergeSummary(out, files)
+	return out, nil
+}
+
+func addTemplate(dst, t *TemplateInterval) {
+	dst.Count += t.Count
+	dst.OK += t.OK
+	dst.Errors += t.Errors
+	dst.Wrong += t.Wrong
+	dst.Verified += t.Verified
+	dst.Late += t.Late
+	dst.DriverLate += t.DriverLate
+	dst.Dropped += t.Dropped
+	dst.Overrun += t.Overrun
+	dst.OverrunOK += t.OverrunOK
+	dst.Clamped += t.Clamped
+	dst.SentBytes += t.SentBytes
+	dst.RecvBytes += t.RecvBytes
+	for k, v := range t.ErrorKinds {
+		if dst.ErrorKinds == nil {
+			dst.ErrorKinds = map[string]int64{}
+		}
+		dst.ErrorKinds[k] += v
+	}
+}
+
+// mergeSteps recomputes every step from the merged intervals, at the summed rate.
+func mergeSteps(out *File, files []*File) error {
+	rates := map[int]float64{}
+	limited := map[int]string{}
+	for i, f := range files {
+		for _, s := range f.Steps {
+			rates[s.Step] += s.Rate
+			if s.DriverLimit {
+				limited[s.Step] = fmt.Sprintf("file %d: %s", i+1, s.Why)
+			}
+		}
+	}
+	if len(rates) == 0 {
+		return nil
+	}
+	var slo measure.SLO
+	if out.Header.Params.SLO != "" {
+		var err error
+		if slo, err = measure.ParseSLO(out.Header.Params.SLO); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+	}
+	steps := make([]int, 0, len(rates))
+	for n := range rates {
+		steps = append(steps, n)
+	}
+	sort.Ints(steps)
+	for _, n := range steps {
+		var ivs []*Interval
+		for _, iv := range out.Intervals {
+			if iv.Step == n {
+				ivs = append(ivs, iv)
+			}
+		}
+		st := MakeStep(n, rates[n], ivs, nil, slo, out.Header.Params.MaxErrorRate, 0)
+		if why, ok := limited[n]; ok && !st.DriverLimit {
+			st.DriverLimit, st.Met, st.Why = true, false, why
+		}
+		out.Steps = append(out.Steps, st)
+	}
+	return nil
+}
+
+// mergeQueries pools the per-query statistics of the files.
+func mergeQueries(files []*File) []*Query {
+	byID := map[string]*Query{}
+	var ids []string
+	for _, f := range files {
+		for _, q := range f.Queries {
+			m := byID[q.ID]
+			if m == nil {
+				c := *q
+				byID[q.ID] = &c
+				ids = append(ids, q.ID)
+				continue
+			}
+			m.QETMean, m.QETSD = pool(m.N, m.QETMean, m.QETSD, q.N, q.QETMean, q.QETSD)
+			m.QRTMean, m.QRTSD = pool(m.N, m.QRTMean, m.QRTSD, q.N, q.QRTMean, q.QRTSD)
+			m.N += q.N
+			m.Errors += q.Errors
+			m.Wrong += q.Wrong
+		}
+	}
+	out := make([]*Query, len(ids))
+	for i, id := range ids {
+		out[i] = byID[id]
+	}
+	return out
+}
+
+// pool combines two groups' means and sample standard deviations into
+// those of the union, exactly (Chan et al.'s parallel variance).
+func pool(n1 int64, m1, sd1 float64, n2 int64, m2, sd2 float64) (mean, sd float64) {
+	if n1+n2 == 0 {
+		return 0, 0
+	}
+	a, b := float64(n1), float64(n2)
+	n := a + b
+	mean = (a*m1 + b*m2) / n
+	ss := sd1*sd1*max(a-1, 0) + sd2*sd2*max(b-1, 0) + (m2-m1)*(m2-m1)*a*b/n
+	if n > 1 {
+		sd = math.Sqrt(ss / (n - 1))
+	}
+	return mean, sd
+}
+
+// mergeSummary recomputes the summary and combines how the runs ended.
+func mergeSummary(out *File, files []*File) *Summary {
+	s := NewSummarizer()
+	for _, iv := range out.Intervals {
+		s.Add(iv) // merged from checked intervals
+	}
+	sum := s.Summary()
+	sum.Status, sum.Generators = "ok", len(out.Header.Sources)
+	rank := map[string]int{"ok": 0, "failed": 1, "incomplete": 2, "aborted": 3, "interrupted": 4}
+	var reasons, drivers []string
+	for i, f := range files {
+		fs := f.Summary
+		status, reason := "incomplete", "the file ends before its summary line"
+		if fs != nil {
+			status, reason = fs.Status, fs.Reason
+			if fs.End.After(sum.End) {
+				sum.End = fs.End
+			}
+			sum.ElapsedNS = max(sum.ElapsedNS, fs.ElapsedNS)
+			if fs.DriverLimit {
+				sum.DriverLimit = true
+				drivers = append(drivers, fmt.Sprintf("file %d: %s", i+1, fs.DriverWhy))
+			}
+			sum.SLO = fs.SLO
+		}
+		if rank[status] > rank[sum.Status] {
+			sum.Status = status
+		}
+		if reason != "" {
+			reasons = append(reasons, fmt.Sprintf("file %d: %s", i+1, reason))
+		}
+	}
+	sum.Reason = strings.Join(reasons, "; ")
+	sum.DriverWhy = strings.Join(drivers, "; ")
+	if sum.SLO != "" && out.Header.Mode == "open" {
+		if slo, err := measure.ParseSLO(sum.SLO); err == nil {
+			qet, _, lat := s.Hists()
+			if lat == nil {
+				lat = qet
+			}
+			ok, why := slo.Check(lat)
+			sum.SLOMet, sum.SLOWhy = &ok, why
+		}
+	}
+	if len(out.Steps) > 0 {
+		c := &Capacity{Steps: len(out.Steps), Limit: "recomputed from merged steps"}
+		for _, st := range out.Steps {
+			if st.Met && st.Rate > c.Rate {
+				c.Rate = st.Rate
+			}
+		}
+		sum.Capacity = c
+	}
+	if out.Header.Mode == "ramp" {
+		sum.Ramp = RampOf(out.Intervals)
+		for i, f := range files {
+			if f.Summary != nil && f.Summary.Ramp != nil {
+				sum.Ramp.Stop += fmt.Sprintf("file %d: %s; ", i+1, f.Summary.Ramp.Stop)
+			}
+		}
+		sum.Ramp.Stop = strings.TrimSuffix(sum.Ramp.Stop, "; ")
+	}
+	return sum
+}
+
+// RampOf computes a ramp's users and best throughput from its intervals.
+func RampOf(ivs []*Interval) *Ramp {
+	r := &Ramp{}
+	for _, iv := range ivs {
+		if iv.Tail || iv.EndNS <= iv.StartNS {
+			continue
+		}
+		var n int64
+		for _, t := range iv.Templates {
+			n += t.Count - t.Overrun
+		}
+		tp := float64(n) / (float64(iv.EndNS-iv.StartNS) / 1e9)
+		if tp > r.MaxThroughput {
+			r.MaxThroughput, r.UsersAtMax = tp, iv.Users
+		}
+		r.MaxUsers = max(r.MaxUsers, iv.Users)
+	}
+	return r
+}

@@ -1,0 +1,231 @@
+package runfile
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Summarizer adds up intervals into a Summary: throughput per run within
+// each run's window, and per template the counters and merged histograms of
+// the non-warm-up runs. It merges the intervals' encoded histograms bucket
+// by bucket into one counts array per template and kind, so its memory does
+// not grow with the number of intervals.
+type Summarizer struct {
+	runs      map[runKey]*runAcc
+	order     []runKey
+	templates map[string]*tAcc
+	total     tAcc
+}
+
+type runKey struct{ run, step int }
+
+type runAcc struct {
+	warmup                   bool
+	windowNS                 int64
+	count, ok, errors, wrong int64
+}
+
+type tAcc struct {
+	c                  TemplateInterval
+	windowCount, winOK int64
+	qet, qrt, latency  []int64 // counts arrays, nil until a value
+}
+
+// NewSummarizer returns an empty Summarizer.
+func NewSummarizer() *Summarizer {
+	return &Summarizer{runs: map[runKey]*runAcc{}, templates: map[string]*tAcc{}}
+}
+
+// Add adds one interval; it fails only on a corrupt histogram.
+func (s *Summarizer) Add(iv *Interval) error {
+	k := runKey{iv.Run, iv.Step}
+	r := s.runs[k]
+	if r == nil {
+		r = &runAcc{warmup: iv.Warmup}
+		s.runs[k] = r
+		s.order = append(s.order, k)
+	}
+	if !iv.Tail && iv.EndNS > r.windowNS {
+		r.windowNS = iv.EndNS
+	}
+	for name, t := range iv.Templates {
+		r.count += t.Count - t.Overrun
+		r.ok += t.OK - t.OverrunOK
+		r.errors += t.Errors
+		r.wrong += t.Wrong
+		if iv.Warmup {
+			continue
+		}
+		a := s.templates[name]
+		if a == nil {
+			a = &tAcc{}
+			s.templates[name] = a
+		}
+		for _, a := range []*tAcc{a, &s.total} {
+			if err := a.add(t); err != nil {
+				return fmt.Errorf("interval %d of run %d, %s: %w", iv.Index, iv.Run, name, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (a *tAcc) add(t *TemplateInterval) error {
+	c := &a.c
+	c.Count += t.Count
+	c.OK += t.OK
+	c.Errors += t.Errors
+	c.Wrong += t.Wrong
+	c.Verified += t.Verified
+	c.Late += t.Late
+	c.DriverLate += t.DriverLate
+	c.Dropped += t.Dropped
+	c.Overrun += t.Overrun
+	c.OverrunOK += t.OverrunOK
+	c.Clamped += t.Clamped
+	c.SentBytes += t.SentBytes
+	c.RecvBytes += t.RecvBytes
+	for k, v := range t.ErrorKinds {
+		if c.ErrorKinds == nil {
+			c.ErrorKinds = map[string]int64{}
+		}
+		c.ErrorKinds[k] += v
+	}
+	a.windowCount += t.Count - t.Overrun
+	a.winOK += t.OK - t.OverrunOK
+	for _, h := range []struct {
+		dst *[]int64
+		s   string
+	}{{&a.qet, t.QET}, {&a.qrt, t.QRT}, {&a.latency, t.Latency}} {
+		if err := mergeCounts(h.dst, h.s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeCounts adds the encoded histogram s into *dst, allocated on first use.
+func mergeCounts(dst *[]int64, s string) error {
+	if s == "" {
+		return nil
+	}
+	if *dst == nil {
+		*dst = make([]int64, countsLen)
+	}
+	return addCounts(*dst, s)
+}
+
+// histFrom returns a histogram of a copy of counts (nil for nil).
+func histFrom(counts []int64) *hdrhistogram.Histogram {
+	if counts == nil {
+		return nil
+	}
+	return histOf(slices.Clone(counts))
+}
+
+// Summary returns the totals so far. Status, Reason, End, Elapsed and the
+// mode's results (SLO, Capacity, Ramp) are the caller's to fill.
+func (s *Summarizer) Summary() *Summary {
+	out := &Summary{Type: TypeSummary, Templates: map[string]*TemplateSummary{}}
+	var tp, gp []float64
+	var windowNS int64
+	for _, k := range s.order {
+		r := s.runs[k]
+		rs := RunSummary{Run: k.run, Step: k.step, Warmup: r.warmup, DurationNS: r.windowNS,
+			Count: r.count, OK: r.ok, Errors: r.errors, Wrong: r.wrong}
+		if r.windowNS > 0 {
+			sec := float64(r.windowNS) / 1e9
+			rs.Throughput, rs.Goodput = float64(r.count)/sec, float64(r.ok)/sec
+		}
+		out.Runs = append(out.Runs, rs)
+		if !r.warmup {
+			tp, gp = append(tp, rs.Throughput), append(gp, rs.Goodput)
+			windowNS += r.windowNS
+		}
+	}
+	out.Throughput, out.Goodput = meanSD(tp), meanSD(gp)
+	for name, a := range s.templates {
+		out.Templates[name] = a.summary(windowNS)
+	}
+	out.Total = *s.total.summary(windowNS)
+	return out
+}
+
+func (a *tAcc) summary(windowNS int64) *TemplateSummary {
+	c := &a.c
+	ts := &TemplateSummary{Count: c.Count, OK: c.OK, Errors: c.Errors, Wrong: c.Wrong, Verified: c.Verified,
+		Late: c.Late, DriverLate: c.DriverLate, Dropped: c.Dropped, Overrun: c.Overrun,
+		SentBytes: c.SentBytes, RecvBytes: c.RecvBytes, ErrorKinds: c.ErrorKinds,
+		QET: DistOf(histFrom(a.qet)), QRT: DistOf(histFrom(a.qrt))}
+	if windowNS > 0 {
+		sec := float64(windowNS) / 1e9
+		ts.Throughput, ts.Goodput = float64(a.windowCount)/sec, float64(a.winOK)/sec
+	}
+	if a.latency != nil {
+		d := DistOf(histFrom(a.latency))
+		ts.Latency = &d
+	}
+	return ts
+}
+
+// Hists returns the merged non-warm-up histograms of every template
+// together: QET, QRT and the corrected latency (nil when not recorded).
+func (s *Summarizer) Hists() (qet, qrt, latency *hdrhistogram.Histogram) {
+	return histFrom(s.total.qet), histFrom(s.total.qrt), histFrom(s.total.latency)
+}
+
+// DistOf summarises h (a zero Dist for nil or empty).
+func DistOf(h *hdrhistogram.Histogram) Dist {
+	if h == nil || h.TotalCount() == 0 {
+		return Dist{}
+	}
+	return Dist{N: h.TotalCount(), Min: h.Min(), Mean: h.Mean(), SD: h.StdDev(),
+		P50: h.ValueAtQuantile(50), P90: h.ValueAtQuantile(90), P99: h.ValueAtQuantile(99),
+		P999: h.ValueAtQuantile(99.9), Max: h.Max()}
+}
+
+// meanSD returns the mean and sample standard deviation of xs.
+func meanSD(xs []float64) MeanSD {
+	m := MeanSD{N: len(xs)}
+	if len(xs) == 0 {
+		return m
+	}
+	for _, x := range xs {
+		m.Mean += x
+	}
+	m.Mean /= float64(len(xs))
+	if len(xs) > 1 {
+		var ss float64
+		for _, x := range xs {
+			ss += (x - m.Mean) * (x - m.Mean)
+		}
+		m.SD = math.Sqrt(ss / float64(len(xs)-1))
+	}
+	return m
+}
+
+// Summarize recomputes the totals of a file from its intervals. The status
+// and the mode's results are taken from the file's own summary when it has
+// one; a file cut short gets status "incomplete".
+func Summarize(f *File) (*Summary, error) {
+	s := NewSummarizer()
+	for _, iv := range f.Intervals {
+		if err := s.Add(iv); err != nil {
+			return nil, err
+		}
+	}
+	out := s.Summary()
+	if f.Summary != nil {
+		o := f.Summary
+		out.Status, out.Reason, out.End, out.ElapsedNS = o.Status, o.Reason, o.End, o.ElapsedNS
+		out.DriverLimit, out.DriverWhy = o.DriverLimit, o.DriverWhy
+		out.SLO, out.SLOMet, out.SLOWhy = o.SLO, o.SLOMet, o.SLOWhy
+		out.Capacity, out.Ramp, out.Generators = o.Capacity, o.Ramp, o.Generators
+	} else {
+		out.Status, out.Reason = "incomplete", "the file ends before its summary line"
+	}
+	return out, nil
+}

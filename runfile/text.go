@@ -1,0 +1,80 @@
+package runfile
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// WriteText writes a summary for people: how the run ended, each run's
+// throughput, per template the counts and latency percentiles (ms), and the
+// mode's result.
+func WriteText(w io.Writer, s *Summary) {
+	fmt.Fprintf(w, "status: %s", s.Status)
+	if s.Reason != "" {
+		fmt.Fprintf(w, ": %s", s.Reason)
+	}
+	fmt.Fprintln(w)
+	for _, r := range s.Runs {
+		label := fmt.Sprintf("run %d", r.Run)
+		if r.Step > 0 {
+			label = fmt.Sprintf("step %d", r.Step)
+		}
+		if r.Warmup {
+			label += " (warm-up, excluded)"
+		}
+		fmt.Fprintf(w, "  %s: %d in %.1fs = %.1f req/s, %.1f correct/s, %d errors, %d wrong\n",
+			label, r.Count, float64(r.DurationNS)/1e9, r.Throughput, r.Goodput, r.Errors, r.Wrong)
+	}
+	fmt.Fprintf(w, "  throughput %.1f ± %.1f req/s, goodput %.1f ± %.1f correct/s over %d run(s)\n",
+		s.Throughput.Mean, s.Throughput.SD, s.Goodput.Mean, s.Goodput.SD, s.Throughput.N)
+	for _, name := range sortedKeys(s.Templates) {
+		printTemplate(w, name, s.Templates[name])
+	}
+	if len(s.Templates) > 1 {
+		printTemplate(w, "all", &s.Total)
+	}
+	if s.Capacity != nil {
+		fmt.Fprintf(w, "  capacity: %.1f req/s meets %s (%d steps; %s)\n", s.Capacity.Rate, s.SLO, s.Capacity.Steps, s.Capacity.Limit)
+	}
+	if s.Ramp != nil {
+		fmt.Fprintf(w, "  ramp: best %.1f req/s at %d users; stopped at %d users: %s\n", s.Ramp.MaxThroughput, s.Ramp.UsersAtMax, s.Ramp.MaxUsers, s.Ramp.Stop)
+	}
+	if s.SLOMet != nil {
+		fmt.Fprintf(w, "  objective %s met: %v %s\n", s.SLO, *s.SLOMet, s.SLOWhy)
+	}
+	if s.DriverLimit {
+		fmt.Fprintf(w, "  WARNING: the load generator, not the server, was the bottleneck: %s\n", s.DriverWhy)
+	}
+}
+
+func printTemplate(w io.Writer, name string, t *TemplateSummary) {
+	ms := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e6, 'f', 3, 64) }
+	fmt.Fprintf(w, "  %-5s n=%d ok=%d errors=%d wrong=%d verified=%d  QET ms p50 %s p90 %s p99 %s max %s  QRT p50 %s",
+		name, t.Count, t.OK, t.Errors, t.Wrong, t.Verified, ms(t.QET.P50), ms(t.QET.P90), ms(t.QET.P99), ms(t.QET.Max), ms(t.QRT.P50))
+	if t.Latency != nil {
+		fmt.Fprintf(w, "  corrected p50 %s p99 %s max %s  late %d dropped %d", ms(t.Latency.P50), ms(t.Latency.P99), ms(t.Latency.Max), t.Late, t.Dropped)
+	}
+	fmt.Fprintln(w)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	// template names sort by number: QT2 before QT10
+	for i := 1; i < len(keys); i++ {
+		for j := i; j > 0 && lessName(keys[j], keys[j-1]); j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return keys
+}
+
+func lessName(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}

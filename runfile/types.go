@@ -1,0 +1,303 @@
+package runfile
+
+import (
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Format names this version of the run file; it is the header's "format".
+const Format = "gqlbench-run/1"
+
+// Line types.
+const (
+	TypeHeader   = "header"
+	TypeInterval = "interval"
+	TypeStep     = "step"
+	TypeQuery    = "query"
+	TypeSummary  = "summary"
+)
+
+// Header is the first line: what ran, against what, with what, where.
+type Header struct {
+	Type      string            `json:"type"`   // "header"
+	Format    string            `json:"format"` // Format
+	Tool      Tool              `json:"tool"`
+	Generator string            `json:"generator"`       // this load generator: hostname/pid
+	Command   []string          `json:"command"`         // the full command line
+	Flags     map[string]string `json:"flags"`           // every flag's effective value
+	Target    string            `json:"target"`          // the GraphQL endpoint's URL
+	Queries   Queries           `json:"queries"`         // the workload
+	Mode      string            `json:"mode"`            // closed, sequential, open, ramp, capacity
+	Params    Params            `json:"params"`          // the mode's parameters
+	Machine   Machine           `json:"machine"`         // where the load generator ran
+	Watch     []Watched         `json:"watch,omitempty"` // the processes sampled each interval
+	Hist      HistConfig        `json:"histogram"`       // the configuration of every histogram
+	Start     time.Time         `json:"start"`           // wall-clock start (intervals are monotonic offsets)
+	// Sources lists the merged files' generators in a merged file.
+	Sources []string `json:"sources,omitempty"`
+}
+
+// Tool identifies the load generator's build.
+type Tool struct {
+	Name    string `json:"name"`    // "gqlbench"
+	Version string `json:"version"` // cli.Version
+	Commit  string `json:"commit,omitempty"`
+	Go      string `json:"go"` // runtime.Version()
+}
+
+// Queries describes the queries file.
+type Queries struct {
+	Path      string         `json:"path"`
+	SHA256    string         `json:"sha256"`    // of the file's bytes
+	Instances int            `json:"instances"` // number of query instances
+	Templates []string       `json:"templates"` // the templates, in the order of first appearance
+	Expect    int            `json:"expect"`    // instances that carry the oracle's answer hash
+	Dataset   map[string]any `json:"dataset,omitempty"`
+}
+
+// Params are the driver's parameters; zero fields do not apply to the mode.
+type Params struct {
+	Clients      int     `json:"clients,omitempty"`     // closed, ramp: simulated users (one connection each)
+	Connections  int     `json:"connections,omitempty"` // open, capacity: connections (the most requests in flight)
+	DurationNS   int64   `json:"duration_ns,omitempty"` // of each run (closed, open), step (capacity) or the whole ramp
+	Runs         int     `json:"runs,omitempty"`        // closed, open: runs; the first is warm-up when there are several
+	ThinkNS      int64   `json:"think_ns,omitempty"`    // closed, ramp: think time, uniform in [0, think]
+	Passes       int     `json:"passes,omitempty"`      // sequential: passes over every query
+	Rate         float64 `json:"rate,omitempty"`        // open: requests/s; capacity: the first step's rate
+	Arrival      string  `json:"arrival,omitempty"`     // open, capacity: constant or poisson
+	Seed         uint64  `json:"seed"`                  // every random choice (arrivals, think times)
+	RampRate     float64 `json:"ramp_rate,omitempty"`   // ramp: users added per second
+	MaxClients   int     `json:"max_clients,omitempty"` // ramp: users at most
+	SLO          string  `json:"slo,omitempty"`         // ramp, capacity, open: latency objectives
+	MaxRate      float64 `json:"max_rate,omitempty"`    // capacity: the search's upper bound
+	Precision    float64 `json:"precision,omitempty"`   // capacity: stop when hi/lo ≤ 1+precision
+	IntervalNS   int64   `json:"interval_ns"`           // interval lines' length
+	TimeoutNS    int64   `json:"timeout_ns"`            // per request
+	LateNS       int64   `json:"late_ns,omitempty"`     // a send later than this after its intended time is late
+	MaxLateNS    int64   `json:"max_late_ns,omitempty"` // a send later than this is dropped (0: never)
+	VerifySample float64 `json:"verify_sample"`         // fraction of responses whose data are compared
+	MaxErrorRate float64 `json:"max_error_rate"`        // ramp: stop when an interval's error rate exceeds it
+	Client       string  `json:"client"`                // the HTTP client: gqlbench or net/http
+	Records      string  `json:"records,omitempty"`     // the per-request records file
+	Checked      bool    `json:"checked"`               // the endpoint and every template were checked before the load
+	Extra        string  `json:"extra,omitempty"`       // free text
+}
+
+// Machine describes the machine the load generator ran on.
+type Machine struct {
+	Hostname    string `json:"hostname"`
+	OS          string `json:"os"`
+	Arch        string `json:"arch"`
+	Kernel      string `json:"kernel"`
+	CPU         string `json:"cpu"`          // model name
+	Cores       int    `json:"cores"`        // logical CPUs usable by the process
+	MemoryBytes int64  `json:"memory_bytes"` // MemTotal
+	Go          string `json:"go"`
+}
+
+// Watched is a process sampled each interval (--watch-pid).
+type Watched struct {
+	PID  int    `json:"pid"`
+	Name string `json:"name"`
+}
+
+// HistConfig is the configuration of every histogram in the file.
+type HistConfig struct {
+	Unit    string `json:"unit"` // "ns"
+	Lowest  int64  `json:"lowest"`
+	Highest int64  `json:"highest"`
+	Digits  int    `json:"digits"`
+}
+
+// Interval is one tick of one run (or capacity step): what completed in
+// [StartNS, EndNS), offsets from the run's start on the monotonic clock.
+type Interval struct {
+	Type    string  `json:"type"`           // "interval"
+	Run     int     `json:"run"`            // 1-based run (pass in sequential mode, 1 in ramp and capacity)
+	Warmup  bool    `json:"warmup"`         // the run is a warm-up run, excluded from the summary
+	Step    int     `json:"step,omitempty"` // capacity: 1-based step
+	Index   int     `json:"index"`          // 0-based interval number within the run (or step)
+	StartNS int64   `json:"start_ns"`
+	EndNS   int64   `json:"end_ns"`
+	Tail    bool    `json:"tail,omitempty"`  // after the run's window: requests that were in flight when it closed
+	Users   int     `json:"users,omitempty"` // closed, ramp: active simulated users
+	Rate    float64 `json:"rate,omitempty"`  // open, capacity: offered requests/s
+	// Templates maps a template name to what happened to its queries.
+	Templates map[string]*TemplateInterval `json:"templates"`
+	Procs     []ProcSample                 `json:"procs,omitempty"`  // the --watch-pid processes, in header order
+	Driver    *ProcSample                  `json:"driver,omitempty"` // the load generator itself
+	// Generators is the number of load generators merged into this interval.
+	Generators int `json:"generators,omitempty"`
+}
+
+// TemplateInterval is one template's share of an interval.
+type TemplateInterval struct {
+	Count      int64            `json:"count"` // requests completed, any outcome, overruns included
+	OK         int64            `json:"ok"`    // correct answers (error-free ones when not checked)
+	Errors     int64            `json:"errors"`
+	Wrong      int64            `json:"wrong"`
+	Verified   int64            `json:"verified"` // answers compared with the expected one
+	Late       int64            `json:"late"`
+	DriverLate int64            `json:"driver_late"`
+	Dropped    int64            `json:"dropped"`
+	Overrun    int64            `json:"overrun"`    // completed after the run's window
+	OverrunOK  int64            `json:"overrun_ok"` // of which correct
+	Clamped    int64            `json:"clamped,omitempty"`
+	SentBytes  int64            `json:"bytes_sent"`
+	RecvBytes  int64            `json:"bytes_received"`
+	ErrorKinds map[string]int64 `json:"error_kinds,omitempty"` // http_status, graphql_errors, bad_response, timeout, transport
+	// The histograms (base64 V2 compressed HdrHistogram), absent when empty.
+	QET     string `json:"qet,omitempty"`     // send start → last byte, ns
+	QRT     string `json:"qrt,omitempty"`     // send start → first byte, ns
+	Latency string `json:"latency,omitempty"` // intended send → last byte, ns (open loop, capacity)
+
+	// The histograms in memory, for the writer's own use while it writes
+	// (Read leaves them nil: decode with DecodeHist).
+	QETHist     *hdrhistogram.Histogram `json:"-"`
+	QRTHist     *hdrhistogram.Histogram `json:"-"`
+	LatencyHist *hdrhistogram.Histogram `json:"-"`
+}
+
+// ProcSample is one sample of a process.
+type ProcSample struct {
+	PID        int     `json:"pid"`
+	CPUPercent float64 `json:"cpu_pct"` // 100 = one core
+	RSSBytes   int64   `json:"rss_bytes"`
+	Gone       bool    `json:"gone,omitempty"` // the process has exited
+}
+
+// Step is one capacity-search step: one point of the latency–throughput curve.
+type Step struct {
+	Type        string  `json:"type"` // "step"
+	Step        int     `json:"step"` // 1-based
+	Rate        float64 `json:"rate"` // offered requests/s
+	DurationNS  int64   `json:"duration_ns"`
+	Throughput  float64 `json:"throughput"` // completed requests/s
+	Goodput     float64 `json:"goodput"`    // correct answers/s
+	Latency     Dist    `json:"latency"`    // intended send → last byte
+	QET         Dist    `json:"qet"`        // send start → last byte
+	Errors      int64   `json:"errors"`
+	Wrong       int64   `json:"wrong"`
+	Late        int64   `json:"late"`
+	DriverLate  int64   `json:"driver_late"`
+	Dropped     int64   `json:"dropped"`
+	Met         bool    `json:"met"`           // the SLO held, without errors or dropped sends
+	Why         string  `json:"why,omitempty"` // why not
+	DriverLimit bool    `json:"driver_limit"`  // the load generator could not keep the schedule
+}
+
+// Query is one query's repeated measurement (sequential mode): aQETq and
+// aQRTq with their sample standard deviations, over N executions.
+type Query struct {
+	Type     string  `json:"type"` // "query"
+	ID       string  `json:"id"`
+	Template string  `json:"template"`
+	N        int64   `json:"n"` // executions with a response; the deviations are sample ones (÷ n−1)
+	QETMean  float64 `json:"qet_mean_ns"`
+	QETSD    float64 `json:"qet_sd_ns"`
+	QRTMean  float64 `json:"qrt_mean_ns"`
+	QRTSD    float64 `json:"qrt_sd_ns"`
+	Errors   int64   `json:"errors"`
+	Wrong    int64   `json:"wrong"`
+}
+
+// Dist summarises a latency distribution, in nanoseconds.
+type Dist struct {
+	N    int64   `json:"n"`
+	Min  int64   `json:"min"`
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+	P50  int64   `json:"p50"`
+	P90  int64   `json:"p90"`
+	P99  int64   `json:"p99"`
+	P999 int64   `json:"p999"`
+	Max  int64   `json:"max"`
+}
+
+// Summary is the last line: the totals of the non-warm-up runs, computed
+// from the intervals (Summarize), plus how the run ended.
+type Summary struct {
+	Type      string    `json:"type"`   // "summary"
+	Status    string    `json:"status"` // ok, interrupted, aborted, failed (a check failed: errors, wrong answers, SLO)
+	Reason    string    `json:"reason,omitempty"`
+	End       time.Time `json:"end"`
+	ElapsedNS int64     `json:"elapsed_ns"`
+
+	Runs []RunSummary `json:"runs"`
+	// Throughput is aTP: the mean (± sd) over the non-warm-up runs of
+	// completed requests per second within each run's window; Goodput the
+	// same for correct answers.
+	Throughput MeanSD `json:"throughput"`
+	Goodput    MeanSD `json:"goodput"`
+
+	// Templates and Total: everything in the non-warm-up runs.
+	Templates map[string]*TemplateSummary `json:"templates"`
+	Total     TemplateSummary             `json:"total"`
+
+	DriverLimit bool      `json:"driver_limit"`         // the load generator was the bottleneck
+	DriverWhy   string    `json:"driver_why,omitempty"` // how it knows
+	SLO         string    `json:"slo,omitempty"`        // the objectives checked
+	SLOMet      *bool     `json:"slo_met,omitempty"`    // open: on the whole run; ramp, capacity: see below
+	SLOWhy      string    `json:"slo_why,omitempty"`
+	Capacity    *Capacity `json:"capacity,omitempty"`
+	Ramp        *Ramp     `json:"ramp,omitempty"`
+	Generators  int       `json:"generators,omitempty"` // merged files
+}
+
+// RunSummary is one run's throughput.
+type RunSummary struct {
+	Run        int     `json:"run"`
+	Warmup     bool    `json:"warmup"`
+	Step       int     `json:"step,omitempty"`
+	DurationNS int64   `json:"duration_ns"` // the window
+	Count      int64   `json:"count"`       // completed within the window
+	OK         int64   `json:"ok"`          // correct within the window
+	Errors     int64   `json:"errors"`
+	Wrong      int64   `json:"wrong"`
+	Throughput float64 `json:"throughput"` // count / window
+	Goodput    float64 `json:"goodput"`    // ok / window
+}
+
+// MeanSD is a mean with its sample standard deviation over N values.
+type MeanSD struct {
+	N    int     `json:"n"`
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+}
+
+// TemplateSummary is one template's totals.
+type TemplateSummary struct {
+	Count      int64            `json:"count"`
+	OK         int64            `json:"ok"`
+	Errors     int64            `json:"errors"`
+	Wrong      int64            `json:"wrong"`
+	Verified   int64            `json:"verified"`
+	Late       int64            `json:"late"`
+	DriverLate int64            `json:"driver_late"`
+	Dropped    int64            `json:"dropped"`
+	Overrun    int64            `json:"overrun"`
+	SentBytes  int64            `json:"bytes_sent"`
+	RecvBytes  int64            `json:"bytes_received"`
+	ErrorKinds map[string]int64 `json:"error_kinds,omitempty"`
+	Throughput float64          `json:"throughput"` // within the windows, per second
+	Goodput    float64          `json:"goodput"`
+	QET        Dist             `json:"qet"`
+	QRT        Dist             `json:"qrt"`
+	Latency    *Dist            `json:"latency,omitempty"` // corrected, open loop
+}
+
+// Capacity is the result of a capacity search.
+type Capacity struct {
+	Rate  float64 `json:"rate"`  // the highest offered rate that met the SLO (0: none did)
+	Steps int     `json:"steps"` // steps run
+	Limit string  `json:"limit"` // what stopped the search
+}
+
+// Ramp is the result of a ramp.
+type Ramp struct {
+	MaxUsers      int     `json:"max_users"`      // users when it stopped
+	MaxThroughput float64 `json:"max_throughput"` // the best interval's throughput before it stopped
+	UsersAtMax    int     `json:"users_at_max"`
+	Stop          string  `json:"stop"` // why it stopped
+}
