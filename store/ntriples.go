@@ -291,25 +291,6 @@ func appendTriple(dst, subj, pred, obj []byte) []byte {
 // appendNTString appends s as an N-Triples string literal.
 func appendNTString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	clean := 0 // s[clean:i] needs no escaping
-	for i := 0; i < len(s); i++ {
-		var esc byte
-		switch s[i] {
-		case '"':
-			esc = '"'
-		case '\\':
-			esc = '\\'
-		case '\n':
-			esc = 'n'
-		case '\r':
-			esc = 'r'
-		default:
-			continue
-		}
-		dst = append(dst, s[clean:i]...)
-		dst = append(dst, '\\', esc)
-		clean = i + 1
-	}
-	dst = append(dst, s[clean:]...)
+	dst = appendEscaped(dst, s, &ntEscapes)
 	return append(dst, '"')
 }

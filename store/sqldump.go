@@ -129,26 +129,7 @@ func appendCopyText(dst []byte, rows *dataset.Rows) []byte {
 
 // appendCopyString escapes the bytes COPY's text format gives a meaning.
 func appendCopyString(dst []byte, s string) []byte {
-	clean := 0 // s[clean:i] needs no escaping
-	for i := 0; i < len(s); i++ {
-		var esc byte
-		switch s[i] {
-		case '\\':
-			esc = '\\'
-		case '\t':
-			esc = 't'
-		case '\n':
-			esc = 'n'
-		case '\r':
-			esc = 'r'
-		default:
-			continue
-		}
-		dst = append(dst, s[clean:i]...)
-		dst = append(dst, '\\', esc)
-		clean = i + 1
-	}
-	return append(dst, s[clean:]...)
+	return appendEscaped(dst, s, &copyEscapes)
 }
 
 func (d *pgDump) commit(dst []byte, m *dataset.Meta) ([]byte, error) {
@@ -255,30 +236,7 @@ func (d *mysqlDump) encode(dst []byte, b *dataset.Batch) []byte {
 // sql_mode, in which backslash escapes).
 func appendMySQLString(dst []byte, s string) []byte {
 	dst = append(dst, '\'')
-	clean := 0 // s[clean:i] needs no escaping
-	for i := 0; i < len(s); i++ {
-		var esc byte
-		switch s[i] {
-		case 0:
-			esc = '0'
-		case '\n':
-			esc = 'n'
-		case '\r':
-			esc = 'r'
-		case 0x1a: // Ctrl-Z, end of file on Windows
-			esc = 'Z'
-		case '\\':
-			esc = '\\'
-		case '\'':
-			esc = '\''
-		default:
-			continue
-		}
-		dst = append(dst, s[clean:i]...)
-		dst = append(dst, '\\', esc)
-		clean = i + 1
-	}
-	dst = append(dst, s[clean:]...)
+	dst = appendEscaped(dst, s, &mysqlEscapes)
 	return append(dst, '\'')
 }
 
