@@ -83,6 +83,13 @@ func (q *query[T]) batch(d dialect, keys []int64) stmt {
 			" ORDER BY " + q.key + ", " + q.orderBy(), args}
 	}
 	var b strings.Builder
+	if len(keys) == 1 { // one key pages with LIMIT/OFFSET, as single does: no window over all its rows
+		b.WriteString("SELECT " + q.key + ", " + strings.Join(q.rows.cols, ", ") + ", 0 FROM " + q.from() + where +
+			" ORDER BY " + q.orderBy())
+		page, pargs := d.page(q.limit, q.offset)
+		b.WriteString(page)
+		return stmt{b.String(), append(args, pargs...)}
+	}
 	b.WriteString("SELECT * FROM (SELECT " + q.key + " AS k")
 	for i, c := range q.rows.cols { // named, so that the derived table's columns are distinct
 		b.WriteString(", " + c + " AS c" + strconv.Itoa(i))
