@@ -6,7 +6,6 @@ import (
 	"maps"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/server/source"
@@ -85,19 +84,28 @@ func TestForMetaRefusesOtherData(t *testing.T) {
 	}
 }
 
-func TestLoadTime(t *testing.T) {
+// TestLoadSF10 loads a larger dataset whole. How long it takes is measured by
+// BenchmarkLoad, never asserted: the machines are shared and noisy.
+func TestLoadSF10(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads sf=10")
 	}
-	start := time.Now()
 	d, err := Load(context.Background(), dataset.Config{Seed: 1, Scale: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(start); el > 5*time.Second {
-		t.Errorf("loading sf=10 took %v, want well under a few seconds", el)
+	if n := sum(d.Rows); n < 500000 {
+		t.Errorf("sf=10 loaded %d rows, want about 566,000", n)
 	}
-	t.Logf("sf=10: %d rows in %v", sum(d.Rows), time.Since(start))
+}
+
+// BenchmarkLoad times loading sf=10 into memory.
+func BenchmarkLoad(b *testing.B) {
+	for b.Loop() {
+		if _, err := Load(context.Background(), dataset.Config{Seed: 1, Scale: 10}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 func sum(m map[string]int64) (n int64) {
