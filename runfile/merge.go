@@ -108,7 +108,7 @@ func Merge(files []*File) (*File, error) {
 			mt := &TemplateInterval{}
 			for _, iv := range group {
 				if t := iv.Templates[name]; t != nil {
-					addTemplate(mt, t)
+					mt.addCounts(t)
 				}
 			}
 			var err error
@@ -148,28 +148,6 @@ func Merge(files []*File) (*File, error) {
 	out.Queries = mergeQueries(files)
 	out.Summary = mergeSummary(out, files)
 	return out, nil
-}
-
-func addTemplate(dst, t *TemplateInterval) {
-	dst.Count += t.Count
-	dst.OK += t.OK
-	dst.Errors += t.Errors
-	dst.Wrong += t.Wrong
-	dst.Verified += t.Verified
-	dst.Late += t.Late
-	dst.DriverLate += t.DriverLate
-	dst.Dropped += t.Dropped
-	dst.Overrun += t.Overrun
-	dst.OverrunOK += t.OverrunOK
-	dst.Clamped += t.Clamped
-	dst.SentBytes += t.SentBytes
-	dst.RecvBytes += t.RecvBytes
-	for k, v := range t.ErrorKinds {
-		if dst.ErrorKinds == nil {
-			dst.ErrorKinds = map[string]int64{}
-		}
-		dst.ErrorKinds[k] += v
-	}
 }
 
 // mergeSteps recomputes every step from the merged intervals, at the summed rate.

@@ -75,25 +75,7 @@ func (s *Summarizer) Add(iv *Interval) error {
 
 func (a *tAcc) add(t *TemplateInterval) error {
 	c := &a.c
-	c.Count += t.Count
-	c.OK += t.OK
-	c.Errors += t.Errors
-	c.Wrong += t.Wrong
-	c.Verified += t.Verified
-	c.Late += t.Late
-	c.DriverLate += t.DriverLate
-	c.Dropped += t.Dropped
-	c.Overrun += t.Overrun
-	c.OverrunOK += t.OverrunOK
-	c.Clamped += t.Clamped
-	c.SentBytes += t.SentBytes
-	c.RecvBytes += t.RecvBytes
-	for k, v := range t.ErrorKinds {
-		if c.ErrorKinds == nil {
-			c.ErrorKinds = map[string]int64{}
-		}
-		c.ErrorKinds[k] += v
-	}
+	c.addCounts(t)
 	a.windowCount += t.Count - t.Overrun
 	a.winOK += t.OK - t.OverrunOK
 	for _, h := range []struct {

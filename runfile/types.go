@@ -159,6 +159,29 @@ type TemplateInterval struct {
 	LatencyHist *hdrhistogram.Histogram `json:"-"`
 }
 
+// addCounts adds t's counters (not its histograms) to c.
+func (c *TemplateInterval) addCounts(t *TemplateInterval) {
+	c.Count += t.Count
+	c.OK += t.OK
+	c.Errors += t.Errors
+	c.Wrong += t.Wrong
+	c.Verified += t.Verified
+	c.Late += t.Late
+	c.DriverLate += t.DriverLate
+	c.Dropped += t.Dropped
+	c.Overrun += t.Overrun
+	c.OverrunOK += t.OverrunOK
+	c.Clamped += t.Clamped
+	c.SentBytes += t.SentBytes
+	c.RecvBytes += t.RecvBytes
+	for k, v := range t.ErrorKinds {
+		if c.ErrorKinds == nil {
+			c.ErrorKinds = map[string]int64{}
+		}
+		c.ErrorKinds[k] += v
+	}
+}
+
 // ProcSample is one sample of a process.
 type ProcSample struct {
 	PID        int     `json:"pid"`
