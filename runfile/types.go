@@ -23,17 +23,18 @@ type Header struct {
 	Type      string            `json:"type"`   // "header"
 	Format    string            `json:"format"` // Format
 	Tool      Tool              `json:"tool"`
-	Generator string            `json:"generator"`       // this load generator: hostname/pid
-	Command   []string          `json:"command"`         // the full command line
-	Flags     map[string]string `json:"flags"`           // every flag's effective value
-	Target    string            `json:"target"`          // the GraphQL endpoint's URL
-	Queries   Queries           `json:"queries"`         // the workload
-	Mode      string            `json:"mode"`            // closed, sequential, open, ramp, capacity
-	Params    Params            `json:"params"`          // the mode's parameters
-	Machine   Machine           `json:"machine"`         // where the load generator ran
-	Watch     []Watched         `json:"watch,omitempty"` // the processes sampled each interval
-	Hist      HistConfig        `json:"histogram"`       // the configuration of every histogram
-	Start     time.Time         `json:"start"`           // wall-clock start (intervals are monotonic offsets)
+	Generator string            `json:"generator"`        // this load generator: hostname/pid
+	Command   []string          `json:"command"`          // the full command line
+	Flags     map[string]string `json:"flags"`            // every flag's effective value
+	Labels    map[string]string `json:"labels,omitempty"` // free labels: server, sf, pool, workload, ...
+	Target    string            `json:"target"`           // the GraphQL endpoint's URL
+	Queries   Queries           `json:"queries"`          // the workload
+	Mode      string            `json:"mode"`             // closed, sequential, open, ramp, capacity
+	Params    Params            `json:"params"`           // the mode's parameters
+	Machine   Machine           `json:"machine"`          // where the load generator ran
+	Watch     []Watched         `json:"watch,omitempty"`  // the processes sampled each interval
+	Hist      HistConfig        `json:"histogram"`        // the configuration of every histogram
+	Start     time.Time         `json:"start"`            // wall-clock start (intervals are monotonic offsets)
 	// Sources lists the merged files' generators in a merged file.
 	Sources []string `json:"sources,omitempty"`
 }

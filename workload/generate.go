@@ -20,6 +20,17 @@ type Instance struct {
 	// SHA-256 of its canonical JSON), "" when unknown. Generate leaves it
 	// empty; `gqlbench queries --expect` fills it from the oracle.
 	Expect string
+	// Dataset is the dataset the instance was drawn from (nil: unknown), so
+	// a run file can say which dataset its answers are right for.
+	Dataset *DatasetRef
+}
+
+// DatasetRef names a generated dataset: its scale factor, seed and
+// generator version (dataset.Meta's Scale, Seed and Version).
+type DatasetRef struct {
+	SF      int    `json:"sf"`
+	Seed    uint64 `json:"seed"`
+	Version int    `json:"version"`
 }
 
 // Options selects what Generate produces.
@@ -97,6 +108,7 @@ func (t *Template) generate(meta *dataset.Meta, n int, seed uint64) ([]Instance,
 		return nil, err
 	}
 	r := rand.New(rand.NewPCG(seed, uint64(t.ID)))
+	ref := &DatasetRef{SF: meta.Scale, Seed: meta.Seed, Version: meta.Version}
 	var digits [][]int
 	if total := product(sizes); total.IsUint64() {
 		digits = sampleIndexes(r, total.Uint64(), n, sizes)
@@ -109,7 +121,7 @@ func (t *Template) generate(meta *dataset.Meta, n int, seed uint64) ([]Instance,
 		for j, v := range t.Vars {
 			vars[v.Name] = v.Domain.value(meta, d[j], vars)
 		}
-		out[i] = Instance{ID: instanceID(t, i+1), Template: t.ID, Query: t.Query, Variables: vars}
+		out[i] = Instance{ID: instanceID(t, i+1), Template: t.ID, Query: t.Query, Variables: vars, Dataset: ref}
 	}
 	return out, nil
 }

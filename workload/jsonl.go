@@ -19,11 +19,13 @@ type jsonInstance struct {
 	Query     string         `json:"query"`
 	Variables map[string]any `json:"variables"`
 	Expect    string         `json:"expect,omitempty"`
+	Dataset   *DatasetRef    `json:"dataset,omitempty"`
 }
 
 // WriteJSONL writes instances as JSON lines, one object per instance:
 // {"id":"QT5-0001","template":"QT5","query":"...","variables":{...}}, plus
-// "expect":"<hash>" when the instance has an Expect. Any tool can replay
+// "expect":"<hash>" when the instance has an Expect and
+// "dataset":{"sf":..,"seed":..,"version":..} when it knows its dataset. Any tool can replay
 // such a file: the query and variables are an ordinary GraphQL request body.
 func WriteJSONL(w io.Writer, instances []Instance) error {
 	bw := bufio.NewWriter(w)
@@ -38,7 +40,7 @@ func WriteJSONL(w io.Writer, instances []Instance) error {
 		if vars == nil {
 			vars = map[string]any{}
 		}
-		if err := enc.Encode(jsonInstance{ID: in.ID, Template: t.Name, Query: in.Query, Variables: vars, Expect: in.Expect}); err != nil {
+		if err := enc.Encode(jsonInstance{ID: in.ID, Template: t.Name, Query: in.Query, Variables: vars, Expect: in.Expect, Dataset: in.Dataset}); err != nil {
 			return fmt.Errorf("instance %q: %w", in.ID, err)
 		}
 	}
@@ -94,6 +96,7 @@ func readLine(b []byte, checked map[[2]string]error) (Instance, error) {
 		Query     *string         `json:"query"`
 		Variables json.RawMessage `json:"variables"`
 		Expect    *string         `json:"expect"`
+		Dataset   *DatasetRef     `json:"dataset"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil {
@@ -137,7 +140,7 @@ func readLine(b []byte, checked map[[2]string]error) (Instance, error) {
 	if err != nil {
 		return Instance{}, fmt.Errorf("%q: %w", *raw.ID, err)
 	}
-	in := Instance{ID: *raw.ID, Template: t.ID, Query: *raw.Query, Variables: norm}
+	in := Instance{ID: *raw.ID, Template: t.ID, Query: *raw.Query, Variables: norm, Dataset: raw.Dataset}
 	if raw.Expect != nil {
 		if !isHash(*raw.Expect) {
 			return Instance{}, fmt.Errorf(`%q: "expect" must be a SHA-256 hash in 64 lowercase hex digits, got %.80q`, *raw.ID, *raw.Expect)

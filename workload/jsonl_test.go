@@ -42,8 +42,11 @@ func TestJSONLExpect(t *testing.T) {
 	inst[0].Expect = hash
 	b := jsonl(t, inst)
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if !strings.HasSuffix(lines[0], `,"expect":"`+hash+`"}`) || strings.Contains(lines[1], "expect") {
+	if !strings.Contains(lines[0], `,"expect":"`+hash+`"`) || strings.Contains(lines[1], "expect") {
 		t.Errorf("expect written wrongly:\n%s", b)
+	}
+	if !strings.HasSuffix(lines[1], `,"dataset":{"sf":1,"seed":0,"version":1}}`) {
+		t.Errorf("the dataset is not on every line:\n%s", b)
 	}
 	back, err := ReadJSONL(bytes.NewReader(b))
 	if err != nil {

@@ -1,18 +1,16 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +69,7 @@ type loadFlags struct {
 	seed                                                                 uint64
 	maxResponse                                                          int
 	watch                                                                pidList
+	labels                                                               labelFlag
 	headers                                                              stringList
 	noCheck, quiet                                                       bool
 }
@@ -94,6 +93,29 @@ func (p *pidList) Set(v string) error {
 		}
 		*p = append(*p, n)
 	}
+	return nil
+}
+
+// labelFlag is a repeatable KEY=VALUE flag.
+type labelFlag struct{ m map[string]string }
+
+func (l *labelFlag) String() string {
+	var s []string
+	for _, k := range slices.Sorted(maps.Keys(l.m)) {
+		s = append(s, k+"="+l.m[k])
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *labelFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if k = strings.TrimSpace(k); !ok || k == "" {
+		return fmt.Errorf("want KEY=VALUE, got %q", v)
+	}
+	if l.m == nil {
+		l.m = map[string]string{}
+	}
+	l.m[k] = strings.TrimSpace(val)
 	return nil
 }
 
@@ -143,6 +165,7 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	fs.Float64Var(&f.verifySample, "verify-sample", 1, "fraction of responses whose data are compared with the expected answer")
 	fs.StringVar(&f.records, "records", "", "also write per-request records (CSV, LinGBM's columns first) to `FILE`")
 	fs.Var(&f.watch, "watch-pid", "sample CPU % and RSS of process `PID` each interval (repeatable: the server, the database)")
+	fs.Var(&f.labels, "label", "label the run `KEY=VALUE` in its header (repeatable), e.g. server=batch, sf=10, pool=10: reports group and compare runs by labels")
 	fs.Var(&f.headers, "header", "extra request header \"Name: value\" (repeatable)")
 	fs.StringVar(&f.client, "client", "gqlbench", "HTTP client: gqlbench (its own HTTP/1.1) or net/http")
 	fs.IntVar(&f.maxResponse, "max-response", 256<<20, "largest response in bytes")
@@ -343,82 +366,11 @@ func (f *loadFlags) header(fs *flag.FlagSet, env Env, c drive.Config, inst []wor
 	flags := map[string]string{}
 	fs.VisitAll(func(fl *flag.Flag) { flags[fl.Name] = fl.Value.String() })
 	flags["runs"] = strconv.Itoa(c.Runs) // the effective default
-	sum := sha256.Sum256(data)
-	q := runfile.Queries{Path: f.queries, SHA256: hex.EncodeToString(sum[:]), Instances: len(inst), Dataset: datasetOf(data)}
-	seen := map[int]bool{}
-	for _, in := range inst {
-		if !seen[in.Template] {
-			seen[in.Template] = true
-			q.Templates = append(q.Templates, "QT"+strconv.Itoa(in.Template))
-		}
-		if in.Expect != "" {
-			q.Expect++
-		}
-	}
-	host, _ := os.Hostname()
-	p := runfile.Params{Seed: c.Seed, IntervalNS: int64(c.Interval), TimeoutNS: int64(f.timeout),
-		VerifySample: c.VerifySample, MaxErrorRate: c.MaxErrorRate, Client: f.client, Records: f.records,
-		Checked: !f.noCheck, SLO: c.SLO.String()}
-	switch c.Mode {
-	case drive.Closed:
-		p.Clients, p.DurationNS, p.Runs, p.ThinkNS = c.Clients, int64(c.Duration), c.Runs, int64(c.Think)
-	case drive.Sequential:
-		p.Passes = c.Passes
-	case drive.Open, drive.Capacity:
-		p.Connections, p.DurationNS, p.Rate, p.Arrival = c.Connections, int64(c.Duration), c.Rate, f.arrival
-		p.LateNS, p.MaxLateNS = int64(c.Late), int64(c.MaxLate)
-		if c.Mode == drive.Open {
-			p.Runs = c.Runs
-		} else {
-			p.MaxRate, p.Precision = c.MaxRate, c.Precision
-		}
-	case drive.Ramp:
-		p.DurationNS, p.ThinkNS, p.RampRate, p.MaxClients = int64(c.Duration), int64(c.Think), c.RampRate, c.MaxClients
-	}
-	return &runfile.Header{
-		Tool:      runfile.Tool{Name: "gqlbench", Version: Version, Go: runtime.Version()},
-		Generator: fmt.Sprintf("%s/%d", host, os.Getpid()),
-		Command:   append([]string{"gqlbench"}, env.Args...),
-		Flags:     flags,
-		Target:    f.target,
-		Queries:   q,
-		Mode:      string(c.Mode),
-		Params:    p,
-		Machine:   runfile.ThisMachine(),
-		Hist:      runfile.StandardHist,
-		Start:     time.Now(),
-	}
-}
-
-// datasetOf returns what the queries file says of its dataset, if anything:
-// a "dataset" object, or "sf"/"scale"/"seed" members, on its first line.
-func datasetOf(data []byte) map[string]any {
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, workload.MaxLineBytes)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var m map[string]any
-		if json.Unmarshal(line, &m) != nil {
-			return nil
-		}
-		if d, ok := m["dataset"].(map[string]any); ok {
-			return d
-		}
-		out := map[string]any{}
-		for _, k := range []string{"sf", "scale", "seed"} {
-			if v, ok := m[k]; ok {
-				out[k] = v
-			}
-		}
-		if len(out) == 0 {
-			return nil
-		}
-		return out
-	}
-	return nil
+	return drive.NewHeader(c, drive.HeaderInfo{
+		Version: Version, Command: append([]string{"gqlbench"}, env.Args...), Flags: flags,
+		Target: f.target, Timeout: f.timeout, Client: f.client, Records: f.records, Checked: !f.noCheck,
+		Labels: f.labels.m,
+	}, f.queries, data, inst)
 }
 
 // runLoadMerge merges run files.

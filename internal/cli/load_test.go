@@ -35,7 +35,8 @@ func writeQueries(t *testing.T, dir string, n int, expect string) string {
 		}
 		for k := range n {
 			inst = append(inst, workload.Instance{ID: tm.Name + "-" + string(rune('a'+k)), Template: id, Query: tm.Query,
-				Variables: map[string]any{tm.Vars[0].Name: "1" + strings.Repeat("0", k)}, Expect: expect})
+				Variables: map[string]any{tm.Vars[0].Name: "1" + strings.Repeat("0", k)}, Expect: expect,
+				Dataset: &workload.DatasetRef{SF: 1, Seed: 7, Version: 1}})
 		}
 	}
 	path := filepath.Join(dir, "queries.jsonl")
@@ -63,7 +64,8 @@ func TestLoadClosedEndToEnd(t *testing.T) {
 	url, q := graphqlServer(t), writeQueries(t, dir, 3, "")
 	out, recs := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "records.csv")
 	code, stdout, stderr := run("load", "--target", url, "--queries", q, "--mode", "closed", "--clients", "2",
-		"--duration", "300ms", "--runs", "2", "--interval", "100ms", "-o", out, "--records", recs, "--watch-pid", "1")
+		"--duration", "300ms", "--runs", "2", "--interval", "100ms", "-o", out, "--records", recs, "--watch-pid", "1",
+		"--label", "server=test", "--label", "pool = 4")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -74,7 +76,8 @@ func TestLoadClosedEndToEnd(t *testing.T) {
 	h := f.Header
 	if h.Mode != "closed" || h.Params.Clients != 2 || h.Params.Runs != 2 || h.Queries.Instances != 6 || len(h.Queries.SHA256) != 64 ||
 		strings.Join(h.Queries.Templates, ",") != "QT3,QT15" || h.Machine.Cores < 1 || h.Machine.Kernel == "" || h.Flags["clients"] != "2" ||
-		h.Command[0] != "gqlbench" || h.Tool.Version != Version || len(h.Watch) != 1 || h.Watch[0].PID != 1 {
+		h.Command[0] != "gqlbench" || h.Tool.Version != Version || len(h.Watch) != 1 || h.Watch[0].PID != 1 ||
+		h.Labels["server"] != "test" || h.Labels["pool"] != "4" || h.Queries.Dataset["sf"] != 1.0 || h.Queries.Dataset["seed"] != 7.0 {
 		t.Errorf("header %+v", h)
 	}
 	if len(f.Intervals) < 6 || f.Summary == nil || f.Summary.Status != "ok" || f.Summary.Throughput.N != 1 {
