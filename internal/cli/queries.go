@@ -1,26 +1,19 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/gqlbench/gqlbench/dataset"
-	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/store"
-	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -307,8 +300,7 @@ func importLinGBM(env Env, f queriesFlags) error {
 }
 
 // addExpect sets the Expect of every instance: the hash of the data the
-// inmem oracle answers for the dataset of meta. The requests are built as
-// the HTTP layer builds them (variables through JSON), and run on every CPU.
+// inmem oracle answers for the dataset of meta (inmem.Expect).
 func addExpect(ctx context.Context, env Env, meta *dataset.Meta, inst []workload.Instance) error {
 	start := time.Now()
 	fmt.Fprintf(env.Stderr, "queries: generating the dataset (sf=%d, seed %d) in memory for the expected answers\n", meta.Scale, meta.Seed)
@@ -316,46 +308,9 @@ func addExpect(ctx context.Context, env Env, meta *dataset.Meta, inst []workload
 	if err != nil {
 		return fmt.Errorf("the oracle: %w", err)
 	}
-	oracle := inmem.NewExecutor(data, server.Config{})
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i := range inst {
-		g.Go(func() error {
-			in := &inst[i]
-			req, err := instanceRequest(*in)
-			if err != nil {
-				return err
-			}
-			r := oracle.Execute(gctx, req)
-			if len(r.Errors) > 0 {
-				return fmt.Errorf("instance %s %v: the oracle answered with errors: %v", in.ID, in.Variables, r.Errors)
-			}
-			if in.Expect, err = verify.Hash(r.Data); err != nil {
-				return fmt.Errorf("instance %s: the oracle's answer: %w", in.ID, err)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := inmem.Expect(ctx, data, inst); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "queries: the oracle answered %d instances in %v\n", len(inst), time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-// instanceRequest is the GraphQL request of in, its variables passed through
-// JSON as a server receives them (numbers as json.Number, as gqlgen's own
-// transport decodes them).
-func instanceRequest(in workload.Instance) (*server.Request, error) {
-	b, err := json.Marshal(in.Variables)
-	if err != nil {
-		return nil, fmt.Errorf("instance %s: %w", in.ID, err)
-	}
-	req := &server.Request{Query: in.Query}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&req.Variables); err != nil {
-		return nil, fmt.Errorf("instance %s: %w", in.ID, err)
-	}
-	return req, nil
 }
