@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"strings"
 
 	"github.com/gqlbench/gqlbench/server"
@@ -27,6 +29,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	maxDepth := fs.Int("max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries get 400")
 	maxResp := fs.Int64("max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
 	maxReq := fs.Int64("max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
+	pprofAddr := fs.String("pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
 	traceOn := fs.Bool("trace", false, "add extensions.timing to every response: total_ns, database_ns, graphql_ns, sql_statements")
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
@@ -64,6 +67,11 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", *addr)
 	}
 
+	if *pprofAddr != "" {
+		if err := servePprof(ctx, *pprofAddr, env.Stderr); err != nil {
+			return err
+		}
+	}
 	exec, err := v.Open(ctx, server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout, BatchWait: *batchWait})
 	if err != nil {
 		return fmt.Errorf("cannot start %s: %w", v.Name, err)
@@ -89,6 +97,29 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	return err
+}
+
+// servePprof serves net/http/pprof's handlers at addr (loopback only) until
+// ctx ends.
+func servePprof(ctx context.Context, addr string, log io.Writer) error {
+	if loop, err := isLoopback(addr); err != nil || !loop {
+		return usagef("--pprof %q: want a loopback HOST:PORT, e.g. 127.0.0.1:6060", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--pprof: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	context.AfterFunc(ctx, func() { srv.Close() })
+	fmt.Fprintf(log, "serve: profiles at http://%s/debug/pprof/\n", ln.Addr())
+	return nil
 }
 
 // serveSynopsis is the usage line plus the variants, for --help.

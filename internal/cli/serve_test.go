@@ -106,8 +106,15 @@ func postQuery(t *testing.T, url string) (int, string) {
 // TestServeNull serves the null variant, flags after the variant, answers a
 // request, and exits 0 when its context is cancelled (Ctrl-C).
 func TestServeNull(t *testing.T) {
-	url, stderr, cancel, exit := startServe(t, "serve", "null", "--addr", "127.0.0.1:0", "--trace")
+	url, stderr, cancel, exit := startServe(t, "serve", "null", "--addr", "127.0.0.1:0", "--trace", "--pprof", "127.0.0.1:0")
 	status, body := postQuery(t, url)
+	if m := regexp.MustCompile(`profiles at (http://\S+/debug/pprof/)`).FindStringSubmatch(stderr.String()); m == nil {
+		t.Errorf("--pprof: no profiles address in the log: %s", stderr)
+	} else if resp, err := http.Get(m[1] + "cmdline"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("--pprof: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	if status != 200 || !strings.HasPrefix(body, `{"data":{"__typename":"Query"},"extensions":{"timing":{`) {
 		t.Errorf("%d %s", status, body)
 	}
@@ -169,6 +176,7 @@ func TestServeBadUsage(t *testing.T) {
 		{"bad limit", []string{"serve", "null", "--max-response-bytes", "0"}, ExitUsage, "positive"},           // positive
 		{"bad address", []string{"serve", "null", "--addr", "localhost"}, ExitUsage, "HOST:PORT"},              // no port
 		{"invalid port", []string{"serve", "null", "--addr", "127.0.0.1:99999"}, ExitFailure, "cannot listen"}, // Listen fails: exit 1
+		{"profiles exposed", []string{"serve", "null", "--pprof", "0.0.0.0:6060"}, ExitUsage, "loopback"},      // never on the network
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := run(c.args...)
