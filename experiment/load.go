@@ -1,0 +1,187 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/workload"
+)
+
+// queryFile is a queries file the experiment wrote, with its instances.
+type queryFile struct {
+	path string
+	data []byte
+	inst []workload.Instance
+}
+
+// writeQueries writes inst as a queries file Dir/queries/name.jsonl.
+func (s *session) writeQueries(name string, inst []workload.Instance) (*queryFile, error) {
+	var b bytes.Buffer
+	if err := workload.WriteJSONL(&b, inst); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(s.Dir, "queries", name+".jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return nil, fmt.Errorf("cannot write the queries: %w", err)
+	}
+	return &queryFile{path: path, data: b.Bytes(), inst: inst}, nil
+}
+
+// of returns the instances of template id.
+func (q *queryFile) of(id int) []workload.Instance {
+	var out []workload.Instance
+	for _, in := range q.inst {
+		if in.Template == id {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// runSpec is one load run against a server.
+type runSpec struct {
+	name     string // the run file's name in Dir/runs, without .jsonl
+	what     string // the progress line's subject, e.g. "naive QT5"
+	queries  *queryFile
+	send     []workload.Instance // the instances sent (a part of queries')
+	reqs     []drive.Request     // or these requests, when send is nil
+	mode     drive.Mode
+	clients  int
+	duration time.Duration
+	runs     int // closed: the first a warm-up when more than one
+	passes   int // sequential
+	labels   map[string]string
+}
+
+// errSkip says that the server's remaining runs cannot happen: it died or
+// stopped answering. The error is recorded already.
+var errSkip = errors.New("the server failed")
+
+// run runs one load against srv and writes its run file. A run that
+// completes but fails a check (wrong answers, errors) is recorded and is no
+// error. It returns errSkip when the server died or stopped answering (the
+// run file keeps what was measured), the context's error when interrupted,
+// and other errors when the run file cannot be written.
+func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
+	reqs := r.reqs
+	if r.send != nil {
+		var err error
+		if reqs, err = drive.FromInstances(r.send); err != nil {
+			return err
+		}
+	}
+	var err error
+	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes,
+		Seed: s.Seed, Requests: reqs, Cores: s.loadCores()}
+	if r.mode == drive.Closed {
+		cfg.Interval = min(time.Second, r.duration)
+	}
+	hopts := drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version}
+	if cfg.Transport, err = drive.NewHTTP(srv.URL, reqs, hopts); err != nil {
+		return err
+	}
+	watched := []runfile.Watched{}
+	if p, err := measure.NewProc(srv.PID); err == nil {
+		cfg.Watch = append(cfg.Watch, p)
+		watched = append(watched, runfile.Watched{PID: srv.PID, Name: p.Name})
+	}
+	if self, err := measure.NewProc(os.Getpid()); err == nil {
+		cfg.Self = self
+	}
+	cfg = cfg.Defaults()
+	path := filepath.Join(s.Dir, "runs", r.name+".jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("cannot write the run file: %w", err)
+	}
+	defer f.Close()
+	w := runfile.NewWriter(f)
+	h := drive.NewHeader(cfg, drive.HeaderInfo{
+		Version: s.Version, Command: s.Command, Flags: r.flags(cfg), Target: srv.URL, Timeout: s.Timeout,
+		Client: "gqlbench", Checked: true, Labels: r.labels, Watch: watched,
+	}, r.queries.path, r.queries.data, r.send)
+	if err := w.Write(h); err != nil {
+		return fmt.Errorf("run file %s: %w", path, err)
+	}
+	sum, err := drive.Run(ctx, cfg, w)
+	if cerr := f.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("run file %s: %w", path, cerr)
+	}
+	if sum != nil {
+		s.res.Runs = append(s.res.Runs, path)
+		s.res.Wrong += sum.Total.Wrong
+		s.res.Errors += sum.Total.Errors
+		s.logf("  %-28s %s", r.what, line(sum))
+	}
+	var check *drive.CheckError
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case srv.Died() != nil:
+		s.serverFailed(srv, fmt.Errorf("%s: %w (the run file %s keeps what was measured)", r.what, srv.Died(), path))
+		return errSkip
+	case errors.As(err, &check):
+		s.checks = append(s.checks, fmt.Sprintf("%s: %s (%s)", r.what, check.Reason, path))
+		return nil
+	case errors.As(err, new(*drive.AbortError)):
+		s.serverFailed(srv, fmt.Errorf("%s: %w (the run file %s keeps what was measured)", r.what, err, path))
+		return errSkip
+	}
+	return fmt.Errorf("%s: %w", r.what, err)
+}
+
+// flags are the run's parameters, for the header.
+func (r runSpec) flags(c drive.Config) map[string]string {
+	f := map[string]string{"mode": string(c.Mode), "queries": r.queries.path, "client": "gqlbench"}
+	for k, v := range r.labels {
+		f["label."+k] = v
+	}
+	switch c.Mode {
+	case drive.Closed:
+		f["clients"], f["duration"], f["runs"] = strconv.Itoa(c.Clients), c.Duration.String(), strconv.Itoa(c.Runs)
+	case drive.Sequential:
+		f["passes"] = strconv.Itoa(c.Passes)
+	}
+	return f
+}
+
+// line is a run's one-line result for the progress.
+func line(sum *runfile.Summary) string {
+	t := sum.Total
+	status := ""
+	if sum.Status != "ok" {
+		status = "  [" + sum.Status + ": " + firstLine(sum.Reason) + "]"
+	}
+	return fmt.Sprintf("%8.1f q/s  QET p50 %7.2f ms  p99 %7.2f ms  %d verified, %d wrong, %d errors%s",
+		sum.Throughput.Mean, float64(t.QET.P50)/1e6, float64(t.QET.P99)/1e6, t.Verified, t.Wrong, t.Errors, status)
+}
+
+// preflight checks srv with drive.Preflight over every template of q.
+func (s *session) preflight(ctx context.Context, srv *Server, q *queryFile) error {
+	reqs, err := drive.FromInstances(q.inst)
+	if err != nil {
+		return err
+	}
+	hopts := drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version}
+	warnings, err := drive.Preflight(ctx, srv.URL, func(r []drive.Request) (drive.Transport, error) {
+		return drive.NewHTTP(srv.URL, r, hopts)
+	}, reqs)
+	for _, w := range warnings {
+		s.logf("  %s: warning: %s", srv.Spec.Variant, w)
+	}
+	if err != nil && srv.Died() != nil {
+		return srv.Died()
+	}
+	return err
+}

@@ -1,0 +1,295 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/workload"
+)
+
+// Optimizations is the LinGBM paper's §6.2: the naive server against
+// server-side caching (memo), batching (batch) and both (batch-memo).
+//
+//   - aTPt: per template, a one-template workload, closed loop, Runs runs
+//     of Duration of which the first is a warm-up, at the first scale
+//     factor; the same runs give QETt, the distribution of query execution
+//     times per template (box plots);
+//   - aTPm: Mixes mixed workloads, each a differently shuffled sequence of
+//     the same MixPer instances of every template, each run once for
+//     MixDuration (the servers are warm from the aTPt runs), at the first
+//     scale factor;
+//   - aQETq: SeqQueries instances per template, the same ones at every
+//     scale factor (drawn at the smallest, so that they exist at all),
+//     executed Passes times each in sequential mode, at every scale factor.
+type Optimizations struct {
+	Common
+	SFs         []int         // scale factors: everything at the first, aQETq at each (default 1, 10)
+	Variants    []string      // default naive, memo, batch, batch-memo
+	Templates   []int         // default all 16
+	Duration    time.Duration // each aTPt run (default 1s; paper 60s)
+	Runs        int           // aTPt runs per template, the first a warm-up (default 3; paper 6)
+	Clients     int           // closed-loop clients (default 1, as the paper)
+	PerTemplate int           // instances per template of the aTPt workloads (default 100; paper 5000)
+	Mixes       int           // mixed workloads for aTPm (default 6, as the paper; 0: none)
+	MixPer      int           // instances of each template in every mix (default 100, as the paper)
+	MixDuration time.Duration // each mix's run (default 3s; paper 600s)
+	SeqQueries  int           // aQETq: instances per template (default 5, as the paper; 0: no aQETq)
+	Passes      int           // aQETq: executions of each (default 10)
+	Pool        int           // database connections of each server (default 10, as the paper)
+}
+
+// OptimizationsVariants are the paper's four servers.
+var OptimizationsVariants = []string{"naive", "memo", "batch", "batch-memo"}
+
+// Defaults of Optimizations, sized for minutes on a 2-core machine.
+const (
+	OptimizationsDuration    = time.Second
+	OptimizationsRuns        = 3
+	OptimizationsMixDuration = 3 * time.Second
+)
+
+func (o *Optimizations) defaults() {
+	if len(o.SFs) == 0 {
+		o.SFs = []int{1, 10}
+	}
+	if len(o.Variants) == 0 {
+		o.Variants = OptimizationsVariants
+	}
+	o.Templates = templateIDs(o.Templates)
+	def := func(p *int, v int) {
+		if *p <= 0 {
+			*p = v
+		}
+	}
+	def(&o.Runs, OptimizationsRuns)
+	def(&o.Clients, 1)
+	def(&o.PerTemplate, 100)
+	def(&o.MixPer, 100)
+	def(&o.Passes, 10)
+	def(&o.Pool, 10)
+	if o.Mixes < 0 {
+		o.Mixes = 0
+	}
+	if o.SeqQueries < 0 {
+		o.SeqQueries = 0
+	}
+	if o.Duration <= 0 {
+		o.Duration = OptimizationsDuration
+	}
+	if o.MixDuration <= 0 {
+		o.MixDuration = OptimizationsMixDuration
+	}
+}
+
+// Run runs the experiment.
+func (o Optimizations) Run(ctx context.Context) (*Result, error) {
+	o.defaults()
+	s, err := newSession("optimizations", o.Common)
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(ctx, o.run(ctx, s))
+}
+
+// optWorkloads are the queries files of one scale factor.
+type optWorkloads struct {
+	atpt  *queryFile   // per-template instances (main scale factor)
+	mixes []*queryFile // mixed workloads (main scale factor)
+	seq   *queryFile   // the aQETq instances, with this scale factor's answers
+}
+
+func (o Optimizations) run(ctx context.Context, s *session) error {
+	defer s.stopAll()
+	dbs, err := openDatabases(ctx, s.DB, s.Dir, s.Keep, s.Log)
+	if err != nil {
+		return err
+	}
+	defer dbs.close(context.WithoutCancel(ctx))
+	s.pinPostgres(dbs.postmaster())
+	s.config = append(s.commonConfig(dbs), o.config()...)
+	s.notes = append(s.notes, o.notes(dbs)...)
+
+	main := o.SFs[0]
+	var seqInst []workload.Instance // drawn at the smallest scale factor
+	for _, sf := range sortedUnique(o.SFs) {
+		url, meta, err := dbs.dataset(ctx, sf, s.Seed)
+		if err != nil {
+			return err
+		}
+		w, err := o.workloads(ctx, s, meta, sf == main, &seqInst)
+		if err != nil {
+			return err
+		}
+		s.pinLoad()
+		for _, v := range o.Variants {
+			if err := o.variant(ctx, s, v, url, dbs.kind, sf, w); err != nil {
+				return err
+			}
+		}
+		s.unpinLoad()
+	}
+	return nil
+}
+
+// workloads makes the queries files of scale factor sf.
+func (o Optimizations) workloads(ctx context.Context, s *session, meta *dataset.Meta, main bool, seqInst *[]workload.Instance) (*optWorkloads, error) {
+	sf := meta.Scale
+	or, err := s.newOracle(ctx, meta)
+	if err != nil {
+		return nil, err
+	}
+	w := &optWorkloads{}
+	if main {
+		inst, err := s.instances(ctx, or, o.Templates, o.PerTemplate, s.Seed)
+		if err != nil {
+			return nil, err
+		}
+		if w.atpt, err = s.writeQueries(fmt.Sprintf("sf%d", sf), inst); err != nil {
+			return nil, err
+		}
+		if o.Mixes > 0 {
+			// Every mix is the same MixPer instances of each template,
+			// shuffled differently (paper §6.2.1).
+			same, err := s.instances(ctx, or, o.Templates, o.MixPer, s.Seed+1)
+			if err != nil {
+				return nil, err
+			}
+			weights := map[int]int{}
+			for _, id := range o.Templates {
+				weights[id] = 1
+			}
+			for k := 1; k <= o.Mixes; k++ {
+				mix, err := workload.Mix(same, weights, o.MixPer, s.Seed+uint64(k))
+				if err != nil {
+					return nil, err
+				}
+				qf, err := s.writeQueries(fmt.Sprintf("sf%d-mix%d", sf, k), mix)
+				if err != nil {
+					return nil, err
+				}
+				w.mixes = append(w.mixes, qf)
+			}
+		}
+	}
+	if o.SeqQueries > 0 {
+		if *seqInst == nil {
+			inst, err := workload.Generate(meta, workload.Options{PerTemplate: o.SeqQueries, Templates: o.Templates, Seed: s.Seed + 100})
+			if err != nil {
+				return nil, err
+			}
+			*seqInst = inst
+		}
+		inst := slices.Clone(*seqInst)
+		if err := or.expect(ctx, inst); err != nil {
+			return nil, err
+		}
+		if w.seq, err = s.writeQueries(fmt.Sprintf("sf%d-aqetq", sf), inst); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// variant runs one variant's share at one scale factor.
+func (o Optimizations) variant(ctx context.Context, s *session, v, url, db string, sf int, w *optWorkloads) error {
+	srv, err := s.startServer(ctx, v, url, o.Pool, fmt.Sprintf("%s-sf%d", v, sf))
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.fail(err)
+		return nil
+	}
+	defer s.stopServer(srv)
+	check := w.atpt
+	if check == nil {
+		check = w.seq
+	}
+	if err := s.preflight(ctx, srv, check); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.serverFailed(srv, fmt.Errorf("%s: %w", v, err))
+		return nil
+	}
+	var runs []runSpec
+	if w.atpt != nil {
+		for _, id := range o.Templates {
+			runs = append(runs, runSpec{
+				name: fmt.Sprintf("atpt-sf%d-%s-QT%02d", sf, v, id), what: fmt.Sprintf("sf=%d %s %s", sf, v, templateName(id)),
+				queries: w.atpt, send: w.atpt.of(id), mode: drive.Closed, clients: o.Clients, duration: o.Duration, runs: o.Runs,
+				labels: labels(v, sf, o.Pool, o.Clients, templateName(id), db),
+			})
+		}
+	}
+	for k, mix := range w.mixes {
+		name := fmt.Sprintf("mix%d", k+1)
+		runs = append(runs, runSpec{
+			name: fmt.Sprintf("atpm-sf%d-%s-%s", sf, v, name), what: fmt.Sprintf("sf=%d %s %s", sf, v, name),
+			queries: mix, send: mix.inst, mode: drive.Closed, clients: o.Clients, duration: o.MixDuration, runs: 1,
+			labels: labels(v, sf, o.Pool, o.Clients, name, db),
+		})
+	}
+	if w.seq != nil {
+		runs = append(runs, runSpec{
+			name: fmt.Sprintf("aqetq-sf%d-%s", sf, v), what: fmt.Sprintf("sf=%d %s aQETq", sf, v),
+			queries: w.seq, send: w.seq.inst, mode: drive.Sequential, passes: o.Passes,
+			labels: labels(v, sf, o.Pool, 1, "aqetq", db),
+		})
+	}
+	for _, r := range runs {
+		switch err := s.run(ctx, srv, r); {
+		case err == errSkip:
+			return nil
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+// config discloses the parameters.
+func (o Optimizations) config() [][2]string {
+	sfs := make([]string, len(o.SFs))
+	for i, sf := range o.SFs {
+		sfs[i] = strconv.Itoa(sf)
+	}
+	c := [][2]string{
+		{"scale factors", fmt.Sprintf("%s (aTPt, QETt and aTPm at sf=%d; aQETq at each)", strings.Join(sfs, ", "), o.SFs[0])},
+		{"variants", strings.Join(o.Variants, ", ")},
+		{"templates", templateList(o.Templates)},
+		{"connection pool", strconv.Itoa(o.Pool)},
+		{"aTPt", fmt.Sprintf("closed loop, %d client(s), %d runs of %v per template (the first a warm-up), up to %d instances per template", o.Clients, o.Runs, o.Duration, o.PerTemplate)},
+	}
+	if o.Mixes > 0 {
+		c = append(c, [2]string{"aTPm", fmt.Sprintf("%d mixed workloads, each the same %d instances per template shuffled with its own seed, each run once for %v with %d client(s)", o.Mixes, o.MixPer, o.MixDuration, o.Clients)})
+	}
+	if o.SeqQueries > 0 {
+		c = append(c, [2]string{"aQETq", fmt.Sprintf("sequential mode, %d instances per template (the same at every scale factor), %d passes", o.SeqQueries, o.Passes)})
+	}
+	return c
+}
+
+// notes say what ran, and how it differs from the paper.
+func (o Optimizations) notes(dbs *databases) []string {
+	n := []string{fmt.Sprintf("LinGBM §6.2, the optimisation techniques: %s on %s. aTPt per template with QETt box plots from the same runs, aTPm over %d mixed workloads, aQETq at scale factors %v.",
+		strings.Join(o.Variants, ", "), dbs.version, o.Mixes, o.SFs)}
+	n = append(n, "Differences from the paper: the servers are gqlgen (Go) servers, not Node.js; the aTPm mixes all count, none is a warm-up, because each server is warm from its aTPt runs; the parameters are sized for minutes (the paper: sf=100, six runs of 60 s, 5000 instances per template, mixes of 600 s, aQETq at sf=100, 125, 150: see docs/experiments.md).")
+	if dbs.kind == "sqlite" {
+		n = append(n, "The database is SQLite, embedded in each server process (the paper used PostgreSQL: --db postgres).")
+	}
+	return n
+}
+
+// sortedUnique returns xs sorted without duplicates.
+func sortedUnique(xs []int) []int {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -1,0 +1,189 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/verify"
+)
+
+// Quickstart is gqlbench's first command: on one small dataset, every
+// variant runs every template briefly, closed loop with one client, a
+// warm-up run and a measured run each, every answer verified.
+type Quickstart struct {
+	Common
+	SF          int           // scale factor (default 1)
+	Variants    []string      // the server variants (required)
+	Templates   []int         // default: all 16
+	Duration    time.Duration // of the warm-up run and of the measured run (default 500ms)
+	PerTemplate int           // instances per template (default 100)
+	Pool        int           // database connections of each server (default 10)
+	Ceiling     bool          // also measure the null server: the load generator's ceiling
+}
+
+// Defaults of Quickstart: sized so that the whole quickstart, generation
+// included, takes about two minutes on a 2-core machine.
+const (
+	QuickstartDuration    = 500 * time.Millisecond
+	QuickstartPerTemplate = 100
+)
+
+// Run runs the quickstart.
+func (q Quickstart) Run(ctx context.Context) (*Result, error) {
+	if q.SF == 0 {
+		q.SF = 1
+	}
+	if q.Duration <= 0 {
+		q.Duration = QuickstartDuration
+	}
+	if q.PerTemplate <= 0 {
+		q.PerTemplate = QuickstartPerTemplate
+	}
+	if q.Pool <= 0 {
+		q.Pool = 10
+	}
+	if len(q.Variants) == 0 && !q.Ceiling {
+		return nil, fmt.Errorf("no server variants to run")
+	}
+	s, err := newSession("quickstart", q.Common)
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(ctx, q.run(ctx, s))
+}
+
+func (q Quickstart) run(ctx context.Context, s *session) error {
+	defer s.stopAll()
+	dbs, err := openDatabases(ctx, s.DB, s.Dir, s.Keep, s.Log)
+	if err != nil {
+		return err
+	}
+	defer dbs.close(context.WithoutCancel(ctx))
+	s.pinPostgres(dbs.postmaster())
+	templates := templateIDs(q.Templates)
+	s.config = append(s.commonConfig(dbs),
+		[2]string{"scale factor", strconv.Itoa(q.SF)},
+		[2]string{"variants", strings.Join(q.Variants, ", ")},
+		[2]string{"templates", templateList(templates)},
+		[2]string{"instances", fmt.Sprintf("up to %d per template (seed %d)", q.PerTemplate, s.Seed)},
+		[2]string{"load", fmt.Sprintf("closed loop, 1 client; per variant and template a warm-up run of %v, then a measured run of %v", q.Duration, q.Duration)},
+		[2]string{"connection pool", strconv.Itoa(q.Pool)},
+	)
+	s.notes = append(s.notes, fmt.Sprintf("Quickstart: every variant (%s) in its own process, each of %d templates for %v after a warm-up of %v, one client, closed loop, sf=%d on %s. A first look, not a measurement to publish: runs this short are noisy; see `gqlbench experiment optimizations` for the paper's study.",
+		strings.Join(q.Variants, ", "), len(templates), q.Duration, q.Duration, q.SF, dbs.version))
+
+	url, meta, err := dbs.dataset(ctx, q.SF, s.Seed)
+	if err != nil {
+		return err
+	}
+	o, err := s.newOracle(ctx, meta)
+	if err != nil {
+		return err
+	}
+	inst, err := s.instances(ctx, o, templates, q.PerTemplate, s.Seed)
+	if err != nil {
+		return err
+	}
+	qf, err := s.writeQueries(fmt.Sprintf("sf%d", q.SF), inst)
+	if err != nil {
+		return err
+	}
+	s.pinLoad()
+	defer s.unpinLoad()
+	for _, v := range q.Variants {
+		if err := q.variant(ctx, s, v, url, dbs.kind, qf, templates); err != nil {
+			return err
+		}
+	}
+	if q.Ceiling {
+		return q.ceiling(ctx, s)
+	}
+	return nil
+}
+
+// variant runs every template against one variant.
+func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, qf *queryFile, templates []int) error {
+	srv, err := s.startServer(ctx, v, url, q.Pool, fmt.Sprintf("%s-sf%d", v, q.SF))
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.fail(err)
+		return nil
+	}
+	defer s.stopServer(srv)
+	if err := s.preflight(ctx, srv, qf); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.serverFailed(srv, fmt.Errorf("%s: %w", v, err))
+		return nil
+	}
+	for _, id := range templates {
+		err := s.run(ctx, srv, runSpec{
+			name: fmt.Sprintf("%s-QT%02d", v, id), what: v + " " + templateName(id),
+			queries: qf, send: qf.of(id), mode: drive.Closed, clients: 1, duration: q.Duration, runs: 2,
+			labels: labels(v, q.SF, q.Pool, 1, templateName(id), db),
+		})
+		switch {
+		case err == errSkip:
+			return nil
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+// ceiling measures the null server answering {__typename}: what the load
+// generator can do on its CPU, beside what the servers did.
+func (q Quickstart) ceiling(ctx context.Context, s *session) error {
+	srv, err := s.startServer(ctx, "null", "", 0, "null")
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.fail(err)
+		return nil
+	}
+	defer s.stopServer(srv)
+	body, _ := json.Marshal(map[string]string{"query": "{__typename}"})
+	expect, _ := verify.Hash([]byte(`{"__typename":"Query"}`))
+	path := filepath.Join(s.Dir, "queries", "typename.json")
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		return err
+	}
+	err = s.run(ctx, srv, runSpec{
+		name: "null-typename", what: "null {__typename}",
+		queries: &queryFile{path: path, data: body},
+		reqs:    []drive.Request{{ID: "typename", Template: "typename", Body: body, Expect: expect}},
+		mode:    drive.Closed, clients: 1, duration: q.Duration, runs: 2,
+		labels: map[string]string{"server": "null", "clients": "1", "workload": "typename"},
+	})
+	if err == errSkip {
+		return nil
+	}
+	return err
+}
+
+// labels are the labels of a run, by which reports group runs.
+func labels(server string, sf, pool, clients int, workload, db string) map[string]string {
+	return map[string]string{"server": server, "sf": strconv.Itoa(sf), "pool": strconv.Itoa(pool),
+		"clients": strconv.Itoa(clients), "workload": workload, "db": db}
+}
+
+// templateList is "QT1, QT2, ..." for ids.
+func templateList(ids []int) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = templateName(id)
+	}
+	return strings.Join(names, ", ")
+}
