@@ -25,6 +25,13 @@ go 1.26.0
 //	                               (3 significant digits, exact merges) and its standard
 //	                               compressed encoding, so run files hold interval histograms
 //	                               that other HdrHistogram tools read; standard library only.
+//	gonum.org/v1/plot              the report's charts (bars with error bars, box plots, lines):
+//	                               a real plotting library that renders SVG server-side, so the
+//	                               HTML report is one self-contained, deterministic file (no
+//	                               JavaScript, no network), in pure Go.
+//	gonum.org/v1/gonum             statistics for the report: Student's t distribution (CDF and
+//	                               quantiles) for t-tests and confidence intervals; plot's own
+//	                               dependency, so it costs nothing more.
 require (
 	github.com/99designs/gqlgen v0.17.92
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
@@ -33,11 +40,19 @@ require (
 	github.com/vektah/gqlparser/v2 v2.5.35
 	github.com/vikstrous/dataloadgen v0.0.10
 	golang.org/x/sync v0.24.0
+	gonum.org/v1/gonum v0.16.0
+	gonum.org/v1/plot v0.17.0
 )
 
 require (
+	codeberg.org/go-fonts/liberation v0.5.0 // indirect
+	codeberg.org/go-latex/latex v0.2.0 // indirect
+	codeberg.org/go-pdf/fpdf v0.11.1 // indirect
+	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/agnivade/levenshtein v1.2.1 // indirect
+	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/goccy/go-yaml v1.19.2 // indirect
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
 	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
@@ -46,6 +61,7 @@ require (
 	github.com/urfave/cli/v3 v3.9.0 // indirect
 	go.opentelemetry.io/otel v1.11.1 // indirect
 	go.opentelemetry.io/otel/trace v1.11.1 // indirect
+	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/mod v0.38.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/tools v0.48.0 // indirect

@@ -1,0 +1,376 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Correctness is what happened to one template's requests in one point,
+// counting every request, warm-up runs included; Throughput and Goodput are
+// per second over the measured runs.
+type Correctness struct {
+	Key
+	Template       string           `json:"template"`
+	Requests       int64            `json:"requests"`
+	OK             int64            `json:"ok"`
+	Errors         int64            `json:"errors"`
+	ErrorKinds     map[string]int64 `json:"error_kinds,omitempty"`
+	Wrong          int64            `json:"wrong"`
+	Verified       int64            `json:"verified"`
+	Throughput     float64          `json:"throughput"`
+	Goodput        float64          `json:"goodput"`
+	SentPerRequest float64          `json:"bytes_sent_per_request"`
+	RecvPerRequest float64          `json:"bytes_received_per_request"`
+}
+
+// Throughput is a throughput over the measured runs of one point: of one
+// template (aTPt when the workload is that template alone; Mixed when the
+// template is part of a mixed workload) or of a whole mixed workload (aTPw,
+// Template "").
+type Throughput struct {
+	Key
+	Template string    `json:"template,omitempty"`
+	Mixed    bool      `json:"mixed"`
+	Stat               // per second, over the measured runs
+	Samples  []float64 `json:"samples"`
+	Warmups  int       `json:"warmup_runs"`
+	Goodput  float64   `json:"goodput"`
+	Ratio    float64   `json:"ratio"` // mean / the reference series' mean (0: no reference)
+	Rank     int       `json:"rank"`  // 1 = highest mean among the correct series; flagged series rank after them
+	Flagged  bool      `json:"flagged"`
+}
+
+// Mix is aTPm: one series' mean (± sd) over its distinct mixed workloads'
+// aTPw.
+type Mix struct {
+	Key                // Workload is empty
+	Workloads []string `json:"workloads"`
+	Stat
+}
+
+// Quantiles summarise a latency distribution from its HDR histogram, in
+// nanoseconds (each quantile within the histogram's 0.1 %).
+type Quantiles struct {
+	N    int64   `json:"n"`
+	Min  int64   `json:"min"`
+	P25  int64   `json:"p25"`
+	P50  int64   `json:"p50"`
+	P75  int64   `json:"p75"`
+	P90  int64   `json:"p90"`
+	P99  int64   `json:"p99"`
+	P999 int64   `json:"p999"`
+	Max  int64   `json:"max"`
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+}
+
+// Latency is QETt: one template's QET distribution in one point (measured
+// runs), with QRT and, in open-loop and capacity runs, the latency from the
+// intended send time.
+type Latency struct {
+	Key
+	Template  string     `json:"template"`
+	QET       Quantiles  `json:"qet"`
+	QRT       Quantiles  `json:"qrt"`
+	Corrected *Quantiles `json:"latency,omitempty"`
+}
+
+// QueryTime is aQETq and aQRTq of one query (sequential runs), in ns.
+type QueryTime struct {
+	Key
+	ID       string  `json:"id"`
+	Template string  `json:"template"`
+	N        int64   `json:"n"`
+	QETMean  float64 `json:"qet_mean_ns"`
+	QETSD    float64 `json:"qet_sd_ns"`
+	QRTMean  float64 `json:"qrt_mean_ns"`
+	QRTSD    float64 `json:"qrt_sd_ns"`
+	Errors   int64   `json:"errors"`
+	Wrong    int64   `json:"wrong"`
+}
+
+// Process is the CPU and memory of one watched process (or the load
+// generator) over a point's measured intervals.
+type Process struct {
+	Key
+	Name        string  `json:"name"`
+	PID         int     `json:"pid"`
+	Samples     int     `json:"samples"`
+	CPUMean     float64 `json:"cpu_pct_mean"` // 100 = one core
+	CPUMax      float64 `json:"cpu_pct_max"`
+	RSSMeanByte float64 `json:"rss_bytes_mean"`
+	RSSMaxBytes int64   `json:"rss_bytes_max"`
+}
+
+func (r *Report) correctness() {
+	for _, p := range r.points {
+		for _, t := range p.templates() {
+			c := Correctness{Key: p.key, Template: t}
+			files := 0
+			for _, run := range p.runs {
+				d := run.perTmpl[t]
+				if d == nil {
+					continue
+				}
+				files++
+				c.Requests += d.all.Count
+				c.OK += d.all.OK
+				c.Errors += d.all.Errors
+				c.Wrong += d.all.Wrong
+				c.Verified += d.all.Verified
+				c.Throughput += d.measuredTP
+				c.Goodput += d.measuredGP
+				c.SentPerRequest += float64(d.all.SentBytes)
+				c.RecvPerRequest += float64(d.all.RecvBytes)
+				for k, v := range d.all.ErrorKinds {
+					if c.ErrorKinds == nil {
+						c.ErrorKinds = map[string]int64{}
+					}
+					c.ErrorKinds[k] += v
+				}
+			}
+			if files > 0 {
+				c.Throughput /= float64(files)
+				c.Goodput /= float64(files)
+			}
+			if c.Requests > 0 {
+				c.SentPerRequest /= float64(c.Requests)
+				c.RecvPerRequest /= float64(c.Requests)
+			}
+			r.Correctness = append(r.Correctness, c)
+		}
+	}
+}
+
+// throughputModes are the modes whose runs measure throughput over a fixed
+// window.
+var throughputModes = map[string]bool{"closed": true, "open": true}
+
+func (r *Report) throughput() {
+	for _, p := range r.points {
+		if !throughputModes[p.key.Mode] {
+			continue
+		}
+		mixed := p.mixed()
+		for _, t := range p.templates() {
+			r.Throughput = append(r.Throughput, r.throughputOf(p, t, mixed))
+		}
+		if mixed {
+			r.Workloads = append(r.Workloads, r.throughputOf(p, "", true))
+		}
+	}
+	rank(r.Throughput, r.Reference)
+	rank(r.Workloads, r.Reference)
+}
+
+func (r *Report) throughputOf(p *point, template string, mixed bool) Throughput {
+	xs := p.samples(template)
+	tp := Throughput{Key: p.key, Template: template, Mixed: mixed, Stat: Describe(xs), Samples: xs,
+		Warmups: p.warmups(), Flagged: r.flagged(p.key.Series)}
+	var gp float64
+	for _, run := range p.runs {
+		if template == "" {
+			gp += run.Summary.Goodput.Mean
+		} else if d := run.perTmpl[template]; d != nil {
+			gp += d.measuredGP
+		}
+	}
+	tp.Goodput = gp / float64(len(p.runs))
+	return tp
+}
+
+// rank sets Ratio (to the reference series) and Rank within each group of
+// rows that differ in their series only. A flagged series (wrong answers)
+// ranks after every correct one, whatever its speed.
+func rank(rows []Throughput, reference string) {
+	groups := map[[2]any][]int{}
+	var order [][2]any
+	for i, row := range rows {
+		g := [2]any{row.Key.cond(), row.Template}
+		if groups[g] == nil {
+			order = append(order, g)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	for _, g := range order {
+		idx := groups[g]
+		var ref float64
+		for _, i := range idx {
+			if rows[i].Series == reference {
+				ref = rows[i].Mean
+			}
+		}
+		sorted := slices.Clone(idx)
+		slices.SortStableFunc(sorted, func(a, b int) int {
+			if rows[a].Flagged != rows[b].Flagged {
+				if rows[a].Flagged {
+					return 1
+				}
+				return -1
+			}
+			return cmp.Compare(rows[b].Mean, rows[a].Mean)
+		})
+		for n, i := range sorted {
+			rows[i].Rank = n + 1
+			if ref > 0 {
+				rows[i].Ratio = rows[i].Mean / ref
+			}
+		}
+	}
+}
+
+func (r *Report) mixes() {
+	type group struct {
+		key  Key
+		rows []Throughput
+	}
+	var groups []*group
+	byKey := map[Key]*group{}
+	for _, w := range r.Workloads {
+		k := w.Key
+		k.Workload = ""
+		g := byKey[k]
+		if g == nil {
+			g = &group{key: k}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		g.rows = append(g.rows, w)
+	}
+	for _, g := range groups {
+		if len(g.rows) < 2 {
+			continue
+		}
+		m := Mix{Key: g.key}
+		var xs []float64
+		for _, w := range g.rows {
+			m.Workloads = append(m.Workloads, w.Workload)
+			xs = append(xs, w.Mean)
+		}
+		m.Stat = Describe(xs)
+		r.Mixes = append(r.Mixes, m)
+	}
+}
+
+func (r *Report) latency() {
+	for _, p := range r.points {
+		for _, t := range p.templates() {
+			qet, qrt, lat := p.hists(t)
+			if qet == nil {
+				continue
+			}
+			l := Latency{Key: p.key, Template: t, QET: quantiles(qet), QRT: quantiles(qrt)}
+			if lat != nil {
+				q := quantiles(lat)
+				l.Corrected = &q
+			}
+			r.Latency = append(r.Latency, l)
+		}
+	}
+}
+
+// quantiles summarises h (zero for nil or empty).
+func quantiles(h *hdrhistogram.Histogram) Quantiles {
+	if h == nil || h.TotalCount() == 0 {
+		return Quantiles{}
+	}
+	return Quantiles{N: h.TotalCount(), Min: h.Min(), P25: h.ValueAtQuantile(25), P50: h.ValueAtQuantile(50),
+		P75: h.ValueAtQuantile(75), P90: h.ValueAtQuantile(90), P99: h.ValueAtQuantile(99),
+		P999: h.ValueAtQuantile(99.9), Max: h.Max(), Mean: finite(h.Mean()), SD: finite(h.StdDev())}
+}
+
+// quantile returns the q-th percentile of a Quantiles' kept values, for
+// the quantiles it keeps (thresholds name them).
+func (q Quantiles) quantile(pct float64) (int64, bool) {
+	switch pct {
+	case 0:
+		return q.Min, true
+	case 25:
+		return q.P25, true
+	case 50:
+		return q.P50, true
+	case 75:
+		return q.P75, true
+	case 90:
+		return q.P90, true
+	case 99:
+		return q.P99, true
+	case 99.9:
+		return q.P999, true
+	case 100:
+		return q.Max, true
+	}
+	return 0, false
+}
+
+func (r *Report) queries() {
+	for _, p := range r.points {
+		for _, run := range p.runs {
+			for _, q := range run.File.Queries {
+				r.Queries = append(r.Queries, QueryTime{Key: p.key, ID: q.ID, Template: q.Template, N: q.N,
+					QETMean: q.QETMean, QETSD: q.QETSD, QRTMean: q.QRTMean, QRTSD: q.QRTSD, Errors: q.Errors, Wrong: q.Wrong})
+			}
+		}
+	}
+}
+
+func (r *Report) processes() {
+	for _, p := range r.points {
+		var list []*procAcc
+		byName := map[string]*procAcc{}
+		get := func(name string, pid int) *procAcc {
+			k := fmt.Sprintf("%s\x00%d", name, pid)
+			a := byName[k]
+			if a == nil {
+				a = &procAcc{Process: Process{Key: p.key, Name: name, PID: pid}}
+				byName[k] = a
+				list = append(list, a)
+			}
+			return a
+		}
+		for _, run := range p.runs {
+			watch := run.File.Header.Watch
+			for _, iv := range run.File.Intervals {
+				if iv.Warmup || iv.Tail {
+					continue
+				}
+				for i, s := range iv.Procs {
+					name := fmt.Sprintf("pid %d", s.PID)
+					if i < len(watch) && watch[i].PID == s.PID {
+						name = watch[i].Name
+					}
+					if !s.Gone {
+						get(name, s.PID).add(s.CPUPercent, s.RSSBytes)
+					}
+				}
+				if s := iv.Driver; s != nil && !s.Gone {
+					get("load generator", 0).add(s.CPUPercent, s.RSSBytes)
+				}
+			}
+		}
+		for _, a := range list {
+			if a.Samples > 0 {
+				a.CPUMean = a.cpu / float64(a.Samples)
+				a.RSSMeanByte = a.rss / float64(a.Samples)
+				r.Processes = append(r.Processes, a.Process)
+			}
+		}
+	}
+}
+
+// procAcc adds up one process's samples.
+type procAcc struct {
+	Process
+	cpu, rss float64
+}
+
+func (a *procAcc) add(cpu float64, rss int64) {
+	a.Samples++
+	a.cpu += cpu
+	a.rss += float64(rss)
+	a.CPUMax = max(a.CPUMax, cpu)
+	a.RSSMaxBytes = max(a.RSSMaxBytes, rss)
+}

@@ -1,0 +1,369 @@
+package report
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// Options say what a report is about, beyond the runs themselves.
+type Options struct {
+	Title    string      // the report's title (default "gqlbench report")
+	Baseline []*Run      // runs to compare against: regressions, t-tests
+	Config   [][2]string // effective configuration to disclose (key, value), in order; experiments fill it
+	Notes    []string    // paragraphs shown first (what ran, how to read it)
+}
+
+// Report is the computed model of a report: every table as data, in a
+// stable order, with the charts drawn from it. Write renders it.
+type Report struct {
+	Title       string        `json:"title"`
+	Notes       []string      `json:"notes,omitempty"`
+	Config      []Setting     `json:"config,omitempty"`
+	Runs        []RunInfo     `json:"runs"`
+	Baseline    []RunInfo     `json:"baseline,omitempty"`
+	Series      []Series      `json:"series"`
+	Reference   string        `json:"reference"` // the series others are compared with
+	Varying     []string      `json:"varying"`   // the conditions that differ between runs: mode, sf, clients, pool, workload
+	Correctness []Correctness `json:"correctness"`
+	Throughput  []Throughput  `json:"throughput"` // aTPt (one-template workloads) and templates within mixed workloads
+	Workloads   []Throughput  `json:"workloads"`  // aTPw: whole mixed workloads
+	Mixes       []Mix         `json:"atpm"`       // aTPm per series
+	Latency     []Latency     `json:"latency"`    // QETt per template
+	Queries     []QueryTime   `json:"queries"`    // aQETq and aQRTq (sequential runs)
+	Processes   []Process     `json:"processes"`  // CPU and RSS of watched processes
+	Welch       []Comparison  `json:"welch"`      // per-run throughputs of a series against the reference's
+	Paired      []Paired      `json:"paired"`     // matched templates (aTPt) or queries (aQETq)
+	Regressions []Regression  `json:"regressions,omitempty"`
+	Curve       []CurvePoint  `json:"latency_throughput,omitempty"`
+
+	charts []chart
+	points []*point
+	runs   []*Run
+}
+
+// Setting is one line of disclosed configuration.
+type Setting struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// RunInfo is what a run file discloses to reproduce it (LinGBM R5).
+type RunInfo struct {
+	Path       string            `json:"path"`
+	Key        Key               `json:"key"`
+	Tool       runfile.Tool      `json:"tool"`
+	Command    []string          `json:"command"`
+	Labels     map[string]string `json:"labels,omitempty"`
+	Target     string            `json:"target"`
+	Params     runfile.Params    `json:"params"`
+	Dataset    map[string]any    `json:"dataset,omitempty"`
+	Queries    string            `json:"queries"`
+	SHA256     string            `json:"queries_sha256"`
+	Instances  int               `json:"instances"`
+	Templates  []string          `json:"templates"`
+	Machine    runfile.Machine   `json:"machine"`
+	Start      time.Time         `json:"start"`
+	Status     string            `json:"status"`
+	Reason     string            `json:"reason,omitempty"`
+	Measured   int               `json:"measured_runs"`
+	Warmups    int               `json:"warmup_runs"`
+	Truncated  bool              `json:"truncated,omitempty"`
+	DriverWhy  string            `json:"driver_limit,omitempty"` // why the load generator was the bottleneck
+	Watched    []runfile.Watched `json:"watch,omitempty"`
+	Generators int               `json:"generators,omitempty"`
+}
+
+// Series is one server (or variant) across its runs.
+type Series struct {
+	Name      string `json:"name"`
+	Files     int    `json:"files"`
+	Requests  int64  `json:"requests"`
+	Errors    int64  `json:"errors"`
+	Wrong     int64  `json:"wrong"`
+	Verified  int64  `json:"verified"`
+	Flagged   bool   `json:"flagged"` // it returned wrong answers: ranked after every correct series
+	Reference bool   `json:"reference"`
+}
+
+// point is the runs of one key.
+type point struct {
+	key  Key
+	runs []*Run
+}
+
+// Build computes a report from runs (and Options.Baseline).
+func Build(runs []*Run, o Options) (*Report, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("report: no runs")
+	}
+	r := &Report{Title: o.Title, Notes: o.Notes, runs: runs}
+	if r.Title == "" {
+		r.Title = "gqlbench report"
+	}
+	for _, kv := range o.Config {
+		r.Config = append(r.Config, Setting{kv[0], kv[1]})
+	}
+	for _, run := range runs {
+		r.Runs = append(r.Runs, runInfo(run))
+	}
+	for _, run := range o.Baseline {
+		r.Baseline = append(r.Baseline, runInfo(run))
+	}
+	r.series(runs)
+	r.points = groupPoints(runs, r.seriesIndex())
+	r.Varying = varying(r.points)
+	r.correctness()
+	r.throughput()
+	r.mixes()
+	r.latency()
+	r.queries()
+	r.processes()
+	r.compare()
+	r.regressions(groupPoints(o.Baseline, r.seriesIndex()))
+	r.curve()
+	r.charts = r.drawCharts()
+	return r, nil
+}
+
+func runInfo(run *Run) RunInfo {
+	h, s := run.File.Header, run.Summary
+	return RunInfo{Path: run.Path, Key: run.key, Tool: h.Tool, Command: h.Command, Labels: h.Labels, Target: h.Target,
+		Params: h.Params, Dataset: h.Queries.Dataset, Queries: h.Queries.Path, SHA256: h.Queries.SHA256,
+		Instances: h.Queries.Instances, Templates: run.templates, Machine: h.Machine, Start: h.Start,
+		Status: s.Status, Reason: s.Reason, Measured: len(run.runs), Warmups: run.warmups, Truncated: run.File.Truncated,
+		DriverWhy: s.DriverWhy, Watched: h.Watch, Generators: s.Generators}
+}
+
+// series lists the series in order of first appearance, with their
+// correctness totals; the reference is "naive" when present, else the first.
+func (r *Report) series(runs []*Run) {
+	idx := map[string]int{}
+	for _, run := range runs {
+		name := run.key.Series
+		i, ok := idx[name]
+		if !ok {
+			i = len(r.Series)
+			idx[name] = i
+			r.Series = append(r.Series, Series{Name: name})
+		}
+		s := &r.Series[i]
+		s.Files++
+		for _, d := range run.perTmpl {
+			s.Requests += d.all.Count
+			s.Errors += d.all.Errors
+			s.Wrong += d.all.Wrong
+			s.Verified += d.all.Verified
+		}
+		s.Flagged = s.Wrong > 0
+	}
+	r.Reference = r.Series[0].Name
+	if _, ok := idx["naive"]; ok {
+		r.Reference = "naive"
+	}
+	for i := range r.Series {
+		r.Series[i].Reference = r.Series[i].Name == r.Reference
+	}
+}
+
+// seriesIndex orders series: as they first appeared.
+func (r *Report) seriesIndex() map[string]int {
+	m := map[string]int{}
+	for i, s := range r.Series {
+		m[s.Name] = i
+	}
+	return m
+}
+
+// flagged reports whether a series returned wrong answers.
+func (r *Report) flagged(series string) bool {
+	for _, s := range r.Series {
+		if s.Name == series {
+			return s.Flagged
+		}
+	}
+	return false
+}
+
+// groupPoints groups runs by key, sorted (see compareKeys).
+func groupPoints(runs []*Run, series map[string]int) []*point {
+	byKey := map[Key]*point{}
+	var out []*point
+	for _, run := range runs {
+		p := byKey[run.key]
+		if p == nil {
+			p = &point{key: run.key}
+			byKey[run.key] = p
+			out = append(out, p)
+		}
+		p.runs = append(p.runs, run)
+	}
+	slices.SortStableFunc(out, func(a, b *point) int { return compareKeys(a.key, b.key, series) })
+	return out
+}
+
+var modeOrder = map[string]int{"closed": 0, "open": 1, "sequential": 2, "ramp": 3, "capacity": 4}
+
+// compareKeys orders keys by mode, sf, clients, pool and workload (numbers
+// numerically, templates naturally), then series in order of appearance.
+func compareKeys(a, b Key, series map[string]int) int {
+	if c := compareConds(a, b); c != 0 {
+		return c
+	}
+	sa, oka := series[a.Series]
+	sb, okb := series[b.Series]
+	if oka && okb {
+		return cmp.Compare(sa, sb)
+	}
+	return strings.Compare(a.Series, b.Series)
+}
+
+func compareConds(a, b Key) int {
+	if c := cmp.Compare(modeRank(a.Mode), modeRank(b.Mode)); c != 0 {
+		return c
+	}
+	if c := compareNumeric(a.SF, b.SF); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Clients, b.Clients); c != 0 {
+		return c
+	}
+	if c := compareNumeric(a.Pool, b.Pool); c != 0 {
+		return c
+	}
+	return compareWorkloads(a.Workload, b.Workload)
+}
+
+func modeRank(m string) int {
+	if r, ok := modeOrder[m]; ok {
+		return r
+	}
+	return len(modeOrder)
+}
+
+// compareNumeric compares numbers numerically, anything else as text after them.
+func compareNumeric(a, b string) int {
+	fa, ea := strconv.ParseFloat(a, 64)
+	fb, eb := strconv.ParseFloat(b, 64)
+	switch {
+	case ea == nil && eb == nil:
+		return cmp.Compare(fa, fb)
+	case ea == nil:
+		return -1
+	case eb == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// compareWorkloads puts single templates first, in template order, then
+// mixed workloads by name (mix2 before mix10).
+func compareWorkloads(a, b string) int {
+	ma, mb := strings.Contains(a, "+") || !isTemplate(a), strings.Contains(b, "+") || !isTemplate(b)
+	if ma != mb {
+		if ma {
+			return 1
+		}
+		return -1
+	}
+	return compareTemplates(a, b)
+}
+
+func isTemplate(s string) bool { return strings.HasPrefix(s, "QT") }
+
+// varying lists the key fields that differ between points.
+func varying(ps []*point) []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		get  func(Key) string
+	}{
+		{"mode", func(k Key) string { return k.Mode }},
+		{"sf", func(k Key) string { return k.SF }},
+		{"clients", func(k Key) string { return strconv.Itoa(k.Clients) }},
+		{"pool", func(k Key) string { return k.Pool }},
+		{"workload", func(k Key) string { return k.Workload }},
+	} {
+		seen := map[string]bool{}
+		for _, p := range ps {
+			seen[f.get(p.key)] = true
+		}
+		if len(seen) > 1 {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// templates lists the point's templates in order of first appearance.
+func (p *point) templates() []string {
+	var out []string
+	for _, run := range p.runs {
+		for _, t := range run.templates {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// mixed reports whether the point's workload has several templates.
+func (p *point) mixed() bool { return len(p.templates()) > 1 }
+
+// samples returns the per-run throughputs of one template (all templates
+// when template is ""), over the measured runs of every file.
+func (p *point) samples(template string) []float64 {
+	var out []float64
+	for _, run := range p.runs {
+		if template != "" {
+			if d := run.perTmpl[template]; d != nil {
+				out = append(out, d.perRun...)
+			}
+			continue
+		}
+		for _, rs := range run.Summary.Runs {
+			if !rs.Warmup {
+				out = append(out, rs.Throughput)
+			}
+		}
+	}
+	return out
+}
+
+// hists merges one template's histograms over the point's files.
+func (p *point) hists(template string) (qet, qrt, latency *hdrhistogram.Histogram) {
+	merge := func(dst **hdrhistogram.Histogram, h *hdrhistogram.Histogram) {
+		switch {
+		case h == nil:
+		case *dst == nil:
+			*dst = hdrhistogram.Import(h.Export())
+		default:
+			(*dst).Merge(h)
+		}
+	}
+	for _, run := range p.runs {
+		if d := run.perTmpl[template]; d != nil {
+			merge(&qet, d.qet)
+			merge(&qrt, d.qrt)
+			merge(&latency, d.latency)
+		}
+	}
+	return qet, qrt, latency
+}
+
+// warmups counts the warm-up runs excluded.
+func (p *point) warmups() int {
+	n := 0
+	for _, run := range p.runs {
+		n += run.warmups
+	}
+	return n
+}
