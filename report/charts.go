@@ -144,7 +144,10 @@ func chartID(kind, label string) string {
 		}
 		return '-'
 	}, label)
-	return strings.Trim(kind+"-"+id, "-")
+	for strings.Contains(id, "--") {
+		id = strings.ReplaceAll(id, "--", "-")
+	}
+	return strings.Trim(kind+"-"+strings.Trim(id, "-"), "-")
 }
 
 // barChart draws grouped bars (paper Fig. 7 and 11): one group per

@@ -1,0 +1,378 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// fixtures are real run files (testdata/make.sh): naive and batch on
+// SQLite sf=1, one-template and mixed closed runs, sequential passes and a
+// capacity search.
+func fixtures(t *testing.T) []*Run {
+	t.Helper()
+	paths, err := filepath.Glob("testdata/*.jsonl")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	runs, err := Load(paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+func fixtureReport(t *testing.T) *Report {
+	t.Helper()
+	r, err := Build(fixtures(t), Options{Title: "gqlbench report (test fixture)",
+		Config: [][2]string{{"experiment", "fixture"}, {"database", "sqlite sf=1"}},
+		Notes:  []string{"Real runs of the naive and batch servers, a few seconds each: not a benchmark result."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func render(t *testing.T, r *Report, format string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := r.Write(&b, format); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestGolden renders the fixtures in every format and compares with the
+// golden files (go test ./report -update rewrites them).
+func TestGolden(t *testing.T) {
+	r := fixtureReport(t)
+	for _, f := range Formats {
+		t.Run(f, func(t *testing.T) {
+			got := render(t, r, f)
+			path := filepath.Join("testdata", "golden", "report."+f)
+			if *update {
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./report -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s differs from %s (run go test ./report -update if the change is intended):\n%s", f, path, firstDiff(got, want))
+			}
+		})
+	}
+}
+
+func firstDiff(got, want []byte) string {
+	g, w := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return "line " + itoa(int64(i+1)) + ":\n got: " + trim(g[i]) + "\nwant: " + trim(w[i])
+		}
+	}
+	return "lengths differ"
+}
+
+func trim(s string) string { return s[:min(len(s), 300)] }
+
+// TestDeterministic builds the same report twice: same bytes in every format.
+func TestDeterministic(t *testing.T) {
+	a, b := fixtureReport(t), fixtureReport(t)
+	for _, f := range Formats {
+		if !bytes.Equal(render(t, a, f), render(t, b, f)) {
+			t.Errorf("%s: two builds of the same runs differ", f)
+		}
+	}
+}
+
+// TestHTMLSelfContained: no network reference, no script, one <svg> per chart.
+func TestHTMLSelfContained(t *testing.T) {
+	r := fixtureReport(t)
+	html := string(render(t, r, "html"))
+	for _, re := range []string{`(?i)(src|href)\s*=\s*["']?\s*(https?:)?//`, `(?i)<script`, `(?i)<link`, `(?i)@import`, `(?i)url\(`} {
+		if m := regexp.MustCompile(re).FindString(html); m != "" {
+			t.Errorf("the HTML has an external reference or script: %q", m)
+		}
+	}
+	drawn := 0
+	for _, c := range r.charts {
+		if c.SVG == "" {
+			t.Errorf("chart %s was not drawn: %s", c.ID, c.Caption)
+			continue
+		}
+		drawn++
+		if n := strings.Count(c.SVG, "<svg"); n != 1 {
+			t.Errorf("chart %s has %d <svg> elements", c.ID, n)
+		}
+	}
+	if n := strings.Count(html, "<svg"); n != drawn || n < 6 {
+		t.Errorf("%d <svg> elements in the page for %d charts (want one each, and at least 6 from the fixtures)", n, drawn)
+	}
+	for _, id := range []string{"atpt-bars-closed-sf-1-clients-1-pool-10", "atpw-bars-closed-sf-1-clients-1-pool-10",
+		"qett-boxes-closed-sf-1-clients-1-pool-10", "latency-throughput", "time-throughput", "time-cpu", "time-rss"} {
+		if !strings.Contains(html, `<figure id="`+id+`">`) {
+			t.Errorf("no chart %s", id)
+		}
+	}
+}
+
+// TestFixtureMetrics checks the model against what the run files say.
+func TestFixtureMetrics(t *testing.T) {
+	runs := fixtures(t)
+	r, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Reference != "naive" || len(r.Series) != 2 {
+		t.Fatalf("reference %q, series %+v", r.Reference, r.Series)
+	}
+	// aTPt of a one-template run is the run file's own throughput (the
+	// warm-up run excluded).
+	for _, run := range runs {
+		if run.Key().Mode != "closed" || run.mixed() {
+			continue
+		}
+		k := run.Key()
+		found := false
+		for _, row := range r.Throughput {
+			if row.Key == k {
+				found = true
+				if row.N != 2 || row.Warmups != 1 || !near(row.Mean, run.Summary.Throughput.Mean) || !near(row.SD, run.Summary.Throughput.SD) {
+					t.Errorf("%s: aTPt %+v, the file's summary %+v", run.Path, row.Stat, run.Summary.Throughput)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no aTPt row", run.Path)
+		}
+	}
+	// The mixed workload's per-template throughputs add up to aTPw.
+	for _, w := range r.Workloads {
+		var sum float64
+		for _, row := range r.Throughput {
+			if row.Key == w.Key {
+				sum += row.Mean
+			}
+		}
+		if !near(sum, w.Mean) {
+			t.Errorf("%s %s: templates add up to %g, aTPw %g", w.Series, w.Workload, sum, w.Mean)
+		}
+	}
+	// Quartiles are ordered and within the extremes.
+	for _, l := range r.Latency {
+		q := l.QET
+		if !(q.Min <= q.P25 && q.P25 <= q.P50 && q.P50 <= q.P75 && q.P75 <= q.P99 && q.P99 <= q.Max) || q.N == 0 {
+			t.Errorf("%s %s: quantiles out of order: %+v", l.Series, l.Template, q)
+		}
+	}
+	if len(r.Queries) == 0 || len(r.Processes) == 0 || len(r.Curve) == 0 || len(r.Welch) == 0 {
+		t.Errorf("queries %d, processes %d, curve %d, welch %d: want some of each", len(r.Queries), len(r.Processes), len(r.Curve), len(r.Welch))
+	}
+	paired := map[string]bool{}
+	for _, p := range r.Paired {
+		paired[p.Metric] = true
+		if p.Against != "naive" || p.Series != "batch" || p.Pairs < 2 {
+			t.Errorf("paired %+v", p)
+		}
+	}
+	if !paired["aTPt"] || !paired["aQETq"] {
+		t.Errorf("paired tests over %v: want aTPt over templates and aQETq over queries", paired)
+	}
+}
+
+func near(a, b float64) bool { d := a - b; return d < 1e-6*max(1, a, b) && d > -1e-6*max(1, a, b) }
+
+// TestWrongSeriesNeverWins: a faster series with wrong answers ranks after
+// the correct one, is flagged everywhere and fails wrong>0.
+func TestWrongSeriesNeverWins(t *testing.T) {
+	good := synthRun(t, synth{series: "naive", workload: "QT1", templates: []string{"QT1"}, perRun: []int64{100, 102, 98}})
+	fast := synthRun(t, synth{series: "fast", workload: "QT1", templates: []string{"QT1"}, perRun: []int64{1000, 1010, 990}, wrong: 3})
+	r, err := Build([]*Run{fast, good}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range r.Throughput {
+		if row.Series == "fast" && (row.Rank != 2 || !row.Flagged) {
+			t.Errorf("fast, wrong series: rank %d, flagged %v", row.Rank, row.Flagged)
+		}
+		if row.Series == "naive" && row.Rank != 1 {
+			t.Errorf("correct series: rank %d", row.Rank)
+		}
+	}
+	html := string(render(t, r, "html"))
+	md := string(render(t, r, "md"))
+	for _, s := range []string{"fast returned 12 wrong answer(s)", "fast (WRONG ANSWERS)", "fast ✗"} {
+		if !strings.Contains(html, s) {
+			t.Errorf("the HTML does not say %q", s)
+		}
+	}
+	if !strings.Contains(md, "fast returned 12 wrong answer(s)") || strings.Contains(md, "Fastest correct series (aTPt rank 1): QT1 fast") {
+		t.Errorf("markdown: %s", md)
+	}
+	if v := r.Check(mustThresholds(t, "wrong>0")); len(v) != 1 || !strings.Contains(v[0], "fast") {
+		t.Errorf("wrong>0: %q", v)
+	}
+	if v := r.Check(mustThresholds(t, "wrong>20")); len(v) != 0 {
+		t.Errorf("wrong>20: %q", v)
+	}
+	if v := r.Check(mustThresholds(t, "wrong>0.1%")); len(v) != 1 {
+		t.Errorf("wrong>0.1%%: %q", v)
+	}
+}
+
+func mustThresholds(t *testing.T, spec string) []Threshold {
+	t.Helper()
+	ts, err := ParseThresholds(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// TestRegressionOnlyWhenSignificant: a drop beyond the threshold fails only
+// when Welch's test finds it significant.
+func TestRegressionOnlyWhenSignificant(t *testing.T) {
+	base := synthRun(t, synth{series: "batch", workload: "QT1", templates: []string{"QT1"}, perRun: []int64{1000, 1010, 990, 1005, 995}})
+	for _, c := range []struct {
+		name   string
+		perRun []int64
+		fail   bool
+	}{
+		{"steady drop of 10 %", []int64{900, 905, 895, 902, 898}, true},
+		{"noise: mean 7 % lower, runs all over the place", []int64{1200, 700, 1100, 650, 1000}, false},
+		{"significant drop of 2 %, under the threshold", []int64{980, 981, 979, 980, 980}, false},
+		{"faster", []int64{1100, 1110, 1090, 1105, 1095}, false},
+	} {
+		cur := synthRun(t, synth{series: "batch", workload: "QT1", templates: []string{"QT1"}, perRun: c.perRun})
+		r, err := Build([]*Run{cur}, Options{Baseline: []*Run{base}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := r.Check(mustThresholds(t, "regression>5%"))
+		if (len(v) > 0) != c.fail {
+			t.Errorf("%s: violations %q, want failure %v (regressions %+v)", c.name, v, c.fail, r.Regressions)
+		}
+	}
+	// Without a matching baseline, the gate cannot pass silently.
+	other := synthRun(t, synth{series: "memo", workload: "QT1", templates: []string{"QT1"}, perRun: []int64{1, 2, 3}})
+	r, _ := Build([]*Run{other}, Options{Baseline: []*Run{base}})
+	if v := r.Check(mustThresholds(t, "regression>5%")); len(v) != 1 || !strings.Contains(v[0], "nothing compared") {
+		t.Errorf("no matching baseline: %q", v)
+	}
+}
+
+// TestChecks covers errors, goodput and latency quantiles.
+func TestChecks(t *testing.T) {
+	run := synthRun(t, synth{series: "batch", workload: "QT1", templates: []string{"QT1"}, perRun: []int64{100, 100}, errors: 2})
+	r, err := Build([]*Run{run}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		spec string
+		n    int
+	}{
+		{"errors>0", 1},              // 6 errors
+		{"errors>6", 0},              // not more than 6
+		{"errors>1%", 1},             // 2 %
+		{"goodput<99", 1},            // 98 correct answers/s
+		{"goodput<90", 0},            //
+		{"p99>1ms", 1},               // QETs reach 1.99 ms
+		{"p99>2ms", 0},               //
+		{"p50>1ms,errors>0", 2},      // both
+		{"wrong>0,regression>5%", 1}, // no baseline: says so
+	} {
+		if v := r.Check(mustThresholds(t, c.spec)); len(v) != c.n {
+			t.Errorf("%s: %d violations %q, want %d", c.spec, len(v), v, c.n)
+		}
+	}
+}
+
+// TestScalingCharts: runs at several scale factors, clients and pool sizes
+// get the line charts of paper Fig. 9 and 10.
+func TestScalingCharts(t *testing.T) {
+	var runs []*Run
+	for _, s := range []string{"naive", "batch"} {
+		for _, sf := range []string{"1", "2", "4"} {
+			runs = append(runs, synthRun(t, synth{series: s, sf: sf, pool: "10", workload: "QT5", templates: []string{"QT5"}, perRun: []int64{400 / int64(len(sf)), 390}}))
+		}
+		for _, c := range []int{2, 4} {
+			for _, pool := range []string{"5", "10"} {
+				runs = append(runs, synthRun(t, synth{series: s, sf: "1", pool: pool, clients: c, workload: "QT5", templates: []string{"QT5"}, perRun: []int64{int64(100 * c), int64(100*c + 5)}}))
+			}
+		}
+	}
+	r, err := Build(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, c := range r.charts {
+		if c.SVG == "" {
+			t.Errorf("%s not drawn: %s", c.ID, c.Caption)
+		}
+		ids[c.ID] = true
+	}
+	for _, want := range []string{"sf-atpt-closed-clients-1-pool-10-qt5", "clients-atpt-closed-sf-1-qt5"} {
+		if !ids[want] {
+			t.Errorf("no chart %s among %v", want, ids)
+		}
+	}
+	if len(r.Varying) != 3 || r.Varying[0] != "sf" {
+		t.Errorf("varying %v, want sf, clients, pool", r.Varying)
+	}
+}
+
+// TestLoadErrorsNameTheFile: a missing or corrupt file is an error that
+// names it (and the line).
+func TestLoadErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.jsonl")
+	if _, err := Load(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing file: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	data, _ := os.ReadFile("testdata/batch-qt3.jsonl")
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[2] = `{"type":"interval","run":1,"bogus":true}` + "\n"
+	os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644)
+	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("corrupt file: %v", err)
+	}
+	if _, err := Build(nil, Options{}); err == nil {
+		t.Error("a report of no runs built")
+	}
+	if _, err := NewRun("x", &runfile.File{}); err == nil {
+		t.Error("a run without a header accepted")
+	}
+}
+
+// TestSummaryText: the terminal summary names every series and template.
+func TestSummaryText(t *testing.T) {
+	var b bytes.Buffer
+	fixtureReport(t).Summary(&b)
+	for _, s := range []string{"naive", "batch", "QT3", "QT5", "QT11", "throughput/s", "warm-up runs excluded"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("summary lacks %q:\n%s", s, b.String())
+		}
+	}
+}
+
+func TestUnknownFormat(t *testing.T) {
+	if err := fixtureReport(t).Write(&bytes.Buffer{}, "pdf"); err == nil {
+		t.Error("pdf accepted")
+	}
+}
