@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// reportFixtures are the report package's real run files.
+func reportFixtures(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("../../report/testdata/*.jsonl")
+	if err != nil || len(paths) < 2 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	return paths
+}
+
+func TestReportFormats(t *testing.T) {
+	files := reportFixtures(t)
+	for format, prefix := range map[string]string{"html": "<!DOCTYPE html>", "md": "# gqlbench report", "csv": "series,mode,sf,", "json": "{\n  \"title\""} {
+		code, stdout, stderr := run(append([]string{"report", "--format", format, "--quiet"}, files...)...)
+		if code != ExitOK || !strings.HasPrefix(stdout, prefix) {
+			t.Errorf("%s: exit %d, stdout %.80q, stderr %s", format, code, stdout, stderr)
+		}
+	}
+	// Markdown on stdout by default; the summary on stderr.
+	code, stdout, stderr := run(append([]string{"report"}, files...)...)
+	if code != ExitOK || !strings.HasPrefix(stdout, "# gqlbench report") || !strings.Contains(stderr, "throughput/s") {
+		t.Errorf("default: exit %d, stdout %.80q, stderr %s", code, stdout, stderr)
+	}
+}
+
+func TestReportOutputExtension(t *testing.T) {
+	files := reportFixtures(t)
+	dir := t.TempDir()
+	for ext, prefix := range map[string]string{".html": "<!DOCTYPE html>", ".csv": "series,", ".json": "{", ".md": "# "} {
+		out := filepath.Join(dir, "report"+ext)
+		// Flags after the files, -o in the middle.
+		args := append([]string{"report", files[0], "-o", out}, files[1:]...)
+		code, stdout, stderr := run(append(args, "--title", "T")...)
+		data, err := os.ReadFile(out)
+		if code != ExitOK || err != nil || !strings.HasPrefix(string(data), prefix) || stdout != "" || !strings.Contains(stderr, out) {
+			t.Errorf("%s: exit %d, %v, file %.60q, stdout %.60q, stderr %s", ext, code, err, data, stdout, stderr)
+		}
+	}
+	if code, _, stderr := run("report", files[0], "-o", filepath.Join(dir, "report.pdf")); code != ExitUsage || !strings.Contains(stderr, "--format") {
+		t.Errorf("unknown extension: exit %d, %s", code, stderr)
+	}
+	if code, _, _ := run("report", files[0], "--format", "pdf"); code != ExitUsage {
+		t.Errorf("unknown format: exit %d", code)
+	}
+	if code, _, _ := run("report"); code != ExitUsage {
+		t.Errorf("no files: exit %d", code)
+	}
+}
+
+func TestReportBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.jsonl")
+	code, _, stderr := run("report", missing)
+	if code != ExitFailure || !strings.Contains(stderr, missing) {
+		t.Errorf("missing file: exit %d, %s", code, stderr)
+	}
+	corrupt := filepath.Join(dir, "corrupt.jsonl")
+	data, err := os.ReadFile(reportFixtures(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	lines[1] = "{not json\n"
+	os.WriteFile(corrupt, []byte(strings.Join(lines, "")), 0o644)
+	code, _, stderr = run("report", corrupt)
+	if code != ExitFailure || !strings.Contains(stderr, corrupt) || !strings.Contains(stderr, "line 2") {
+		t.Errorf("corrupt file: exit %d, %s", code, stderr)
+	}
+	code, _, stderr = run("report", reportFixtures(t)[0], "--baseline", missing)
+	if code != ExitFailure || !strings.Contains(stderr, "baseline") || !strings.Contains(stderr, missing) {
+		t.Errorf("missing baseline: exit %d, %s", code, stderr)
+	}
+}
+
+func TestReportThresholds(t *testing.T) {
+	files := reportFixtures(t)
+	dir := t.TempDir()
+	for _, bad := range []string{"speed>1", "wrong<1", "p99>soon", "regression>5"} {
+		if code, _, stderr := run(append([]string{"report", "--fail-if", bad}, files...)...); code != ExitUsage || !strings.Contains(stderr, "--fail-if") {
+			t.Errorf("%s: exit %d, %s", bad, code, stderr)
+		}
+	}
+	// The fixtures have no wrong answers and no errors.
+	if code, _, stderr := run(append([]string{"report", "--quiet", "--fail-if", "wrong>0,errors>0", "-o", filepath.Join(dir, "ok.md")}, files...)...); code != ExitOK {
+		t.Errorf("wrong>0,errors>0: exit %d, %s", code, stderr)
+	}
+	// No query takes under a nanosecond: every template violates, and the
+	// report is written all the same.
+	out := filepath.Join(dir, "gate.html")
+	code, _, stderr := run(append([]string{"report", "--quiet", "--fail-if", "p99>1ns", "-o", out}, files...)...)
+	if code != ExitCheck || !strings.Contains(stderr, "FAIL") || !strings.Contains(stderr, "p99>1ns") {
+		t.Errorf("p99>1ns: exit %d, %s", code, stderr)
+	}
+	if data, err := os.ReadFile(out); err != nil || !strings.Contains(string(data), "<svg") {
+		t.Errorf("the report was not written when the gate failed: %v", err)
+	}
+	// A file against itself as the baseline is no regression.
+	qt3 := "../../report/testdata/batch-qt3.jsonl"
+	code, _, stderr = run("report", "--quiet", qt3, "--baseline", qt3, "--fail-if", "regression>5%")
+	if code != ExitOK {
+		t.Errorf("self as baseline: exit %d, %s", code, stderr)
+	}
+}
