@@ -376,3 +376,53 @@ func TestUnknownFormat(t *testing.T) {
 		t.Error("pdf accepted")
 	}
 }
+
+// TestHTMLEscapesRunText: labels come from run files; in the HTML (tables
+// and SVG text alike) they are text, never markup.
+func TestHTMLEscapesRunText(t *testing.T) {
+	run := synthRun(t, synth{series: `<img src=x onerror=alert(1)>&`, workload: "QT1", templates: []string{"QT1"}, perRun: []int64{10, 12, 11}})
+	r, err := Build([]*Run{run}, Options{Notes: []string{"<script>alert(1)</script>"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(render(t, r, "html"))
+	if strings.Contains(html, "<img") || strings.Contains(html, "<script") {
+		t.Errorf("run text reached the page as markup")
+	}
+	if !strings.Contains(html, "&lt;img src=x") {
+		t.Errorf("the series name is missing from the page")
+	}
+}
+
+// TestOddRuns: a file with a header alone, or cut short before its
+// summary, still makes a report that says so.
+func TestOddRuns(t *testing.T) {
+	data, err := os.ReadFile("testdata/naive-qt3.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for name, text := range map[string]string{
+		"header only": lines[0],
+		"cut short":   strings.Join(lines[:3], "") + lines[3][:40],
+	} {
+		f, err := runfile.Read(strings.NewReader(text))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		run, err := NewRun(name, f)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r, err := Build([]*Run{run}, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, format := range Formats {
+			out := string(render(t, r, format))
+			if format == "html" && !strings.Contains(out, `status &#34;incomplete&#34;`) {
+				t.Errorf("%s: the HTML does not say the run is incomplete", name)
+			}
+		}
+	}
+}
