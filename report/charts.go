@@ -222,7 +222,7 @@ func (r *Report) boxChart(g group[Latency]) (chart, error) {
 	n := float64(len(series))
 	width := 0.8 / n
 	w := max(480, min(1000, 80+float64(len(groups))*(n*18+24)))
-	boxW := vg.Points((w - 80) / float64(len(groups)) * width * 0.7)
+	boxW := vg.Points(min(40, (w-80)/float64(len(groups))*width*0.7))
 	for si, s := range series {
 		col := colorOf(r.colorIndex(s))
 		var means plotter.XYs
