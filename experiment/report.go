@@ -1,10 +1,49 @@
 package experiment
 
-import "errors"
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gqlbench/gqlbench/report"
+)
 
 // writeReport writes Dir/report.html and Dir/report.md over every run file
-// written, and the report's summary table to Out: once the report package
-// is in.
+// written, and the report's summary table to Out.
 func (s *session) writeReport() error {
-	return errors.New("no report yet: the report package is not in this build; the run files are in " + s.Dir + "/runs")
+	runs, err := report.Load(s.res.Runs...)
+	if err != nil {
+		return err
+	}
+	rep, err := report.Build(runs, report.Options{Title: "gqlbench " + s.name, Config: s.config, Notes: s.notes})
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		format string
+		path   *string
+	}{{"html", &s.res.HTML}, {"md", &s.res.MD}} {
+		path := filepath.Join(s.Dir, "report."+f.format)
+		if err := writeFile(path, func(w io.Writer) error { return rep.Write(w, f.format) }); err != nil {
+			return err
+		}
+		*f.path = path
+	}
+	rep.Summary(s.Out)
+	return nil
+}
+
+// writeFile writes path whole or not at all.
+func writeFile(path string, write func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }

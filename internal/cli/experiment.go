@@ -57,7 +57,7 @@ from the same runs) and aTPm over --mixes mixed workloads (each the same
 --mix-duration). At every scale factor: aQETq of --seq-queries instances per
 template (the same ones at every scale factor), sequential mode, --passes
 passes. Each variant runs in its own process; every answer is verified.
-With the defaults it takes about 6 minutes on a 2-core machine. The paper's
+With the defaults it takes about 5 minutes on a 2-core machine. The paper's
 parameters: --db postgres --sf 100,125,150 --duration 60s --runs 6
 --per-template 5000 --mix-duration 600s (many hours).`
 
@@ -116,7 +116,7 @@ const poolingSynopsis = `experiment pooling [--db sqlite|postgres|URL] [--sf 10]
 LinGBM §6.3. For each variant and pool size, a server with --pool N; each
 template at each client count, closed loop, --runs runs of --duration (the
 first a warm-up). The report draws throughput over clients, one line per pool
-size. With the defaults it takes about 5 minutes on a 2-core machine. The
+size. With the defaults it takes about 4 minutes on a 2-core machine. The
 paper: --db postgres --sf 10 --variants naive,batch --clients
 1,2,3,4,5,10,15,20,30,40,50 --duration 60s --runs 6.`
 

@@ -110,8 +110,12 @@ func (c *commonFlags) common(env Env) (experiment.Common, error) {
 	if err != nil {
 		return experiment.Common{}, fmt.Errorf("cannot find this program to start the servers: %w", err)
 	}
+	command := []string{"gqlbench"}
+	for _, a := range env.Args {
+		command = append(command, redactURL(a)) // run files and reports are shared; passwords are not
+	}
 	return experiment.Common{Dir: c.dir, DB: c.db, Keep: c.keep, Exe: exe, Pin: c.pin, Seed: c.seed, Timeout: c.timeout,
-		Version: Version, Command: append([]string{"gqlbench"}, env.Args...), Log: log, Out: env.Stdout}, nil
+		Version: Version, Command: command, Log: log, Out: env.Stdout}, nil
 }
 
 // experimentDone reports where the results are and maps the error to an

@@ -1,0 +1,58 @@
+package experiment_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gqlbench/gqlbench/internal/cli"
+	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
+	"github.com/jackc/pgx/v5"
+)
+
+// TestOptimizationsLocalPostgres runs §6.2 with --db postgres: a throwaway
+// cluster in DIR/pg, removed at the end.
+func TestOptimizationsLocalPostgres(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := gqlbench(context.Background(), append(optimizationsArgs, "--dir", dir, "--db", "postgres")...)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	checkOptimizations(t, dir, "postgres")
+	if _, err := os.Stat(filepath.Join(dir, "pg", "cluster.json")); !os.IsNotExist(err) {
+		t.Errorf("the throwaway cluster is still there: %v", err)
+	}
+	checkReport(t, dir, "PostgreSQL")
+}
+
+// TestOptimizationsPostgresURL runs §6.2 on a server given by URL: a
+// database per scale factor, dropped at the end.
+func TestOptimizationsPostgresURL(t *testing.T) {
+	dir := t.TempDir()
+	admin := pgtest.Cluster(t).URL("")
+	code, stdout, stderr := gqlbench(context.Background(), append(optimizationsArgs, "--dir", dir, "--db", admin)...)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	checkOptimizations(t, dir, "postgres")
+	secret := pgtest.Cluster(t).Password
+	if strings.Contains(stderr+stdout, secret) {
+		t.Error("the password reached the output")
+	}
+	for _, f := range []string{"report.html", "report.md", "runs/atpt-sf1-naive-QT03.jsonl"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, f)); strings.Contains(string(b), secret) {
+			t.Errorf("the password is in %s", f)
+		}
+	}
+	conn, err := pgx.Connect(context.Background(), admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM pg_database WHERE datname LIKE 'gqlbench_sf%'").Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d experiment databases left (%v)", n, err)
+	}
+}
