@@ -52,6 +52,28 @@ func init() {
 	})
 }
 
+// wrongData is what test-wrong answers to every query.
+var wrongData = []byte(`{"wrong":true}`)
+
+func init() {
+	server.Register(server.Variant{
+		Name:    "test-wrong",
+		Summary: "answers every template query with the same wrong data, fast (experiment tests)",
+		Open: func(context.Context, server.Config) (server.Executor, error) {
+			return wrong{}, nil
+		},
+	})
+}
+
+type wrong struct{}
+
+func (wrong) Execute(_ context.Context, r *server.Request) *server.Response {
+	if r.Query == "{__typename}" { // the load generator's first check: a GraphQL server
+		return &server.Response{Data: []byte(`{"__typename":"Query"}`)}
+	}
+	return &server.Response{Data: wrongData}
+}
+
 // crashing answers as its Executor does, until its process exits.
 type crashing struct {
 	server.Executor

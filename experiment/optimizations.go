@@ -116,8 +116,12 @@ func (o Optimizations) run(ctx context.Context, s *session) error {
 	s.notes = append(s.notes, o.notes(dbs)...)
 
 	main := o.SFs[0]
+	sfs := sortedUnique(o.SFs)
+	if o.SeqQueries == 0 {
+		sfs = []int{main} // the other scale factors are for aQETq alone
+	}
 	var seqInst []workload.Instance // drawn at the smallest scale factor
-	for _, sf := range sortedUnique(o.SFs) {
+	for _, sf := range sfs {
 		url, meta, err := dbs.dataset(ctx, sf, s.Seed)
 		if err != nil {
 			return err

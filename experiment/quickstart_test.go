@@ -102,6 +102,33 @@ func TestServerDies(t *testing.T) {
 	}
 }
 
+// TestWrongAnswers: a variant that answers wrong runs to the end like the
+// others; the report is written and flags it, and the exit code is 3.
+func TestWrongAnswers(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := gqlbench(context.Background(), "quickstart", "--dir", dir, "--duration", "200ms",
+		"--variants", "test-wrong,naive", "--templates", "3", "--per-template", "5", "--ceiling=false")
+	if code != cli.ExitCheck {
+		t.Errorf("exit %d, want %d (wrong answers)\nstderr:\n%s", code, cli.ExitCheck, stderr)
+	}
+	if !strings.Contains(stderr, "test-wrong QT3") || !strings.Contains(stderr, "wrong answers") {
+		t.Errorf("stderr does not name the failed check:\n%s", stderr)
+	}
+	runs := runFiles(t, dir)
+	wantRuns(t, runs, "test-wrong-QT03", "naive-QT03")
+	if f := runs["test-wrong-QT03"]; f != nil && (f.Summary == nil || f.Summary.Total.Wrong == 0 || f.Summary.Total.Wrong != f.Summary.Total.Verified) {
+		t.Errorf("test-wrong: %+v", f.Summary)
+	}
+	if f := runs["naive-QT03"]; f != nil {
+		checkCorrect(t, "naive-QT03", f)
+	}
+	checkGone(t, runs)
+	checkReport(t, dir, "test-wrong", "Check failed")
+	if !strings.Contains(stdout, "report: ") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+}
+
 // TestInterrupted: cancelling the context (Ctrl-C) mid-experiment stops
 // the servers, keeps the run files measured so far and reports them.
 func TestInterrupted(t *testing.T) {
