@@ -120,7 +120,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		s.res.Runs = append(s.res.Runs, path)
 		s.res.Wrong += sum.Total.Wrong
 		s.res.Errors += sum.Total.Errors
-		s.logf("  %-28s %s", r.what, line(sum))
+		s.logf("  %-28s %s", r.what, line(r.mode, sum))
 	}
 	var check *drive.CheckError
 	switch {
@@ -157,14 +157,18 @@ func (r runSpec) flags(c drive.Config) map[string]string {
 }
 
 // line is a run's one-line result for the progress.
-func line(sum *runfile.Summary) string {
+func line(mode drive.Mode, sum *runfile.Summary) string {
 	t := sum.Total
 	status := ""
 	if sum.Status != "ok" {
 		status = "  [" + sum.Status + ": " + firstLine(sum.Reason) + "]"
 	}
-	return fmt.Sprintf("%8.1f q/s  QET p50 %7.2f ms  p99 %7.2f ms  %d verified, %d wrong, %d errors%s",
-		sum.Throughput.Mean, float64(t.QET.P50)/1e6, float64(t.QET.P99)/1e6, t.Verified, t.Wrong, t.Errors, status)
+	rate := fmt.Sprintf("%8.1f q/s", sum.Throughput.Mean)
+	if mode == drive.Sequential {
+		rate = fmt.Sprintf("QET mean %7.2f ms", t.QET.Mean/1e6)
+	}
+	return fmt.Sprintf("%s  QET p50 %7.2f ms  p99 %7.2f ms  %d verified, %d wrong, %d errors%s",
+		rate, float64(t.QET.P50)/1e6, float64(t.QET.P99)/1e6, t.Verified, t.Wrong, t.Errors, status)
 }
 
 // preflight checks srv with drive.Preflight over every template of q.
