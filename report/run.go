@@ -107,7 +107,7 @@ func (r *Run) scan() error {
 		}
 		for name, t := range iv.Templates {
 			w.count[name] += t.Count - t.Overrun
-			addCounts(&r.tmpl(name).all, t)
+			r.tmpl(name).all.AddCounts(t)
 		}
 	}
 	r.templates = templateOrder(r.File.Header.Queries.Templates, r.perTmpl)
@@ -142,25 +142,6 @@ func (r *Run) tmpl(name string) *tmplData {
 		r.perTmpl[name] = d
 	}
 	return d
-}
-
-// addCounts adds t's counters to c.
-func addCounts(c *runfile.TemplateInterval, t *runfile.TemplateInterval) {
-	c.Count += t.Count
-	c.OK += t.OK
-	c.Errors += t.Errors
-	c.Wrong += t.Wrong
-	c.Verified += t.Verified
-	c.Late += t.Late
-	c.Dropped += t.Dropped
-	c.SentBytes += t.SentBytes
-	c.RecvBytes += t.RecvBytes
-	for k, v := range t.ErrorKinds {
-		if c.ErrorKinds == nil {
-			c.ErrorKinds = map[string]int64{}
-		}
-		c.ErrorKinds[k] += v
-	}
 }
 
 // templateOrder lists the header's templates that have data, then any

@@ -108,7 +108,7 @@ func Merge(files []*File) (*File, error) {
 			mt := &TemplateInterval{}
 			for _, iv := range group {
 				if t := iv.Templates[name]; t != nil {
-					mt.addCounts(t)
+					mt.AddCounts(t)
 				}
 			}
 			var err error

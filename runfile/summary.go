@@ -75,7 +75,7 @@ func (s *Summarizer) Add(iv *Interval) error {
 
 func (a *tAcc) add(t *TemplateInterval) error {
 	c := &a.c
-	c.addCounts(t)
+	c.AddCounts(t)
 	a.windowCount += t.Count - t.Overrun
 	a.winOK += t.OK - t.OverrunOK
 	for _, h := range []struct {

@@ -160,8 +160,8 @@ type TemplateInterval struct {
 	LatencyHist *hdrhistogram.Histogram `json:"-"`
 }
 
-// addCounts adds t's counters (not its histograms) to c.
-func (c *TemplateInterval) addCounts(t *TemplateInterval) {
+// AddCounts adds t's counters (not its histograms) to c.
+func (c *TemplateInterval) AddCounts(t *TemplateInterval) {
 	c.Count += t.Count
 	c.OK += t.OK
 	c.Errors += t.Errors
