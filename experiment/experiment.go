@@ -230,6 +230,17 @@ func (s *session) serverFailed(srv *Server, err error) {
 	s.fail(err)
 }
 
+// databases opens the session's databases and pins a local PostgreSQL to
+// the servers' CPU; the caller defers their close.
+func (s *session) databases(ctx context.Context) (*databases, error) {
+	dbs, err := openDatabases(ctx, s.DB, s.Dir, s.Keep, s.Log)
+	if err != nil {
+		return nil, err
+	}
+	s.pinPostgres(dbs.postmaster())
+	return dbs, nil
+}
+
 // stopAll stops every server still running (on errors and interruptions).
 func (s *session) stopAll() {
 	s.mu.Lock()

@@ -106,12 +106,11 @@ type optWorkloads struct {
 
 func (o Optimizations) run(ctx context.Context, s *session) error {
 	defer s.stopAll()
-	dbs, err := openDatabases(ctx, s.DB, s.Dir, s.Keep, s.Log)
+	dbs, err := s.databases(ctx)
 	if err != nil {
 		return err
 	}
 	defer dbs.close(context.WithoutCancel(ctx))
-	s.pinPostgres(dbs.postmaster())
 	s.config = append(s.commonConfig(dbs), o.config()...)
 	s.notes = append(s.notes, o.notes(dbs)...)
 

@@ -74,12 +74,11 @@ func (p Pooling) Run(ctx context.Context) (*Result, error) {
 
 func (p Pooling) run(ctx context.Context, s *session) error {
 	defer s.stopAll()
-	dbs, err := openDatabases(ctx, s.DB, s.Dir, s.Keep, s.Log)
+	dbs, err := s.databases(ctx)
 	if err != nil {
 		return err
 	}
 	defer dbs.close(context.WithoutCancel(ctx))
-	s.pinPostgres(dbs.postmaster())
 	s.config = append(s.commonConfig(dbs),
 		[2]string{"scale factor", strconv.Itoa(p.SF)},
 		[2]string{"variants", strings.Join(p.Variants, ", ")},

@@ -61,12 +61,11 @@ func (q Quickstart) Run(ctx context.Context) (*Result, error) {
 
 func (q Quickstart) run(ctx context.Context, s *session) error {
 	defer s.stopAll()
-	dbs, err := openDatabases(ctx, s.DB, s.Dir, s.Keep, s.Log)
+	dbs, err := s.databases(ctx)
 	if err != nil {
 		return err
 	}
 	defer dbs.close(context.WithoutCancel(ctx))
-	s.pinPostgres(dbs.postmaster())
 	templates := templateIDs(q.Templates)
 	s.config = append(s.commonConfig(dbs),
 		[2]string{"scale factor", strconv.Itoa(q.SF)},
