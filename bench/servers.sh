@@ -5,7 +5,9 @@
 # (`gqlbench serve`, pinned with the database to core 0), each template driven by
 # `gqlbench load --mode closed --clients 1` (pinned to core 1) for a warm-up run and
 # a measured run of $DUR each, every answer verified against the oracle's hash.
-# Prints aTPt (queries/s) per template and variant, and the ratio to naive.
+# Prints aTPt (queries/s) per template and variant with the ratio to naive, then
+# what each query cost in CPU: the server process and the database (postmaster
+# and backends), in µs per query — the decomposition behind every ratio.
 #
 #   bench/servers.sh                                  # SF=10 DUR=5s, all variants
 #   SF=1 DUR=2s VARIANTS="naive batch" bench/servers.sh
@@ -38,7 +40,7 @@ for v in $VARIANTS; do
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
   for t in $TEMPLATES; do
     taskset -c 1 "$B" load --target "http://127.0.0.1:$port/graphql" --queries "$work/q$t.jsonl" \
-      --mode closed --clients 1 --duration "$DUR" --runs 2 -o "$work/run-$v-$t.jsonl" 2>/dev/null || true
+      --watch-pid "$server" --watch-pid "$pgpid" --mode closed --clients 1 --duration "$DUR" --runs 2 -o "$work/run-$v-$t.jsonl" 2>/dev/null || true
   done
   kill "$server"; wait "$server" 2>/dev/null || true; server=""
 done
@@ -58,6 +60,21 @@ def tp(v, t):
     if tot["errors"] or tot["wrong"]:
         return None, f"{tot['errors']} err {tot['wrong']} wrong"
     return s["goodput"]["mean"], ""
+def cpu(v, t):
+    """CPU µs per completed query of the server and of the database."""
+    try:
+        lines = [json.loads(l) for l in open(f"{work}/run-{v}-{t}.jsonl")]
+    except OSError:
+        return None
+    sec, n = [0.0, 0.0], 0
+    for iv in lines:
+        if iv.get("type") != "interval" or iv["warmup"] or iv.get("tail") or len(iv.get("procs", [])) != 2:
+            continue
+        d = (iv["end_ns"] - iv["start_ns"]) / 1e9
+        for i, p in enumerate(iv["procs"]):
+            sec[i] += p["cpu_pct"] / 100 * d
+        n += sum(x["count"] for x in iv["templates"].values())
+    return (sec[0] / n * 1e6, sec[1] / n * 1e6) if n else None
 print(f"aTPt (verified answers/s, 1 client, {dur} after a {dur} warm-up), sf={sf}, PostgreSQL; ratio to naive in ()")
 print("QT   " + "".join(f"{v:>20}" for v in variants))
 for t in templates:
@@ -71,5 +88,14 @@ for t in templates:
             row += f"{x:>12.1f} ({x/base:4.2f}x)"
         else:
             row += f"{x:>20.1f}"
+    print(row)
+print()
+print("CPU per query, µs: server + database (postmaster and backends), both on core 0")
+print("QT   " + "".join(f"{v:>20}" for v in variants))
+for t in templates:
+    row = f"QT{t:<3}"
+    for v in variants:
+        c = cpu(v, t)
+        row += f"{'—':>20}" if c is None else f"{c[0]:>12.0f} + {c[1]:<5.0f}"
     print(row)
 PY

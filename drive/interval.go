@@ -33,7 +33,7 @@ func (e *engine) interval(ph *phase, idx int, from, to time.Duration) (*runfile.
 	}
 	for _, p := range e.cfg.Watch {
 		s := p.Sample()
-		iv.Procs = append(iv.Procs, runfile.ProcSample{PID: p.PID, CPUPercent: s.CPUPercent, RSSBytes: s.RSSBytes, Gone: s.Gone})
+		iv.Procs = append(iv.Procs, runfile.ProcSample{PID: p.PID, CPUPercent: s.CPUPercent, RSSBytes: s.RSSBytes, Processes: s.Processes, Gone: s.Gone})
 	}
 	if e.cfg.Self != nil {
 		s := e.cfg.Self.Sample()

@@ -66,6 +66,7 @@ type session struct {
 	failed  map[*Server]bool // whose failure is recorded
 
 	serverCPU, loadCPU int // -1: not pinned
+	postmaster         int // the local PostgreSQL's server process, watched beside the servers; 0: none
 	pinNote            string
 	unpin              func() // restores the load generator's CPUs
 }
@@ -237,7 +238,8 @@ func (s *session) databases(ctx context.Context) (*databases, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.pinPostgres(dbs.postmaster())
+	s.postmaster = dbs.postmaster()
+	s.pinPostgres(s.postmaster)
 	return dbs, nil
 }
 

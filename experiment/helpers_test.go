@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gqlbench/gqlbench/internal/cli"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -117,9 +118,15 @@ func checkGone(t *testing.T, runs map[string]*runfile.File) {
 			pids[w.PID] = true
 		}
 	}
+	// A stopped PostgreSQL removes its pid file, which ends pg_ctl's wait,
+	// a moment before its postmaster exits: give the processes a while.
+	deadline := time.Now().Add(10 * time.Second)
 	for pid := range pids {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
 		if alive(pid) {
-			t.Errorf("server process %d is still running", pid)
+			t.Errorf("watched process %d is still running", pid)
 		}
 	}
 	checkNoChildren(t)

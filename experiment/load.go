@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
@@ -90,9 +91,17 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		return err
 	}
 	watched := []runfile.Watched{}
-	if p, err := measure.NewProc(srv.PID); err == nil {
-		cfg.Watch = append(cfg.Watch, p)
-		watched = append(watched, runfile.Watched{PID: srv.PID, Name: p.Name})
+	watch := []int{srv.PID}
+	if s.postmaster > 0 && strings.HasPrefix(srv.Spec.DB, "postgres") {
+		// The database works for the server: its backends' CPU is part of
+		// what a query costs (SQLite runs inside the server process).
+		watch = append(watch, s.postmaster)
+	}
+	for _, pid := range watch {
+		if p, err := measure.NewProc(pid); err == nil {
+			cfg.Watch = append(cfg.Watch, p)
+			watched = append(watched, runfile.Watched{PID: pid, Name: p.Name})
+		}
 	}
 	if self, err := measure.NewProc(os.Getpid()); err == nil {
 		cfg.Self = self

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/internal/cli"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
+	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -25,6 +26,33 @@ func TestOptimizationsLocalPostgres(t *testing.T) {
 		t.Errorf("the throwaway cluster is still there: %v", err)
 	}
 	checkReport(t, dir, "PostgreSQL")
+	checkDatabaseWatched(t, filepath.Join(dir, "runs", "atpt-sf1-naive-QT03.jsonl"))
+}
+
+// checkDatabaseWatched checks that a run on the local cluster sampled the
+// database beside the server: the postmaster with its backends, which ran
+// the server's statements.
+func checkDatabaseWatched(t *testing.T, path string) {
+	t.Helper()
+	f, err := runfile.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Header.Watch) != 2 || f.Header.Watch[1].Name != "postgres" {
+		t.Fatalf("%s watches %+v: want the server and postgres", path, f.Header.Watch)
+	}
+	procs, cpu := 0, 0.0
+	for _, iv := range f.Intervals {
+		if len(iv.Procs) != 2 {
+			t.Fatalf("interval %d samples %d processes", iv.Index, len(iv.Procs))
+		}
+		procs = max(procs, iv.Procs[1].Processes)
+		cpu += iv.Procs[1].CPUPercent
+	}
+	// The postmaster, its helpers and at least one backend of the server's pool.
+	if procs < 3 || cpu <= 0 {
+		t.Errorf("the database tree: at most %d processes, %.1f CPU %% in all: its backends were not sampled", procs, cpu)
+	}
 }
 
 // TestOptimizationsPostgresURL runs §6.2 on a server given by URL: a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -13,25 +14,37 @@ import (
 // not by CONFIG_HZ).
 const clockTicks = 100
 
-// Proc samples one process's CPU use and resident memory from /proc.
+// Proc samples the CPU use and memory of a process and of every process
+// under it, from /proc. A database is a tree of processes — PostgreSQL runs
+// each connection in a backend forked by the postmaster, and the backends do
+// the work — so watching the postmaster alone would say the database costs
+// nothing. A Go server is a tree of one.
+//
+// CPU is utime+stime+cutime+cstime summed over the tree: a descendant that
+// exits and is reaped moves its time into its parent's cutime, so nothing is
+// lost or counted twice between two samples. Memory is the resident set of a
+// lone process; for a tree it is the sum of the processes' proportional set
+// sizes (PSS), so memory the processes share (PostgreSQL's shared buffers)
+// counts once, not once per backend.
 type Proc struct {
 	PID  int
 	Name string // the process's command name (/proc/PID/comm)
 
-	lastCPU  int64 // utime+stime, clock ticks
+	lastCPU  int64 // summed over the tree, clock ticks
 	lastWall time.Time
 	primed   bool
 }
 
-// ProcSample is one sample of a process.
+// ProcSample is one sample of a process tree.
 type ProcSample struct {
 	CPUPercent float64 // CPU time over wall time since the previous sample; 100 = one core
-	RSSBytes   int64   // resident set size
+	RSSBytes   int64   // resident memory: RSS of a lone process, summed PSS of a tree
+	Processes  int     // processes in the tree (1: the process alone)
 	Gone       bool    // the process no longer exists
 }
 
-// NewProc returns a sampler of process pid; it fails if the process does not
-// exist or /proc cannot be read.
+// NewProc returns a sampler of process pid and its descendants; it fails if
+// the process does not exist or /proc cannot be read.
 func NewProc(pid int) (*Proc, error) {
 	p := &Proc{PID: pid}
 	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
@@ -43,26 +56,77 @@ func NewProc(pid int) (*Proc, error) {
 	return p, nil
 }
 
-// Sample reads the process's counters now. CPUPercent is relative to the
+// Sample reads the tree's counters now. CPUPercent is relative to the
 // previous Sample (0 on the first).
 func (p *Proc) Sample() ProcSample {
 	now := time.Now()
-	cpu, err := procCPU(p.PID)
+	root, err := procCPU(p.PID)
 	if err != nil {
 		return ProcSample{Gone: true}
 	}
-	rss, _ := procRSS(p.PID)
-	s := ProcSample{RSSBytes: rss}
+	tree := descendants(p.PID)
+	cpu := root
+	for _, pid := range tree {
+		if c, err := procCPU(pid); err == nil { // it may have exited meanwhile
+			cpu += c
+		}
+	}
+	s := ProcSample{Processes: 1 + len(tree)}
+	if len(tree) == 0 {
+		s.RSSBytes, _ = procRSS(p.PID)
+	} else {
+		for _, pid := range append([]int{p.PID}, tree...) {
+			m, err := procPSS(pid)
+			if err != nil {
+				m, _ = procRSS(pid)
+			}
+			s.RSSBytes += m
+		}
+	}
 	if p.primed {
 		if wall := now.Sub(p.lastWall).Seconds(); wall > 0 {
-			s.CPUPercent = float64(cpu-p.lastCPU) / clockTicks / wall * 100
+			// A descendant that exited between two samples takes its time with
+			// it until its parent reaps it: never report less than nothing.
+			s.CPUPercent = max(0, float64(cpu-p.lastCPU)/clockTicks/wall*100)
 		}
 	}
 	p.lastCPU, p.lastWall, p.primed = cpu, now, true
 	return s
 }
 
-// procCPU returns utime+stime of pid in clock ticks.
+// descendants returns the pids of every process under pid, from the
+// children lists of its threads (/proc/PID/task/TID/children).
+func descendants(pid int) []int {
+	var out []int
+	queue := []int{pid}
+	seen := map[int]bool{pid: true}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", p))
+		if err != nil {
+			continue
+		}
+		for _, t := range tasks {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", p, t.Name()))
+			if err != nil {
+				continue
+			}
+			for _, f := range strings.Fields(string(b)) {
+				c, err := strconv.Atoi(f)
+				if err != nil || seen[c] {
+					continue
+				}
+				seen[c] = true
+				out = append(out, c)
+				queue = append(queue, c)
+			}
+		}
+	}
+	return out
+}
+
+// procCPU returns utime+stime+cutime+cstime of pid in clock ticks.
 func procCPU(pid int) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
@@ -75,16 +139,19 @@ func procCPU(pid int) (int64, error) {
 		return 0, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
 	}
 	f := bytes.Fields(b[i+1:])
-	// f[0] is field 3 (state); utime and stime are fields 14 and 15.
-	if len(f) < 13 {
+	// f[0] is field 3 (state); utime, stime, cutime and cstime are fields 14–17.
+	if len(f) < 15 {
 		return 0, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
 	}
-	ut, err1 := strconv.ParseInt(string(f[11]), 10, 64)
-	st, err2 := strconv.ParseInt(string(f[12]), 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+	var sum int64
+	for _, x := range f[11:15] {
+		v, err := strconv.ParseInt(string(x), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
+		}
+		sum += v
 	}
-	return ut + st, nil
+	return sum, nil
 }
 
 // procRSS returns the resident set size of pid in bytes (/proc/PID/statm).
@@ -102,4 +169,27 @@ func procRSS(pid int) (int64, error) {
 		return 0, err
 	}
 	return pages * int64(os.Getpagesize()), nil
+}
+
+// procPSS returns the proportional set size of pid in bytes
+// (/proc/PID/smaps_rollup): its private memory plus its share of the memory
+// it shares with other processes.
+func procPSS(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
+	if err != nil {
+		return 0, err
+	}
+	for line := range bytes.Lines(b) {
+		if rest, ok := bytes.CutPrefix(line, []byte("Pss:")); ok {
+			f := bytes.Fields(rest)
+			if len(f) == 2 && string(f[1]) == "kB" {
+				kb, err := strconv.ParseInt(string(f[0]), 10, 64)
+				if err == nil {
+					return kb << 10, nil
+				}
+			}
+			break
+		}
+	}
+	return 0, fmt.Errorf("/proc/%d/smaps_rollup: no Pss line", pid)
 }

@@ -1,8 +1,13 @@
 package measure
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestProcSelf(t *testing.T) {
@@ -22,4 +27,76 @@ func TestProcSelf(t *testing.T) {
 	if _, err := NewProc(1 << 30); err == nil {
 		t.Error("a process that does not exist can be watched")
 	}
+}
+
+// TestProcTree watches a shell whose children burn CPU: their time counts
+// while they run (the shell's own is nil) and still counts once they have
+// exited and been reaped (it moves into the shell's cutime).
+func TestProcTree(t *testing.T) {
+	burn := `i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done`
+	cmd := exec.Command("sh", "-c", "("+burn+") & ("+burn+") & wait; read x")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	p, err := NewProc(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawTree := false
+	var ticks float64 // CPU %·s, summed over samples
+	last := time.Now()
+	for {
+		time.Sleep(20 * time.Millisecond)
+		s := p.Sample()
+		if s.Gone {
+			t.Fatal("the shell is gone")
+		}
+		now := time.Now()
+		ticks += s.CPUPercent * now.Sub(last).Seconds()
+		last = now
+		if s.Processes >= 3 {
+			sawTree = true
+		}
+		if s.RSSBytes <= 0 {
+			t.Fatalf("sample %+v has no memory", s)
+		}
+		if s.Processes == 1 { // both children have exited and been reaped
+			break
+		}
+	}
+	if !sawTree {
+		t.Error("the shell's children were never counted as part of its tree")
+	}
+	own, err := selfTicks(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := procCPU(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all-own <= 0 {
+		t.Fatalf("the children's CPU time (%d ticks) is not in the shell's cutime+cstime", all-own)
+	}
+	if ticks <= 0 {
+		t.Error("no sample saw the children's CPU use")
+	}
+}
+
+// selfTicks returns utime+stime of pid alone.
+func selfTicks(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return u + s, nil
 }

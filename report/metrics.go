@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // Correctness is what happened to one template's requests in one point,
@@ -103,6 +105,12 @@ type Process struct {
 	CPUMax      float64 `json:"cpu_pct_max"`
 	RSSMeanByte float64 `json:"rss_bytes_mean"`
 	RSSMaxBytes int64   `json:"rss_bytes_max"`
+	// CPUPerQuery is the CPU time the process spent per completed query, in
+	// microseconds: what each query costs it, comparable across servers of
+	// different speeds (seed 001 compares CPU load; this divides it by the
+	// work done). 0 when nothing completed.
+	CPUPerQuery float64 `json:"cpu_us_per_query"`
+	Processes   int     `json:"processes,omitempty"` // the most processes seen in its tree (a database's backends)
 }
 
 func (r *Report) correctness() {
@@ -343,11 +351,11 @@ func (r *Report) processes() {
 						name = watch[i].Name
 					}
 					if !s.Gone {
-						get(name, s.PID).add(s.CPUPercent, s.RSSBytes)
+						get(name, s.PID).add(iv, s)
 					}
 				}
 				if s := iv.Driver; s != nil && !s.Gone {
-					get("load generator", 0).add(s.CPUPercent, s.RSSBytes)
+					get("load generator", 0).add(iv, *s)
 				}
 			}
 		}
@@ -355,6 +363,9 @@ func (r *Report) processes() {
 			if a.Samples > 0 {
 				a.CPUMean = a.cpu / float64(a.Samples)
 				a.RSSMeanByte = a.rss / float64(a.Samples)
+				if a.queries > 0 {
+					a.CPUPerQuery = a.cpuSec / float64(a.queries) * 1e6
+				}
 				r.Processes = append(r.Processes, a.Process)
 			}
 		}
@@ -365,12 +376,20 @@ func (r *Report) processes() {
 type procAcc struct {
 	Process
 	cpu, rss float64
+	cpuSec   float64 // CPU seconds over the sampled intervals
+	queries  int64   // queries completed in them
 }
 
-func (a *procAcc) add(cpu float64, rss int64) {
+// add adds s, the sample taken at the end of interval iv.
+func (a *procAcc) add(iv *runfile.Interval, s runfile.ProcSample) {
 	a.Samples++
-	a.cpu += cpu
-	a.rss += float64(rss)
-	a.CPUMax = max(a.CPUMax, cpu)
-	a.RSSMaxBytes = max(a.RSSMaxBytes, rss)
+	a.cpu += s.CPUPercent
+	a.rss += float64(s.RSSBytes)
+	a.CPUMax = max(a.CPUMax, s.CPUPercent)
+	a.RSSMaxBytes = max(a.RSSMaxBytes, s.RSSBytes)
+	a.Processes = max(a.Processes, s.Processes)
+	a.cpuSec += s.CPUPercent / 100 * float64(iv.EndNS-iv.StartNS) / 1e9
+	for _, t := range iv.Templates {
+		a.queries += t.Count
+	}
 }

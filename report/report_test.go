@@ -181,6 +181,24 @@ func TestFixtureMetrics(t *testing.T) {
 	if len(r.Queries) == 0 || len(r.Processes) == 0 || len(r.Curve) == 0 || len(r.Welch) == 0 {
 		t.Errorf("queries %d, processes %d, curve %d, welch %d: want some of each", len(r.Queries), len(r.Processes), len(r.Curve), len(r.Welch))
 	}
+	// CPU per query is the CPU rate over the query rate: for a one-template
+	// closed-loop point, mean CPU % / aTPt (its intervals are of one length).
+	checked := 0
+	for _, p := range r.Processes {
+		for _, row := range r.Throughput {
+			if row.Key != p.Key || p.Mode != "closed" || p.Name == "load generator" || !isTemplate(p.Workload) {
+				continue
+			}
+			want := p.CPUMean / 100 / row.Mean * 1e6
+			if d := p.CPUPerQuery - want; d > 0.05*want || d < -0.05*want || p.CPUPerQuery <= 0 {
+				t.Errorf("%s %s: %.1f CPU µs per query, %.1f %% of a core at %.1f queries/s make %.1f", p.Series, p.Name, p.CPUPerQuery, p.CPUMean, row.Mean, want)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Error("no process of a one-template closed-loop point to check CPU per query on")
+	}
 	paired := map[string]bool{}
 	for _, p := range r.Paired {
 		paired[p.Metric] = true

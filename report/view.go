@@ -410,15 +410,20 @@ func (r *Report) resourcesSection() section {
 	if len(r.Processes) > 0 {
 		head, cells := r.keyCols(true)
 		t := table{Title: "CPU and memory of the watched processes",
-			Note: "Sampled each interval of the measured runs (--watch-pid); CPU 100 % = one core; RSS in MiB. The load generator's own use is shown too.",
-			Head: append(head, "process", "samples", "CPU % mean", "CPU % max", "RSS mean", "RSS max")}
+			Note: "Sampled each interval of the measured runs (--watch-pid), each process with its descendants (a database's backends); " +
+				"CPU 100 % = one core; CPU µs/query = CPU time per completed query; memory in MiB (RSS of a lone process, summed PSS of a tree). " +
+				"The load generator's own use is shown too.",
+			Head: append(head, "process", "samples", "CPU % mean", "CPU % max", "CPU µs/query", "memory mean", "memory max")}
 		for _, p := range r.Processes {
 			name := p.Name
-			if p.PID > 0 {
+			switch {
+			case p.PID > 0 && p.Processes > 1:
+				name += fmt.Sprintf(" (pid %d, %d processes)", p.PID, p.Processes)
+			case p.PID > 0:
 				name += fmt.Sprintf(" (pid %d)", p.PID)
 			}
 			t.add(r.flagged(p.Series), append(cells(p.Key), name, strconv.Itoa(p.Samples), f1(p.CPUMean), f1(p.CPUMax),
-				mib(p.RSSMeanByte), mib(float64(p.RSSMaxBytes)))...)
+				f1(p.CPUPerQuery), mib(p.RSSMeanByte), mib(float64(p.RSSMaxBytes)))...)
 		}
 		s.Tables = append(s.Tables, t)
 	}

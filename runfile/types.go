@@ -183,12 +183,13 @@ func (c *TemplateInterval) AddCounts(t *TemplateInterval) {
 	}
 }
 
-// ProcSample is one sample of a process.
+// ProcSample is one sample of a process and its descendants.
 type ProcSample struct {
 	PID        int     `json:"pid"`
-	CPUPercent float64 `json:"cpu_pct"` // 100 = one core
-	RSSBytes   int64   `json:"rss_bytes"`
-	Gone       bool    `json:"gone,omitempty"` // the process has exited
+	CPUPercent float64 `json:"cpu_pct"`             // 100 = one core
+	RSSBytes   int64   `json:"rss_bytes"`           // resident memory: RSS of a lone process, summed PSS of a tree
+	Processes  int     `json:"processes,omitempty"` // the process and its descendants (a database's backends), all sampled
+	Gone       bool    `json:"gone,omitempty"`      // the process has exited
 }
 
 // Step is one capacity-search step: one point of the latency–throughput curve.

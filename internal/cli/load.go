@@ -164,7 +164,7 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	fs.DurationVar(&f.abortAfter, "abort-after", 5*time.Second, "abort when only failures came back for this long")
 	fs.Float64Var(&f.verifySample, "verify-sample", 1, "fraction of responses whose data are compared with the expected answer")
 	fs.StringVar(&f.records, "records", "", "also write per-request records (CSV, LinGBM's columns first) to `FILE`")
-	fs.Var(&f.watch, "watch-pid", "sample CPU % and RSS of process `PID` each interval (repeatable: the server, the database)")
+	fs.Var(&f.watch, "watch-pid", "sample CPU % and memory of process `PID` and its descendants each interval (repeatable: the server, the database's postmaster)")
 	fs.Var(&f.labels, "label", "label the run `KEY=VALUE` in its header (repeatable), e.g. server=batch, sf=10, pool=10: reports group and compare runs by labels")
 	fs.Var(&f.headers, "header", "extra request header \"Name: value\" (repeatable)")
 	fs.StringVar(&f.client, "client", "gqlbench", "HTTP client: gqlbench (its own HTTP/1.1) or net/http")
