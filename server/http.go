@@ -107,9 +107,11 @@ type NonBlocking interface {
 //
 // With Trace, the request's context carries trace.Stats and the response
 // gets extensions.timing = {"total_ns": the time Execute took,
-// "database_ns": the time its SQL statements took (trace.Statement),
-// "graphql_ns": total_ns − database_ns (at least 0), "sql_statements": their
-// number}: seed 002's per-request breakdown.
+// "database_ns": the wall time during which at least one of its SQL
+// statements ran (trace.Statement; concurrent statements count once),
+// "database_sum_ns": the statements' times added up, "graphql_ns":
+// total_ns − database_ns, "sql_statements": their number}: seed 002's
+// per-request breakdown.
 func Handler(e Executor, o HTTPOptions) http.Handler {
 	_, nb := e.(NonBlocking)
 	return &handler{e: e, o: o.withDefaults(), inline: nb}
@@ -247,7 +249,8 @@ func isJSON(ct string) bool {
 // timing is extensions.timing (see Handler).
 type timing struct {
 	TotalNS       int64 `json:"total_ns"`
-	DatabaseNS    int64 `json:"database_ns"`
+	DatabaseNS    int64 `json:"database_ns"`     // wall time with a statement running
+	DatabaseSumNS int64 `json:"database_sum_ns"` // the statements' times added up
 	GraphQLNS     int64 `json:"graphql_ns"`
 	SQLStatements int64 `json:"sql_statements"`
 }
@@ -260,7 +263,8 @@ func timingOf(s *trace.Stats, total time.Duration) *timing {
 	return &timing{
 		TotalNS:       int64(total),
 		DatabaseNS:    int64(db),
-		GraphQLNS:     int64(max(total-db, 0)),
+		DatabaseSumNS: int64(s.DBTimeSum()),
+		GraphQLNS:     int64(max(total-db, 0)), // 0 only if a statement outlived Execute
 		SQLStatements: s.Statements(),
 	}
 }

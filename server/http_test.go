@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -279,8 +281,9 @@ func TestTrace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		shared := &Response{Data: json.RawMessage(`{}`), Extensions: map[string]any{"mine": 1}}
 		exec := fake(func(ctx context.Context, _ *Request) *Response {
-			time.Sleep(5 * time.Millisecond)
-			for range 3 {
+			time.Sleep(2 * time.Millisecond)
+			for range 3 { // one after the other
+				time.Sleep(time.Millisecond)
 				trace.Statement(ctx, time.Millisecond)
 			}
 			return shared
@@ -297,7 +300,7 @@ func TestTrace(t *testing.T) {
 			}
 			got.Total, got.DB, got.GraphQL, got.Statements = tm["total_ns"], tm["database_ns"], tm["graphql_ns"], tm["sql_statements"]
 			want := struct{ Total, DB, GraphQL, Statements int64 }{5e6, 3e6, 2e6, 3}
-			if got != want || len(tm) != 4 {
+			if got != want || tm["database_sum_ns"] != 3e6 || len(tm) != 5 {
 				t.Errorf("timing %v, want %+v", tm, want)
 			}
 			if string(b.Extensions["mine"]) != "1" {
@@ -310,8 +313,44 @@ func TestTrace(t *testing.T) {
 	})
 }
 
-// TestTraceFloor: database time over wall time (concurrent statements)
-// floors the GraphQL layer's time at 0.
+// TestTraceConcurrent: statements that run at the same time (a naive
+// server's resolvers of one list) count once in the database time, so the
+// GraphQL layer keeps its share; their sum is reported beside it.
+func TestTraceConcurrent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		exec := fake(func(ctx context.Context, _ *Request) *Response {
+			var wg sync.WaitGroup
+			for i := range 3 { // 0–1 s, 0–2 s, 0–3 s
+				wg.Go(func() {
+					d := time.Duration(i+1) * time.Second
+					time.Sleep(d)
+					trace.Statement(ctx, d)
+				})
+			}
+			wg.Wait()
+			time.Sleep(time.Second) // the GraphQL layer: 3–4 s
+			for range 2 {           // 4–5 s, twice at once
+				wg.Go(func() {
+					time.Sleep(time.Second)
+					trace.Statement(ctx, time.Second)
+				})
+			}
+			wg.Wait()
+			time.Sleep(time.Second) // 5–6 s
+			return &Response{Data: json.RawMessage(`{}`)}
+		})
+		_, b := do(t, Handler(exec, HTTPOptions{Trace: true}), post(`{"query":"{x}"}`))
+		var tm map[string]int64
+		json.Unmarshal(b.Extensions["timing"], &tm)
+		want := map[string]int64{"total_ns": 6e9, "database_ns": 4e9, "database_sum_ns": 8e9, "graphql_ns": 2e9, "sql_statements": 5}
+		if !maps.Equal(tm, want) {
+			t.Errorf("timing %v, want %v", tm, want)
+		}
+	})
+}
+
+// TestTraceFloor: a statement that outlives Execute (it cannot, but the
+// times come from the executor) floors the GraphQL layer's time at 0.
 func TestTraceFloor(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		exec := fake(func(ctx context.Context, _ *Request) *Response {

@@ -5,15 +5,19 @@ package trace
 
 import (
 	"context"
-	"sync/atomic"
+	"slices"
+	"sync"
 	"time"
 )
 
 // Stats of one request. Safe for concurrent use (resolvers run in parallel).
 type Stats struct {
-	statements atomic.Int64
-	dbNanos    atomic.Int64
+	mu    sync.Mutex
+	spans []span // one per statement
 }
+
+// span is when one statement ran, on the monotonic clock.
+type span struct{ start, end time.Time }
 
 type key struct{}
 
@@ -29,17 +33,61 @@ func From(ctx context.Context) *Stats {
 	return s
 }
 
-// Statement records one SQL statement that took d, if ctx carries Stats.
+// Statement records one SQL statement that ended now after running for d,
+// if ctx carries Stats.
 func Statement(ctx context.Context, d time.Duration) {
 	if s := From(ctx); s != nil {
-		s.statements.Add(1)
-		s.dbNanos.Add(int64(d))
+		end := time.Now()
+		s.mu.Lock()
+		s.spans = append(s.spans, span{end.Add(-d), end})
+		s.mu.Unlock()
 	}
 }
 
 // Statements is the number of SQL statements recorded.
-func (s *Stats) Statements() int64 { return s.statements.Load() }
+func (s *Stats) Statements() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return int64(len(s.spans))
+}
 
-// DBTime is the total time spent in the database (statements that ran
-// concurrently count once each, so it can exceed wall time).
-func (s *Stats) DBTime() time.Duration { return time.Duration(s.dbNanos.Load()) }
+// DBTime is the wall time during which at least one statement was running:
+// statements that ran concurrently (a naive server's resolvers of one list)
+// count once together, so the request's time splits into DBTime and the
+// rest, the time of the GraphQL layer.
+func (s *Stats) DBTime() time.Duration {
+	s.mu.Lock()
+	spans := slices.Clone(s.spans)
+	s.mu.Unlock()
+	slices.SortFunc(spans, func(a, b span) int { return a.start.Compare(b.start) })
+	var total time.Duration
+	var cur span
+	for i, sp := range spans {
+		switch {
+		case i == 0:
+			cur = sp
+		case sp.start.After(cur.end): // a gap: close the busy period
+			total += cur.end.Sub(cur.start)
+			cur = sp
+		case sp.end.After(cur.end):
+			cur.end = sp.end
+		}
+	}
+	if len(spans) > 0 {
+		total += cur.end.Sub(cur.start)
+	}
+	return total
+}
+
+// DBTimeSum is the statements' times added up: above DBTime by the time
+// statements overlapped, a measure of how much the database worked in
+// parallel for the request.
+func (s *Stats) DBTimeSum() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var total time.Duration
+	for _, sp := range s.spans {
+		total += sp.end.Sub(sp.start)
+	}
+	return total
+}
