@@ -45,6 +45,7 @@ type Executor struct {
 	maxDepth int
 	cache    *cache
 	compiles atomic.Int64
+	meta     server.Executor // introspection-only operations (introspection.go)
 }
 
 // Open opens the database of c (see db.Open) and returns the executor.
@@ -57,7 +58,7 @@ func Open(ctx context.Context, c server.Config) (*Executor, error) {
 	if maxDepth <= 0 {
 		maxDepth = server.DefaultMaxDepth
 	}
-	return &Executor{db: d, d: dialectOf(d.Dialect), schema: workload.Schema(), maxDepth: maxDepth, cache: newCache(cacheSize)}, nil
+	return &Executor{db: d, d: dialectOf(d.Dialect), schema: workload.Schema(), maxDepth: maxDepth, cache: newCache(cacheSize), meta: newMeta(maxDepth)}, nil
 }
 
 // Compiles is the number of statements compiled so far: a request whose
@@ -76,6 +77,9 @@ func (e *Executor) Close() error {
 // Execute runs request r as one SQL statement whose single value is the
 // response's data.
 func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Response {
+	if ent, _ := e.document(r.Query, r.OperationName); ent != nil && introspectionOnly(ent.op) {
+		return e.meta.Execute(ctx, r)
+	}
 	p, args, warnings, fail := e.plan(r)
 	if fail != nil {
 		return fail

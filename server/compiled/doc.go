@@ -38,6 +38,7 @@
 // the semantics). Where the schema leaves room: a StringMatching or
 // NumberMatching without criterion or pattern never matches; an ID that is
 // not an integer matches nothing and adds a field error to the response; a
-// negative limit or offset is a request error; introspection (__schema,
-// __type) is not supported and is a request error.
+// negative limit or offset is a request error; an operation of introspection
+// fields alone (__schema, __type) is answered by gqlgen's executor over the
+// same schema, and one that mixes them with data fields is a request error.
 package compiled

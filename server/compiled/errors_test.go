@@ -61,7 +61,7 @@ func TestRequestErrors(t *testing.T) {
 		{"unknown operation", `query A { university(nr: "1") { id } }`, "", "B", "B"},
 		{"mutation", `mutation { university(nr: "1") { id } }`, "", "", "mutation"},
 		{"fragment cycle", `{ university(nr: "1") { ...A } } fragment A on University { departments { subOrganizationOf { ...A } } }`, "", "", "A"},
-		{"introspection", `{ __schema { queryType { name } } }`, "", "", "introspection"},
+		{"introspection mixed with data", `{ __schema { queryType { name } } university(nr: "1") { id } }`, "", "", "introspection"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,5 +117,30 @@ func TestDatabaseError(t *testing.T) {
 	}
 	if err := b.exec.Ping(context.Background()); err != nil {
 		t.Errorf("ping: %v", err)
+	}
+}
+
+// TestIntrospection: an operation of introspection fields alone is answered
+// (by gqlgen's executor over the same schema), with no SQL statement.
+func TestIntrospection(t *testing.T) {
+	b := sqliteBackend(t)
+	cases := []struct{ query, want string }{
+		{`{ __schema { queryType { name } } }`, `{"__schema":{"queryType":{"name":"Query"}}}`},
+		{`query Q { __typename ...F } fragment F on Query { __type(name: "ResearchGroup") { fields { name } } }`,
+			`{"__typename":"Query","__type":{"fields":[{"name":"id"},{"name":"subOrganizationOf"}]}}`},
+	}
+	for _, c := range cases {
+		ctx, stats := trace.With(context.Background())
+		res := b.exec.Execute(ctx, &server.Request{Query: c.query})
+		if res.RequestError || len(res.Errors) > 0 || string(res.Data) != c.want {
+			t.Errorf("%s: data %s, errors %v; want %s", c.query, res.Data, res.Errors, c.want)
+		}
+		if stats.Statements() != 0 {
+			t.Errorf("%s: %d SQL statements", c.query, stats.Statements())
+		}
+	}
+	// __typename alone is data the compiled statement answers itself.
+	if res := b.run(t, `{ __typename }`, ""); string(res.Data) != `{"__typename":"Query"}` {
+		t.Errorf("__typename: %s %v", res.Data, res.Errors)
 	}
 }

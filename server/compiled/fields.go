@@ -7,8 +7,10 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// errIntrospection answers __schema and __type, which have no SQL behind them.
-var errIntrospection = errors.New("introspection (__schema, __type) is not supported by the compiled variant")
+// errIntrospection answers __schema and __type beside data fields: they have
+// no SQL behind them, and an operation of them alone goes to gqlgen's
+// executor instead (introspection.go).
+var errIntrospection = errors.New("the compiled variant answers introspection (__schema, __type) in an operation of its own, not mixed with data fields")
 
 // field is the SQL value of field group g of an object of type typ at row
 // r: the mapping of the schema onto the tables (DESIGN.md Appendix B).
