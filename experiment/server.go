@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,7 +17,8 @@ import (
 )
 
 // ServerSpec says how to start a reference server in a process of its own:
-// `Exe serve VARIANT --addr 127.0.0.1:0 [--db DB --pool N] Args...`.
+// `Exe serve VARIANT --addr 127.0.0.1:0 [--pool N] Args...` with the database
+// URL in $GQLBENCH_DB, out of the process list.
 type ServerSpec struct {
 	Exe     string   // the gqlbench binary
 	Variant string   // naive, memo, batch, ...
@@ -57,8 +59,8 @@ var servingLine = regexp.MustCompile(`serving on (http://[^\s]+/graphql)`)
 // error the process is killed and the error carries the tail of its log.
 func StartServer(ctx context.Context, spec ServerSpec) (*Server, error) {
 	args := []string{"serve", spec.Variant, "--addr", "127.0.0.1:0"}
-	if spec.DB != "" {
-		args = append(args, "--db", spec.DB, "--pool", strconv.Itoa(max(spec.Pool, 1)))
+	if spec.DB != "" { // the URL in the environment: it may hold a password (see serve --help)
+		args = append(args, "--pool", strconv.Itoa(max(spec.Pool, 1)))
 	}
 	args = append(args, spec.Args...)
 	lf, err := os.Create(spec.LogPath)
@@ -68,7 +70,10 @@ func StartServer(ctx context.Context, spec ServerSpec) (*Server, error) {
 	s := &Server{Spec: spec, log: newServerLog(lf), exited: make(chan struct{})}
 	s.cmd = exec.Command(spec.Exe, args...)
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
-	s.cmd.Env = os.Environ()
+	s.cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GQLBENCH_DB=") })
+	if spec.DB != "" {
+		s.cmd.Env = append(s.cmd.Env, "GQLBENCH_DB="+spec.DB)
+	}
 	s.cmd.SysProcAttr = serverProcAttr()
 	if spec.CPU >= 0 {
 		err = startOn(s.cmd, spec.CPU)

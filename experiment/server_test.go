@@ -52,6 +52,29 @@ func TestStartServerExits(t *testing.T) {
 	}
 }
 
+// TestStartServerDBInEnvironment: the database URL, which may hold a
+// password, reaches the server through $GQLBENCH_DB, not its command line
+// (which every user of the machine can read); a variant without a database
+// gets none, whatever the caller's environment says.
+func TestStartServerDBInEnvironment(t *testing.T) {
+	t.Setenv("GQLBENCH_DB", "sqlite:/the/callers.db")
+	exe := script(t, `echo "args: $*" >&2; echo "db: [$GQLBENCH_DB]" >&2; exit 3`)
+	for _, c := range []struct{ db, want string }{
+		{"postgres://u:s3cret@127.0.0.1:5432/x", "db: [postgres://u:s3cret@127.0.0.1:5432/x]"},
+		{"", "db: []"},
+	} {
+		_, err := StartServer(context.Background(), ServerSpec{Exe: exe, Variant: "naive", DB: c.db, Pool: 4, CPU: -1, LogPath: filepath.Join(t.TempDir(), "log")})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("db %q: err = %v, want it to quote %q", c.db, err, c.want)
+		}
+		args := err.Error()[strings.Index(err.Error(), "args: "):]
+		args = args[:strings.IndexByte(args, '\n')]
+		if strings.Contains(args, "s3cret") || strings.Contains(args, "--db") || (c.db != "") != strings.Contains(args, "--pool 4") {
+			t.Errorf("db %q: the command line is %q", c.db, args)
+		}
+	}
+}
+
 // TestStartServerWrongVariant: a server whose /healthz names another
 // variant is refused, and killed with its process group.
 func TestStartServerWrongVariant(t *testing.T) {

@@ -70,11 +70,17 @@ var servingURL = regexp.MustCompile(`serving on (http://127\.0\.0\.1:[0-9]+/grap
 // is called; it returns the GraphQL URL and the exit code's channel.
 func startServe(t *testing.T, args ...string) (url string, stderr *stderrLog, cancel func(), exit <-chan int) {
 	t.Helper()
+	return startServeEnv(t, func(string) string { return "" }, args...)
+}
+
+// startServeEnv is startServe with the environment getenv.
+func startServeEnv(t *testing.T, getenv func(string) string, args ...string) (url string, stderr *stderrLog, cancel func(), exit <-chan int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr = &stderrLog{notify: make(chan struct{}, 1)}
 	code := make(chan int, 1)
 	go func() {
-		code <- Run(ctx, Env{Args: args, Stdout: io.Discard, Stderr: stderr, Getenv: func(string) string { return "" }})
+		code <- Run(ctx, Env{Args: args, Stdout: io.Discard, Stderr: stderr, Getenv: getenv})
 	}()
 	for {
 		if m := servingURL.FindStringSubmatch(stderr.String()); m != nil {
@@ -154,6 +160,36 @@ func TestServeWithDB(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), "secret") {
 		t.Errorf("a password reached stderr: %s", stderr)
+	}
+}
+
+// TestServeDBFromEnvironment: without --db the database comes from
+// $GQLBENCH_DB (out of the process list); --db wins over it.
+func TestServeDBFromEnvironment(t *testing.T) {
+	env := func(k string) string {
+		if k == "GQLBENCH_DB" {
+			return "postgres://u:secret@h/fromenv"
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "cli-test-db", "--addr", "127.0.0.1:0"}, "postgres://u:secret@h/fromenv"},
+		{[]string{"serve", "cli-test-db", "--addr", "127.0.0.1:0", "--db", "sqlite:flag.db"}, "sqlite:flag.db"},
+	} {
+		_, stderr, cancel, exit := startServeEnv(t, env, c.args...)
+		cancel()
+		if code := <-exit; code != ExitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if got := testDB.config.Load(); got == nil || got.DB != c.want {
+			t.Errorf("%v: opened %+v, want the database %s", c.args, got, c.want)
+		}
+		if strings.Contains(stderr.String(), "secret") {
+			t.Errorf("a password reached stderr: %s", stderr)
+		}
 	}
 }
 
