@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,6 +144,41 @@ func TestReferentialIntegrity(t *testing.T) {
 			}
 			if want := len(store.DDL(store.Postgres, store.Options{NoForeignKeys: true}).After) - dataset.NumTables; indexes != want {
 				t.Errorf("%d foreign-key indexes, want %d", indexes, want)
+			}
+			// Each indexes its column and then the table's key: a parent's
+			// rows in key order, the order of every list of the schema.
+			cols := map[string]string{
+				"postgres": `SELECT a.attname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+					JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+					WHERE c.relname = $1 ORDER BY array_position(i.indkey::int2[], a.attnum)`,
+				"sqlite": "SELECT name FROM pragma_index_info(?) ORDER BY seqno",
+			}[d.name]
+			for _, tb := range dataset.Tables {
+				for _, r := range tb.Refs {
+					if r.Column == tb.Key[0] {
+						continue
+					}
+					want := []string{strings.ToLower(r.Column)}
+					for _, k := range tb.Key {
+						if k != r.Column {
+							want = append(want, strings.ToLower(k))
+						}
+					}
+					rows, err := db.Query(cols, store.IndexName(tb, r))
+					if err != nil {
+						t.Fatal(err)
+					}
+					var got []string
+					for rows.Next() {
+						var c string
+						rows.Scan(&c)
+						got = append(got, strings.ToLower(c))
+					}
+					rows.Close()
+					if !slices.Equal(got, want) {
+						t.Errorf("index %s is on %v, want %v", store.IndexName(tb, r), got, want)
+					}
+				}
 			}
 		})
 	}

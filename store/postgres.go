@@ -258,7 +258,7 @@ func (p *PostgresTarget) Commit(ctx context.Context, m *dataset.Meta) error {
 		keys = append(keys, []string{fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", t.Name, strings.Join(t.Key, ", "))})
 		for _, r := range t.Refs {
 			if !p.Options.NoIndexes && r.Column != t.Key[0] {
-				keys = append(keys, []string{fmt.Sprintf("CREATE INDEX %s ON %s (%s)", IndexName(t, r), t.Name, r.Column)})
+				keys = append(keys, []string{CreateIndex(t, r)})
 			}
 		}
 		var v []string
