@@ -5,7 +5,9 @@ go 1.26.0
 // Dependencies, each chosen on purpose (the default answer to a new one is no):
 //
 //	github.com/jackc/pgx/v5        PostgreSQL driver: the wire protocol, streaming COPY
-//	                               (pgconn.CopyFrom) and connection pools, made for the job.
+//	                               (pgconn.CopyFrom) and the servers' connection pool
+//	                               (pgxpool, per-connection prepared-statement cache), made
+//	                               for the job; its database/sql driver only in tests.
 //	github.com/mattn/go-sqlite3    SQLite, the embedded default database: the C library
 //	                               itself through cgo, the fastest SQLite for Go (gcc is on
 //	                               every supported machine).

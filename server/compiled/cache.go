@@ -3,7 +3,6 @@ package compiled
 import (
 	lru "container/list"
 	"context"
-	"database/sql"
 	"errors"
 	"sync"
 
@@ -21,7 +20,7 @@ type plan struct {
 	params []*param
 
 	mu      sync.Mutex
-	stmt    *sql.Stmt
+	stmt    *db.Stmt
 	users   int
 	retired bool
 }
@@ -48,11 +47,11 @@ func (p *plan) args(vars map[string]any) ([]any, gqlerror.List, error) {
 
 // acquire returns the plan's prepared statement, preparing it if needed;
 // release it when done.
-func (p *plan) acquire(ctx context.Context, d *db.DB) (*sql.Stmt, error) {
+func (p *plan) acquire(ctx context.Context, d *db.DB) (*db.Stmt, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stmt == nil {
-		s, err := d.PrepareContext(ctx, d.Rebind(p.sql))
+		s, err := d.Prepare(ctx, p.sql)
 		if err != nil {
 			return nil, err
 		}

@@ -66,7 +66,7 @@ func Open(ctx context.Context, c server.Config) (*Executor, error) {
 func (e *Executor) Compiles() int64 { return e.compiles.Load() }
 
 // Ping checks that the database answers.
-func (e *Executor) Ping(ctx context.Context) error { return e.db.PingContext(ctx) }
+func (e *Executor) Ping(ctx context.Context) error { return e.db.Ping(ctx) }
 
 // Close closes the cached statements and the database.
 func (e *Executor) Close() error {
@@ -171,7 +171,7 @@ func (e *Executor) run(ctx context.Context, p *plan, args []any) (json.RawMessag
 	}
 	defer p.release()
 	var data []byte
-	if err := stmt.QueryRowContext(ctx, args...).Scan(&data); err != nil {
+	if err := stmt.QueryValue(ctx, &data, args...); err != nil {
 		return nil, err
 	}
 	return data, nil

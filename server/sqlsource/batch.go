@@ -2,7 +2,6 @@ package sqlsource
 
 import (
 	"context"
-	"database/sql"
 	"sync"
 
 	"github.com/vikstrous/dataloadgen"
@@ -141,7 +140,7 @@ func lists[T any](ctx context.Context, b *batched, q *query[T], keys []int64) (m
 	if q.paged() {
 		after = []any{&n}
 	}
-	err := b.db.Select(ctx, st.sql, st.args, func(rs *sql.Rows) error {
+	err := b.db.Select(ctx, st.sql, st.args, func(rs db.Rows) error {
 		t, err := q.rows.scanWith(rs, before, after)
 		out[k] = append(out[k], t)
 		return err
@@ -203,7 +202,7 @@ func unkeyed[K comparable, T any](ctx context.Context, b *batched, keys []K, mk 
 		}
 		st := q.single(b.d, 0)
 		var l []*T
-		err = b.db.Select(ctx, st.sql, st.args, func(rs *sql.Rows) error {
+		err = b.db.Select(ctx, st.sql, st.args, func(rs db.Rows) error {
 			t, err := q.rows.scan(rs)
 			l = append(l, t)
 			return err

@@ -2,8 +2,8 @@ package sqlsource
 
 import (
 	"context"
-	"database/sql"
 
+	"github.com/gqlbench/gqlbench/server/db"
 	"github.com/gqlbench/gqlbench/server/source"
 )
 
@@ -104,7 +104,7 @@ func (b *batched) GraduateAges(ctx context.Context, univ int64) (source.Aggregat
 	return b.graduateAges.load(ctx, b, univ, func(ctx context.Context, keys []int64) (map[int64]source.Aggregate, error) {
 		st := agesBatch(b.d, keys)
 		out := make(map[int64]source.Aggregate, len(keys))
-		err := b.db.Select(ctx, st.sql, st.args, func(rs *sql.Rows) error {
+		err := b.db.Select(ctx, st.sql, st.args, func(rs db.Rows) error {
 			var k int64
 			var a source.Aggregate
 			err := rs.Scan(&k, &a.Count, &a.Sum, &a.Min, &a.Max)

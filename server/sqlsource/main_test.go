@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver of the tests' own checks
+
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/server"

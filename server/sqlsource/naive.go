@@ -2,7 +2,6 @@ package sqlsource
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/gqlbench/gqlbench/server/db"
 	"github.com/gqlbench/gqlbench/server/source"
@@ -20,10 +19,10 @@ type stmts struct {
 var _ source.Source = (*stmts)(nil)
 
 // run runs st, scanning each row with scan, through the memo if there is one.
-func run[T any](ctx context.Context, s *stmts, st stmt, scan func(*sql.Rows) (T, error)) ([]T, error) {
+func run[T any](ctx context.Context, s *stmts, st stmt, scan func(db.Rows) (T, error)) ([]T, error) {
 	do := func() (any, error) {
 		var out []T
-		err := s.db.Select(ctx, st.sql, st.args, func(rs *sql.Rows) error {
+		err := s.db.Select(ctx, st.sql, st.args, func(rs db.Rows) error {
 			t, err := scan(rs)
 			out = append(out, t)
 			return err
@@ -45,7 +44,7 @@ func run[T any](ctx context.Context, s *stmts, st stmt, scan func(*sql.Rows) (T,
 
 // list runs q for key.
 func list[T any](ctx context.Context, s *stmts, q *query[T], key int64) ([]*T, error) {
-	return run(ctx, s, q.single(s.d, key), func(rs *sql.Rows) (*T, error) { return q.rows.scan(rs) })
+	return run(ctx, s, q.single(s.d, key), func(rs db.Rows) (*T, error) { return q.rows.scan(rs) })
 }
 
 // one runs q for key and returns its first row, or nil.
@@ -126,7 +125,7 @@ func (s *stmts) CoAuthors(ctx context.Context, pub int64) ([]*source.GraduateStu
 }
 
 func (s *stmts) GraduateAges(ctx context.Context, univ int64) (source.Aggregate, error) {
-	l, err := run(ctx, s, stmt{agesOne, []any{univ}}, func(rs *sql.Rows) (source.Aggregate, error) {
+	l, err := run(ctx, s, stmt{agesOne, []any{univ}}, func(rs db.Rows) (source.Aggregate, error) {
 		var a source.Aggregate
 		err := rs.Scan(&a.Count, &a.Sum, &a.Min, &a.Max)
 		return a, err

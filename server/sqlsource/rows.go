@@ -1,8 +1,7 @@
 package sqlsource
 
 import (
-	"database/sql"
-
+	"github.com/gqlbench/gqlbench/server/db"
 	"github.com/gqlbench/gqlbench/server/source"
 )
 
@@ -17,11 +16,11 @@ type rows[T any] struct {
 }
 
 // scan reads one row.
-func (r *rows[T]) scan(rs *sql.Rows) (*T, error) { return r.scanWith(rs, nil, nil) }
+func (r *rows[T]) scan(rs db.Rows) (*T, error) { return r.scanWith(rs, nil, nil) }
 
 // scanWith reads one row with extra columns before (a batch key) and after
 // (a row number) the row's own.
-func (r *rows[T]) scanWith(rs *sql.Rows, before, after []any) (*T, error) {
+func (r *rows[T]) scanWith(rs db.Rows, before, after []any) (*T, error) {
 	t := new(T)
 	dest := append(append(before, r.dest(t)...), after...)
 	if err := rs.Scan(dest...); err != nil {

@@ -95,7 +95,7 @@ func (f *Factory) ForRequest(ctx context.Context) source.Source {
 func (f *Factory) Technique() Technique { return f.t }
 
 // Ping checks that the database answers.
-func (f *Factory) Ping(ctx context.Context) error { return f.db.PingContext(ctx) }
+func (f *Factory) Ping(ctx context.Context) error { return f.db.Ping(ctx) }
 
 // Close closes the database.
 func (f *Factory) Close() error { return f.db.Close() }
