@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -385,6 +386,30 @@ func TestSummaryText(t *testing.T) {
 	for _, s := range []string{"naive", "batch", "QT3", "QT5", "QT11", "throughput/s", "warm-up runs excluded"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("summary lacks %q:\n%s", s, b.String())
+		}
+	}
+	// Two series: a row per condition and template, a column per series,
+	// the other series' throughput with its ratio to the reference.
+	r := fixtureReport(t)
+	var naive, batch Throughput
+	for _, tp := range r.Throughput {
+		if tp.Mode == "closed" && tp.Workload == "QT3" {
+			if tp.Series == "naive" {
+				naive = tp
+			} else {
+				batch = tp
+			}
+		}
+	}
+	row := ""
+	for _, l := range strings.Split(b.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 4 && f[0] == "closed" && f[2] == "QT3" && f[3] == "QT3" {
+			row = l
+		}
+	}
+	for _, want := range []string{meanSDCell(naive.Stat), meanSDCell(batch.Stat), fmt.Sprintf("(%.2f×)", batch.Mean/naive.Mean)} {
+		if !strings.Contains(row, want) {
+			t.Errorf("the closed-loop QT3 row %q lacks %q:\n%s", row, want, b.String())
 		}
 	}
 }
