@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -70,12 +71,17 @@ func (r *Report) seriesMatrix(w io.Writer) {
 		}
 		return c.Throughput, f1(c.Throughput)
 	}
+	// A one-template workload says again what the template column says.
+	keep := func(cols []string) []string { return cols[1:] } // without the series
+	if i := slices.Index(head, "workload"); i > 0 && !slices.ContainsFunc(rows, func(rw *row) bool { return rw.cond.Workload != rw.template }) {
+		keep = func(cols []string) []string { return slices.Delete(slices.Clone(cols), i, i+1)[1:] }
+	}
 	fmt.Fprintf(w, "throughput/s, mean ± sd over the measured runs (ratio to %s):\n", r.Reference)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	h := append(append(head[1:], "template"), series...)
+	h := append(append(keep(head), "template"), series...)
 	fmt.Fprintln(tw, strings.Join(h, "\t")+"\t")
 	for _, rw := range rows {
-		line := append(cells(rw.cond)[1:], rw.template)
+		line := append(keep(cells(rw.cond)), rw.template)
 		ref, hasRef := rw.by[r.Reference]
 		refMean := 0.0
 		if hasRef {
