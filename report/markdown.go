@@ -24,7 +24,7 @@ func (r *Report) writeMarkdown(w io.Writer) error {
 			if t.Note != "" {
 				ew.printf("\n%s\n", mdText(t.Note))
 			}
-			ew.printf("\n|%s|\n|%s|\n", mdRow(t.Head), strings.Repeat("---|", len(t.Head)))
+			ew.printf("\n|%s|\n|%s\n", mdRow(t.Head), strings.Repeat("---|", len(t.Head)))
 			for _, row := range t.Rows {
 				ew.printf("|%s|\n", mdRow(row))
 			}

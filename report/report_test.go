@@ -469,3 +469,26 @@ func TestOddRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkdownTables: every table's delimiter row has one cell per header
+// cell, as GitHub-flavoured Markdown requires to recognise a table at all.
+func TestMarkdownTables(t *testing.T) {
+	lines := strings.Split(string(render(t, fixtureReport(t), "md")), "\n")
+	tables := 0
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "|---") {
+			continue
+		}
+		tables++
+		cells := func(row string) int {
+			row = strings.TrimSuffix(strings.TrimPrefix(row, "|"), "|")
+			return len(strings.Split(strings.ReplaceAll(row, `\|`, ""), "|"))
+		}
+		if i == 0 || cells(l) != cells(lines[i-1]) || strings.HasSuffix(l, "||") {
+			t.Errorf("line %d: delimiter row %q under header %q", i+1, l, lines[max(i-1, 0)])
+		}
+	}
+	if tables < 5 {
+		t.Errorf("%d tables in the Markdown report", tables)
+	}
+}
