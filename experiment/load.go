@@ -98,7 +98,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		watch = append(watch, s.postmaster)
 	}
 	for _, pid := range watch {
-		if p, err := measure.NewProc(pid); err == nil {
+		if p, err := measure.NewProcTree(pid); err == nil {
 			cfg.Watch = append(cfg.Watch, p)
 			watched = append(watched, runfile.Watched{PID: pid, Name: p.Name})
 		}

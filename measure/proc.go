@@ -14,13 +14,13 @@ import (
 // not by CONFIG_HZ).
 const clockTicks = 100
 
-// Proc samples the CPU use and memory of a process and of every process
-// under it, from /proc. A database is a tree of processes — PostgreSQL runs
-// each connection in a backend forked by the postmaster, and the backends do
-// the work — so watching the postmaster alone would say the database costs
-// nothing. A Go server is a tree of one.
+// Proc samples the CPU use and memory of a process, or of a process and
+// every process under it (NewProcTree), from /proc. A database is a tree of
+// processes — PostgreSQL runs each connection in a backend forked by the
+// postmaster, and the backends do the work — so watching the postmaster
+// alone would say the database costs nothing. A Go server is a tree of one.
 //
-// CPU is utime+stime+cutime+cstime summed over the tree: a descendant that
+// A tree's CPU is utime+stime+cutime+cstime summed over it: a descendant that
 // exits and is reaped moves its time into its parent's cutime, so nothing is
 // lost or counted twice between two samples. Memory is the resident set of a
 // lone process; for a tree it is the sum of the processes' proportional set
@@ -29,6 +29,7 @@ const clockTicks = 100
 type Proc struct {
 	PID  int
 	Name string // the process's command name (/proc/PID/comm)
+	Tree bool   // the process with its descendants
 
 	lastCPU  int64 // summed over the tree, clock ticks
 	lastWall time.Time
@@ -43,10 +44,17 @@ type ProcSample struct {
 	Gone       bool    // the process no longer exists
 }
 
-// NewProc returns a sampler of process pid and its descendants; it fails if
-// the process does not exist or /proc cannot be read.
-func NewProc(pid int) (*Proc, error) {
-	p := &Proc{PID: pid}
+// NewProc returns a sampler of process pid alone (its utime+stime); it fails
+// if the process does not exist or /proc cannot be read. The load generator
+// samples itself so: in an experiment the servers are its children.
+func NewProc(pid int) (*Proc, error) { return newProc(pid, false) }
+
+// NewProcTree returns a sampler of process pid and its descendants, what
+// --watch-pid samples.
+func NewProcTree(pid int) (*Proc, error) { return newProc(pid, true) }
+
+func newProc(pid int, tree bool) (*Proc, error) {
+	p := &Proc{PID: pid, Tree: tree}
 	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
 	if err != nil {
 		return nil, fmt.Errorf("cannot watch process %d: %w", pid, err)
@@ -60,14 +68,17 @@ func NewProc(pid int) (*Proc, error) {
 // previous Sample (0 on the first).
 func (p *Proc) Sample() ProcSample {
 	now := time.Now()
-	root, err := procCPU(p.PID)
+	root, err := procCPU(p.PID, p.Tree)
 	if err != nil {
 		return ProcSample{Gone: true}
 	}
-	tree := descendants(p.PID)
+	var tree []int
+	if p.Tree {
+		tree = descendants(p.PID)
+	}
 	cpu := root
 	for _, pid := range tree {
-		if c, err := procCPU(pid); err == nil { // it may have exited meanwhile
+		if c, err := procCPU(pid, true); err == nil { // it may have exited meanwhile
 			cpu += c
 		}
 	}
@@ -126,8 +137,9 @@ func descendants(pid int) []int {
 	return out
 }
 
-// procCPU returns utime+stime+cutime+cstime of pid in clock ticks.
-func procCPU(pid int) (int64, error) {
+// procCPU returns utime+stime of pid in clock ticks, plus cutime+cstime
+// (its reaped children's) with children.
+func procCPU(pid int, children bool) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
@@ -143,8 +155,12 @@ func procCPU(pid int) (int64, error) {
 	if len(f) < 15 {
 		return 0, fmt.Errorf("/proc/%d/stat: unexpected format", pid)
 	}
+	fields := f[11:13]
+	if children {
+		fields = f[11:15]
+	}
 	var sum int64
-	for _, x := range f[11:15] {
+	for _, x := range fields {
 		v, err := strconv.ParseInt(string(x), 10, 64)
 		if err != nil {
 			return 0, fmt.Errorf("/proc/%d/stat: unexpected format", pid)

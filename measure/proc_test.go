@@ -44,7 +44,11 @@ func TestProcTree(t *testing.T) {
 	}
 	defer cmd.Wait()
 	defer stdin.Close()
-	p, err := NewProc(cmd.Process.Pid)
+	p, err := NewProcTree(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := NewProc(cmd.Process.Pid) // the shell without its children
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +70,9 @@ func TestProcTree(t *testing.T) {
 		if s.RSSBytes <= 0 {
 			t.Fatalf("sample %+v has no memory", s)
 		}
+		if a := alone.Sample(); a.Processes != 1 {
+			t.Fatalf("the shell alone is sampled as %d processes", a.Processes)
+		}
 		if s.Processes == 1 { // both children have exited and been reaped
 			break
 		}
@@ -77,7 +84,7 @@ func TestProcTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := procCPU(cmd.Process.Pid)
+	all, err := procCPU(cmd.Process.Pid, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +93,10 @@ func TestProcTree(t *testing.T) {
 	}
 	if ticks <= 0 {
 		t.Error("no sample saw the children's CPU use")
+	}
+	// Alone, the shell counts its own time only, not its reaped children's.
+	if a, _ := procCPU(cmd.Process.Pid, false); a != own {
+		t.Errorf("the shell alone: %d ticks, its utime+stime %d", a, own)
 	}
 }
 
@@ -99,4 +110,33 @@ func selfTicks(pid int) (int64, error) {
 	u, _ := strconv.ParseInt(f[11], 10, 64)
 	s, _ := strconv.ParseInt(f[12], 10, 64)
 	return u + s, nil
+}
+
+// TestProcAlone: a process sampled alone does not count its children — the
+// load generator of an experiment is the servers' parent, and its own CPU
+// must not include theirs.
+func TestProcAlone(t *testing.T) {
+	self, err := NewProc(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := procCPU(os.Getpid(), false)
+	cmd := exec.Command("sh", "-c", `i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done`)
+	if err := cmd.Run(); err != nil { // run and reaped: its time is in our cutime
+		t.Fatal(err)
+	}
+	child := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	mine, _ := procCPU(os.Getpid(), false)
+	withChildren, _ := procCPU(os.Getpid(), true)
+	if withChildren-mine <= 0 || child <= 0 {
+		t.Fatalf("the child used %v, our cutime+cstime is %d ticks", child, withChildren-mine)
+	}
+	if s := self.Sample(); s.Processes != 1 || s.Gone {
+		t.Errorf("sample %+v", s)
+	}
+	// Our own time grew by what this goroutine did, not by the child's
+	// whole run (which the tree's figure holds).
+	if mine-before >= withChildren-before {
+		t.Errorf("alone %d ticks, with children %d", mine-before, withChildren-before)
+	}
 }

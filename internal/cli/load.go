@@ -215,7 +215,7 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	cfg.Requests = reqs
 	var watched []runfile.Watched
 	for _, pid := range f.watch {
-		p, err := measure.NewProc(pid)
+		p, err := measure.NewProcTree(pid)
 		if err != nil {
 			return err
 		}
