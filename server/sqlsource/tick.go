@@ -85,8 +85,10 @@ func (l *tickLoader[K, V]) Load(ctx context.Context, key K) (V, error) {
 	select {
 	case <-b.done:
 	case <-ctx.Done():
+	}
+	if err := ctx.Err(); err != nil { // whether or not the batch finished meanwhile
 		var zero V
-		return zero, ctx.Err()
+		return zero, err
 	}
 	var v V
 	if i < len(b.vals) {
