@@ -36,6 +36,9 @@ var palette = []color.RGBA{
 
 var wrongColor = color.RGBA{0xC0, 0x00, 0x00, 0xff}
 
+// databaseColor is the database's share of a stacked CPU bar.
+var databaseColor = color.RGBA{0xA8, 0xA8, 0xA8, 0xff}
+
 func colorOf(i int) color.RGBA { return palette[i%len(palette)] }
 
 // newPlot returns a plot in a sans-serif face with a grid.
@@ -110,6 +113,7 @@ type bars struct {
 	color          color.Color
 	wrong          bool // hatched in red: the series gave wrong answers
 	base           float64
+	bottoms        []float64 // per bar, where it starts (stacked bars); nil: base
 }
 
 // Plot draws the bars.
@@ -117,7 +121,11 @@ func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
 	for i, x := range b.xs {
 		x0, x1 := tx(x-b.width/2), tx(x+b.width/2)
-		y0, y1 := ty(max(b.base, p.Y.Min)), ty(b.ys[i])
+		bottom := b.base
+		if b.bottoms != nil {
+			bottom = b.bottoms[i]
+		}
+		y0, y1 := ty(max(bottom, p.Y.Min)), ty(b.ys[i])
 		rect := []vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}, {X: x1, Y: y1}, {X: x1, Y: y0}}
 		c.FillPolygon(b.color, c.ClipPolygonXY(rect))
 		if b.wrong {

@@ -36,6 +36,9 @@ func (r *Report) drawCharts() []chart {
 	for _, g := range limit(groupBy(r.Latency, latencyGroup)) {
 		add(r.boxChart(g))
 	}
+	for _, g := range limit(r.cpuGroups()) {
+		add(r.cpuChart(g))
+	}
 	out = append(out, r.scaleCharts()...)
 	out = append(out, r.clientCharts()...)
 	if len(r.Curve) > 0 {
@@ -192,6 +195,90 @@ func (r *Report) barChart(kind, title, xlabel string, g group[Throughput], x fun
 	p.X.Tick.Marker = groupTicks(groups, func(i int) float64 { return float64(i) })
 	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
 	headroom(p, log)
+	w := vg.Points(max(480, min(1000, 80+float64(len(groups))*(n*16+24))))
+	svg, err := renderSVG(p, w, vg.Points(300))
+	c.SVG = svg
+	return c, err
+}
+
+// cpuCost is what one query cost a point's processes: the server (the
+// first process watched) and the rest, its database, in CPU µs.
+type cpuCost struct {
+	Key
+	server, database float64
+	dbName           string
+}
+
+func (c cpuCost) key() Key { return c.Key }
+
+// cpuGroups gathers the CPU per query of the one-template points, grouped
+// by condition like the aTPt bars.
+func (r *Report) cpuGroups() []group[cpuCost] {
+	var costs []cpuCost
+	at := map[Key]int{}
+	for _, p := range r.Processes {
+		if p.Name == "load generator" || !isTemplate(p.Workload) || p.CPUPerQuery <= 0 {
+			continue
+		}
+		i, ok := at[p.Key]
+		if !ok {
+			at[p.Key] = len(costs)
+			costs = append(costs, cpuCost{Key: p.Key, server: p.CPUPerQuery})
+			continue
+		}
+		costs[i].database += p.CPUPerQuery
+		costs[i].dbName = p.Name
+	}
+	return groupBy(costs, func(k Key) string { k.Workload = ""; return condLabel(k) })
+}
+
+// cpuChart draws what a query of each template cost each series in CPU:
+// the server's share in the series' colour, the database's stacked on it
+// in grey — how costly each approach is, and where the cost lies.
+func (r *Report) cpuChart(g group[cpuCost]) (chart, error) {
+	c := chart{ID: chartID("cpu-per-query", g.label), Title: "CPU per query (" + g.label + ")",
+		Caption: "CPU time per completed query over the measured runs, in µs, from the --watch-pid samples: the server process in its series' colour and, stacked on it in grey, the database (a PostgreSQL postmaster with its backends) when it was watched. Lower is cheaper; the load generator is left out."}
+	var groups []string
+	has := map[string]bool{}
+	dbName := ""
+	for _, t := range g.rows {
+		if !slices.Contains(groups, t.Workload) {
+			groups = append(groups, t.Workload)
+		}
+		has[t.Series] = true
+		if t.dbName != "" {
+			dbName = t.dbName
+		}
+	}
+	series := r.seriesOf(func(s string) bool { return has[s] })
+	p := newPlot(c.Title, "template", "CPU µs / query")
+	n := float64(len(series))
+	width := 0.8 / n
+	db := &bars{width: width * 0.9, color: databaseColor}
+	for si, s := range series {
+		b := &bars{width: width * 0.9, color: colorOf(r.colorIndex(s)), wrong: r.flagged(s)}
+		for _, t := range g.rows {
+			if t.Series != s {
+				continue
+			}
+			x := float64(slices.Index(groups, t.Workload)) - 0.4 + width*(float64(si)+0.5)
+			b.xs, b.ys = append(b.xs, x), append(b.ys, t.server)
+			b.lo, b.hi = append(b.lo, 0), append(b.hi, 0)
+			if t.database > 0 {
+				db.xs, db.ys, db.bottoms = append(db.xs, x), append(db.ys, t.server+t.database), append(db.bottoms, t.server)
+				db.lo, db.hi = append(db.lo, 0), append(db.hi, 0)
+			}
+		}
+		p.Add(b)
+		p.Legend.Add(legendName(s, b.wrong), b)
+	}
+	if len(db.xs) > 0 {
+		p.Add(db)
+		p.Legend.Add("database ("+dbName+")", db)
+	}
+	p.X.Tick.Marker = groupTicks(groups, func(i int) float64 { return float64(i) })
+	p.X.Min, p.X.Max = -0.5, float64(len(groups))-0.5
+	headroom(p, false)
 	w := vg.Points(max(480, min(1000, 80+float64(len(groups))*(n*16+24))))
 	svg, err := renderSVG(p, w, vg.Points(300))
 	c.SVG = svg

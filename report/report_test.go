@@ -492,3 +492,37 @@ func TestMarkdownTables(t *testing.T) {
 		t.Errorf("%d tables in the Markdown report", tables)
 	}
 }
+
+// TestCPUChart: a query's CPU splits into the server (the first watched
+// process) and its database (the others), stacked per series and template;
+// the load generator is left out.
+func TestCPUChart(t *testing.T) {
+	k := func(series, tmpl string) Key {
+		return Key{Series: series, Mode: "closed", SF: "10", Clients: 1, Workload: tmpl}
+	}
+	r := &Report{Series: []Series{{Name: "naive"}, {Name: "batch"}}}
+	for _, p := range []Process{
+		{Key: k("naive", "QT2"), Name: "gqlbench", CPUPerQuery: 943},
+		{Key: k("naive", "QT2"), Name: "postgres", CPUPerQuery: 395},
+		{Key: k("naive", "QT2"), Name: "load generator", CPUPerQuery: 30},
+		{Key: k("batch", "QT2"), Name: "gqlbench", CPUPerQuery: 848},
+		{Key: k("batch", "QT2"), Name: "postgres", CPUPerQuery: 315},
+		{Key: k("batch", "mix1"), Name: "gqlbench", CPUPerQuery: 500}, // a mixed workload: not per template
+	} {
+		r.Processes = append(r.Processes, p)
+	}
+	gs := r.cpuGroups()
+	if len(gs) != 1 || len(gs[0].rows) != 2 {
+		t.Fatalf("groups %+v", gs)
+	}
+	for _, c := range gs[0].rows {
+		want := map[string][2]float64{"naive": {943, 395}, "batch": {848, 315}}[c.Series]
+		if c.server != want[0] || c.database != want[1] || c.dbName != "postgres" {
+			t.Errorf("%s: server %v, database %v (%s); want %v", c.Series, c.server, c.database, c.dbName, want)
+		}
+	}
+	c, err := r.cpuChart(gs[0])
+	if err != nil || !strings.Contains(c.SVG, "database (postgres)") || !strings.HasPrefix(c.ID, "cpu-per-query") {
+		t.Errorf("chart %q: %v, %d bytes of SVG", c.ID, err, len(c.SVG))
+	}
+}

@@ -427,7 +427,7 @@ func (r *Report) resourcesSection() section {
 		}
 		s.Tables = append(s.Tables, t)
 	}
-	s.Charts = r.chartsWith("time")
+	s.Charts = r.chartsWith("cpu-per-query", "time")
 	return s
 }
 
