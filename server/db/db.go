@@ -13,6 +13,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -52,12 +53,10 @@ func Open(ctx context.Context, url string, pool int) (*DB, error) {
 	switch {
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		d.Dialect = store.Postgres
-		cfg, err := pgxpool.ParseConfig(url)
+		cfg, err := poolConfig(url, pool)
 		if err != nil {
 			return nil, err
 		}
-		cfg.MaxConns = int32(min(pool, 1<<30))
-		cfg.MaxConnIdleTime = 0 // (pgxpool's default closes idle connections after 30 min)
 		if d.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 			return nil, err
 		}
@@ -79,6 +78,23 @@ func Open(ctx context.Context, url string, pool int) (*DB, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// poolConfig is the configuration of a PostgreSQL pool of at most pool
+// connections. Connections live as long as the server: pgxpool's defaults
+// close a connection idle for 30 min and any after an hour, and a new one
+// pays a backend's start and its statement cache again in the middle of a
+// measured run. (A lifetime of 0 is none; an idle time of 0 would close
+// every idle connection at each health check.)
+func poolConfig(url string, pool int) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	cfg.MaxConns = int32(min(pool, 1<<30))
+	cfg.MaxConnIdleTime = math.MaxInt64
+	cfg.MaxConnLifetime = 0
+	return cfg, nil
 }
 
 // Ping checks that the database answers.
