@@ -48,44 +48,74 @@ func (r *Report) seriesMatrix(w io.Writer) {
 	for _, t := range r.Throughput {
 		tp[rowID(t.Key, t.Template)] = t
 	}
-	type row struct {
-		cond     Key
-		template string
-		by       map[string]Correctness
+	lat := map[string]Latency{}
+	for _, l := range r.Latency {
+		lat[rowID(l.Key, l.Template)] = l
 	}
-	var rows []*row
-	index := map[string]*row{}
+	var rows, seq []*matrixRow
+	index := map[string]*matrixRow{}
 	for _, c := range r.Correctness {
 		id := rowID(c.Key.cond(), c.Template)
 		rw := index[id]
 		if rw == nil {
-			rw = &row{cond: c.Key.cond(), template: c.Template, by: map[string]Correctness{}}
+			rw = &matrixRow{cond: c.Key.cond(), template: c.Template, by: map[string]Correctness{}}
 			index[id] = rw
-			rows = append(rows, rw)
+			if c.Mode == "sequential" {
+				seq = append(seq, rw)
+			} else {
+				rows = append(rows, rw)
+			}
 		}
 		rw.by[c.Series] = c
 	}
-	mean := func(c Correctness) (float64, string) {
+	throughput := func(c Correctness) (float64, string) {
 		if t, ok := tp[rowID(c.Key, c.Template)]; ok {
 			return t.Mean, meanSDCell(t.Stat)
 		}
 		return c.Throughput, f1(c.Throughput)
 	}
+	qet := func(c Correctness) (float64, string) {
+		l, ok := lat[rowID(c.Key, c.Template)]
+		if !ok || l.QET.N == 0 {
+			return 0, "–"
+		}
+		return l.QET.Mean, msCell(l.QET.Mean)
+	}
+	if len(rows) > 0 {
+		fmt.Fprintf(w, "throughput/s, mean ± sd over the measured runs (ratio to %s):\n", r.Reference)
+		r.matrix(w, head, cells, series, rows, throughput, func(v, ref float64) float64 { return v / ref })
+	}
+	if len(seq) > 0 {
+		fmt.Fprintf(w, "sequential runs: mean QET, ms (%s's over the series', above 1 = faster):\n", r.Reference)
+		r.matrix(w, head, cells, series, seq, qet, func(v, ref float64) float64 { return ref / v })
+	}
+}
+
+// matrixRow is a row of Summary's matrix: one condition and template.
+type matrixRow struct {
+	cond     Key
+	template string
+	by       map[string]Correctness // by series
+}
+
+// matrix writes rows with a column per series: value's figure and cell,
+// and the ratio to the reference series.
+func (r *Report) matrix(w io.Writer, head []string, cells func(Key) []string, series []string, rows []*matrixRow,
+	value func(Correctness) (float64, string), ratio func(v, ref float64) float64) {
 	// A one-template workload says again what the template column says.
 	keep := func(cols []string) []string { return cols[1:] } // without the series
-	if i := slices.Index(head, "workload"); i > 0 && !slices.ContainsFunc(rows, func(rw *row) bool { return rw.cond.Workload != rw.template }) {
+	if i := slices.Index(head, "workload"); i > 0 && !slices.ContainsFunc(rows, func(rw *matrixRow) bool { return rw.cond.Workload != rw.template }) {
 		keep = func(cols []string) []string { return slices.Delete(slices.Clone(cols), i, i+1)[1:] }
 	}
-	fmt.Fprintf(w, "throughput/s, mean ± sd over the measured runs (ratio to %s):\n", r.Reference)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	h := append(append(keep(head), "template"), series...)
 	fmt.Fprintln(tw, strings.Join(h, "\t")+"\t")
 	for _, rw := range rows {
 		line := append(keep(cells(rw.cond)), rw.template)
 		ref, hasRef := rw.by[r.Reference]
-		refMean := 0.0
+		refValue := 0.0
 		if hasRef {
-			refMean, _ = mean(ref)
+			refValue, _ = value(ref)
 		}
 		for _, s := range series {
 			c, ok := rw.by[s]
@@ -93,9 +123,9 @@ func (r *Report) seriesMatrix(w io.Writer) {
 				line = append(line, "–")
 				continue
 			}
-			m, cell := mean(c)
-			if s != r.Reference && hasRef && refMean > 0 {
-				cell += fmt.Sprintf(" (%.2f×)", m/refMean)
+			v, cell := value(c)
+			if s != r.Reference && refValue > 0 && v > 0 {
+				cell += fmt.Sprintf(" (%.2f×)", ratio(v, refValue))
 			}
 			if c.Errors > 0 {
 				cell += fmt.Sprintf(" !%d errors", c.Errors)
