@@ -35,10 +35,15 @@ type Config struct {
 	Duration    time.Duration // closed, open: each run; capacity: each step; ramp: at most
 	Runs        int           // closed, open: runs; the first is a warm-up when Runs > 1
 	Think       time.Duration // closed, ramp: think time after each answer, uniform in [0, Think]
-	Passes      int           // sequential: passes over every query
-	Rate        float64       // open: requests/s; capacity: the first step's rate
-	Poisson     bool          // open, capacity: Poisson arrivals instead of evenly spaced ones
-	Seed        uint64        // arrivals and think times
+	Passes      int           // sequential: measured passes over every query
+	// WarmupPasses are sequential passes run before the measured ones and
+	// excluded from every figure: the first pass over a query meets cold
+	// caches (the database's buffers, the server's plans), and without it a
+	// query's mean says more about whichever server ran first.
+	WarmupPasses int
+	Rate         float64 // open: requests/s; capacity: the first step's rate
+	Poisson      bool    // open, capacity: Poisson arrivals instead of evenly spaced ones
+	Seed         uint64  // arrivals and think times
 
 	RampRate   float64 // ramp: users added per second (seed 003: 20)
 	MaxClients int     // ramp: users at most
@@ -125,6 +130,8 @@ func (c *Config) ValidateParams() error {
 		return errors.New("the duration and the interval must be positive")
 	case c.Runs < 1 || c.Passes < 1:
 		return errors.New("runs and passes must be positive")
+	case c.WarmupPasses < 0:
+		return errors.New("warm-up passes must not be negative")
 	case c.Think < 0 || c.Late < 0 || c.MaxLate < 0 || c.AbortAfter < 0:
 		return errors.New("durations must not be negative")
 	case c.VerifySample <= 0 || c.VerifySample > 1:

@@ -255,6 +255,42 @@ func TestSequential(t *testing.T) {
 	})
 }
 
+// TestSequentialWarmup: a warm-up pass runs first and counts nowhere: not in
+// a query's aQETq, not in the summary; its intervals say so.
+func TestSequentialWarmup(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		reqs := append(requests(2, "QT1"), requests(1, "QT2")...)
+		srv := newFake(0)
+		n := 0
+		srv.latency = func(int, time.Duration) time.Duration {
+			if n++; n <= len(reqs) { // the warm-up pass: cold caches
+				return 100 * time.Millisecond
+			}
+			return 10 * time.Millisecond
+		}
+		r := runLoad(t, t.Context(), Config{Mode: Sequential, Transport: srv, Requests: reqs, Passes: 2, WarmupPasses: 1})
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if len(srv.sends) != 9 {
+			t.Fatalf("%d requests, want 3 passes of 3", len(srv.sends))
+		}
+		for _, q := range r.file.Queries {
+			if q.N != 2 || q.QETMean != float64(10*time.Millisecond) {
+				t.Errorf("query %+v: want n 2 and mean 10ms (the warm-up pass left out)", q)
+			}
+		}
+		for _, iv := range r.file.Intervals {
+			if iv.Warmup != (iv.Run == 1) {
+				t.Errorf("interval of pass %d: warm-up %v", iv.Run, iv.Warmup)
+			}
+		}
+		if s := r.sum.Total; s.Count != 6 || s.QET.N != 6 || s.QET.Max > int64(20*time.Millisecond) {
+			t.Errorf("summary %+v: want the 6 measured requests of 10ms", s)
+		}
+	})
+}
+
 // TestInterruptKeepsEverything: Ctrl-C mid-run leaves a valid file with
 // every request completed up to then, and a summary saying so.
 func TestInterruptKeepsEverything(t *testing.T) {

@@ -45,7 +45,7 @@ func NewHeader(cfg Config, info HeaderInfo, queriesPath string, data []byte, ins
 	case Closed:
 		p.Clients, p.DurationNS, p.Runs, p.ThinkNS = c.Clients, int64(c.Duration), c.Runs, int64(c.Think)
 	case Sequential:
-		p.Passes = c.Passes
+		p.Passes, p.WarmupPasses = c.Passes, c.WarmupPasses
 	case Open, Capacity:
 		p.Connections, p.DurationNS, p.Rate, p.Arrival = c.Connections, int64(c.Duration), c.Rate, arrival
 		p.LateNS, p.MaxLateNS = int64(c.Late), int64(c.MaxLate)

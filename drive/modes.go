@@ -91,15 +91,16 @@ func (w *worker) closedLoop(ctx context.Context, ph *phase, sh cycle, rng *rand.
 
 // runSequential runs LinGBM's QET/QRT driver: one connection, the templates
 // in turn (the first query of each, then the second of each, ...), every
-// query once per pass; each pass is a run. Then one query line per request
-// with aQETq ± sd and aQRTq ± sd over the passes.
+// query once per pass; each pass is a run, the first WarmupPasses of them
+// warm-ups. Then one query line per request with aQETq ± sd and aQRTq ± sd
+// over the measured passes.
 func (e *engine) runSequential(ctx context.Context) error {
 	order := roundRobin(e.tmplOf, len(e.names))
 	e.users.Store(1)
 	st := make([]queryStat, len(e.cfg.Requests))
 	var runErr error
-	for p := 1; p <= e.cfg.Passes && runErr == nil; p++ {
-		ph := &phase{run: p}
+	for p := 1; p <= e.cfg.WarmupPasses+e.cfg.Passes && runErr == nil; p++ {
+		ph := &phase{run: p, warmup: p <= e.cfg.WarmupPasses}
 		runErr = e.runPhase(ctx, ph, func(ctx context.Context) {
 			w, err := e.worker(0)
 			if err != nil {
@@ -109,7 +110,7 @@ func (e *engine) runSequential(ctx context.Context) error {
 				if ctx.Err() != nil {
 					return
 				}
-				if w.send(ctx, ph, i, -1, false) {
+				if w.send(ctx, ph, i, -1, false) && !ph.warmup {
 					st[i].add(&w.s)
 				}
 			}

@@ -81,7 +81,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		}
 	}
 	var err error
-	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes,
+	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
 		Seed: s.Seed, Requests: reqs, Cores: s.loadCores()}
 	if r.mode == drive.Closed {
 		cfg.Interval = min(time.Second, r.duration)
@@ -160,7 +160,7 @@ func (r runSpec) flags(c drive.Config) map[string]string {
 	case drive.Closed:
 		f["clients"], f["duration"], f["runs"] = strconv.Itoa(c.Clients), c.Duration.String(), strconv.Itoa(c.Runs)
 	case drive.Sequential:
-		f["passes"] = strconv.Itoa(c.Passes)
+		f["passes"], f["warmup-passes"] = strconv.Itoa(c.Passes), strconv.Itoa(c.WarmupPasses)
 	}
 	return f
 }

@@ -274,7 +274,7 @@ func (o Optimizations) config() [][2]string {
 		c = append(c, [2]string{"aTPm", fmt.Sprintf("%d mixed workloads, each the same %d instances per template shuffled with its own seed, each run once for %v with %d client(s)", o.Mixes, o.MixPer, o.MixDuration, o.Clients)})
 	}
 	if o.SeqQueries > 0 {
-		c = append(c, [2]string{"aQETq", fmt.Sprintf("sequential mode, %d instances per template (the same at every scale factor), %d passes", o.SeqQueries, o.Passes)})
+		c = append(c, [2]string{"aQETq", fmt.Sprintf("sequential mode, %d instances per template (the same at every scale factor), %d passes after a warm-up pass", o.SeqQueries, o.Passes)})
 	}
 	return c
 }

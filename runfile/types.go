@@ -59,30 +59,31 @@ type Queries struct {
 
 // Params are the driver's parameters; zero fields do not apply to the mode.
 type Params struct {
-	Clients      int     `json:"clients,omitempty"`     // closed, ramp: simulated users (one connection each)
-	Connections  int     `json:"connections,omitempty"` // open, capacity: connections (the most requests in flight)
-	DurationNS   int64   `json:"duration_ns,omitempty"` // of each run (closed, open), step (capacity) or the whole ramp
-	Runs         int     `json:"runs,omitempty"`        // closed, open: runs; the first is warm-up when there are several
-	ThinkNS      int64   `json:"think_ns,omitempty"`    // closed, ramp: think time, uniform in [0, think]
-	Passes       int     `json:"passes,omitempty"`      // sequential: passes over every query
-	Rate         float64 `json:"rate,omitempty"`        // open: requests/s; capacity: the first step's rate
-	Arrival      string  `json:"arrival,omitempty"`     // open, capacity: constant or poisson
-	Seed         uint64  `json:"seed"`                  // every random choice (arrivals, think times)
-	RampRate     float64 `json:"ramp_rate,omitempty"`   // ramp: users added per second
-	MaxClients   int     `json:"max_clients,omitempty"` // ramp: users at most
-	SLO          string  `json:"slo,omitempty"`         // ramp, capacity, open: latency objectives
-	MaxRate      float64 `json:"max_rate,omitempty"`    // capacity: the search's upper bound
-	Precision    float64 `json:"precision,omitempty"`   // capacity: stop when hi/lo ≤ 1+precision
-	IntervalNS   int64   `json:"interval_ns"`           // interval lines' length
-	TimeoutNS    int64   `json:"timeout_ns"`            // per request
-	LateNS       int64   `json:"late_ns,omitempty"`     // a send later than this after its intended time is late
-	MaxLateNS    int64   `json:"max_late_ns,omitempty"` // a send later than this is dropped (0: never)
-	VerifySample float64 `json:"verify_sample"`         // fraction of responses whose data are compared
-	MaxErrorRate float64 `json:"max_error_rate"`        // ramp: stop when an interval's error rate exceeds it
-	Client       string  `json:"client"`                // the HTTP client: gqlbench or net/http
-	Records      string  `json:"records,omitempty"`     // the per-request records file
-	Checked      bool    `json:"checked"`               // the endpoint and every template were checked before the load
-	Extra        string  `json:"extra,omitempty"`       // free text
+	Clients      int     `json:"clients,omitempty"`       // closed, ramp: simulated users (one connection each)
+	Connections  int     `json:"connections,omitempty"`   // open, capacity: connections (the most requests in flight)
+	DurationNS   int64   `json:"duration_ns,omitempty"`   // of each run (closed, open), step (capacity) or the whole ramp
+	Runs         int     `json:"runs,omitempty"`          // closed, open: runs; the first is warm-up when there are several
+	ThinkNS      int64   `json:"think_ns,omitempty"`      // closed, ramp: think time, uniform in [0, think]
+	Passes       int     `json:"passes,omitempty"`        // sequential: measured passes over every query
+	WarmupPasses int     `json:"warmup_passes,omitempty"` // sequential: passes before them, excluded
+	Rate         float64 `json:"rate,omitempty"`          // open: requests/s; capacity: the first step's rate
+	Arrival      string  `json:"arrival,omitempty"`       // open, capacity: constant or poisson
+	Seed         uint64  `json:"seed"`                    // every random choice (arrivals, think times)
+	RampRate     float64 `json:"ramp_rate,omitempty"`     // ramp: users added per second
+	MaxClients   int     `json:"max_clients,omitempty"`   // ramp: users at most
+	SLO          string  `json:"slo,omitempty"`           // ramp, capacity, open: latency objectives
+	MaxRate      float64 `json:"max_rate,omitempty"`      // capacity: the search's upper bound
+	Precision    float64 `json:"precision,omitempty"`     // capacity: stop when hi/lo ≤ 1+precision
+	IntervalNS   int64   `json:"interval_ns"`             // interval lines' length
+	TimeoutNS    int64   `json:"timeout_ns"`              // per request
+	LateNS       int64   `json:"late_ns,omitempty"`       // a send later than this after its intended time is late
+	MaxLateNS    int64   `json:"max_late_ns,omitempty"`   // a send later than this is dropped (0: never)
+	VerifySample float64 `json:"verify_sample"`           // fraction of responses whose data are compared
+	MaxErrorRate float64 `json:"max_error_rate"`          // ramp: stop when an interval's error rate exceeds it
+	Client       string  `json:"client"`                  // the HTTP client: gqlbench or net/http
+	Records      string  `json:"records,omitempty"`       // the per-request records file
+	Checked      bool    `json:"checked"`                 // the endpoint and every template were checked before the load
+	Extra        string  `json:"extra,omitempty"`         // free text
 }
 
 // Machine describes the machine the load generator ran on.

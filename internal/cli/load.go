@@ -45,6 +45,7 @@ Modes (see docs/load.md):
   closed      --clients N each cycling its share, next query when the answer is complete;
               --duration per run, --runs R (the first a warm-up), --think D (uniform in [0,D])
   sequential  one connection, round-robin over templates, each query once per pass; --passes P
+              measured after --warmup-passes W (1)
   open        --rate R per second, --arrival constant|poisson, --connections N; latency
               from the intended send time (coordinated omission corrected)
   ramp        closed-loop users added at --ramp-rate per second (with --think) until errors,
@@ -62,16 +63,16 @@ SLO).`
 
 // loadFlags are load's flags.
 type loadFlags struct {
-	target, queries, mode, out, arrival, slo, records, client, templates string
-	clients, connections, runs, passes, maxClients, maxSteps             int
-	duration, think, interval, late, maxLate, timeout, abortAfter        time.Duration
-	rate, rampRate, maxRate, precision, maxErrorRate, verifySample       float64
-	seed                                                                 uint64
-	maxResponse                                                          int
-	watch                                                                pidList
-	labels                                                               labelFlag
-	headers                                                              stringList
-	noCheck, quiet                                                       bool
+	target, queries, mode, out, arrival, slo, records, client, templates   string
+	clients, connections, runs, passes, warmupPasses, maxClients, maxSteps int
+	duration, think, interval, late, maxLate, timeout, abortAfter          time.Duration
+	rate, rampRate, maxRate, precision, maxErrorRate, verifySample         float64
+	seed                                                                   uint64
+	maxResponse                                                            int
+	watch                                                                  pidList
+	labels                                                                 labelFlag
+	headers                                                                stringList
+	noCheck, quiet                                                         bool
 }
 
 // pidList is a repeatable flag of process ids.
@@ -146,7 +147,8 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	fs.DurationVar(&f.duration, "duration", 60*time.Second, "closed, open: each run; capacity: each step; ramp: at most")
 	fs.IntVar(&f.runs, "runs", 0, "closed, open: runs, the first a warm-up when more than one (default: closed 6, open 1)")
 	fs.DurationVar(&f.think, "think", 0, "closed, ramp: think time after each answer, uniform in [0, `D`]")
-	fs.IntVar(&f.passes, "passes", 1, "sequential: passes over every query")
+	fs.IntVar(&f.passes, "passes", 1, "sequential: measured passes over every query")
+	fs.IntVar(&f.warmupPasses, "warmup-passes", 1, "sequential: passes before the measured ones, excluded from every figure (cold caches)")
 	fs.Float64Var(&f.rate, "rate", 0, "open: requests per second; capacity: the first step's rate (default 100)")
 	fs.StringVar(&f.arrival, "arrival", "constant", "open, capacity: constant (evenly spaced) or poisson")
 	fs.Uint64Var(&f.seed, "seed", 0, "random `SEED` of arrivals and think times")
@@ -282,6 +284,8 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 		return c, usagef("say what to send: --queries FILE (from gqlbench queries)")
 	case f.clients < 1 || f.connections < 1 || f.passes < 1 || f.maxClients < 1 || f.maxSteps < 1:
 		return c, usagef("--clients, --connections, --passes, --max-clients and --max-steps must be at least 1")
+	case f.warmupPasses < 0:
+		return c, usagef("--warmup-passes must not be negative")
 	case f.runs < 0:
 		return c, usagef("--runs must be at least 1")
 	case f.duration <= 0 || f.interval <= 0 || f.timeout <= 0:
@@ -300,7 +304,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 		return c, usagef("--rate, --ramp-rate, --max-rate and --precision must be positive")
 	}
 	c = drive.Config{Mode: drive.Mode(f.mode), Clients: f.clients, Connections: f.connections, Duration: f.duration,
-		Runs: f.runs, Think: f.think, Passes: f.passes, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
+		Runs: f.runs, Think: f.think, Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
 		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
 		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, MaxLate: f.maxLate, AbortAfter: f.abortAfter,
 		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0)}
@@ -321,7 +325,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 	// Flags that do nothing in the chosen mode are a mistake worth saying.
 	only := map[string][]drive.Mode{
 		"clients": {drive.Closed}, "connections": {drive.Open, drive.Capacity}, "runs": {drive.Closed, drive.Open},
-		"think": {drive.Closed, drive.Ramp}, "passes": {drive.Sequential}, "rate": {drive.Open, drive.Capacity},
+		"think": {drive.Closed, drive.Ramp}, "passes": {drive.Sequential}, "warmup-passes": {drive.Sequential}, "rate": {drive.Open, drive.Capacity},
 		"arrival": {drive.Open, drive.Capacity}, "ramp-rate": {drive.Ramp}, "max-clients": {drive.Ramp},
 		"max-rate": {drive.Capacity}, "precision": {drive.Capacity}, "max-steps": {drive.Capacity},
 		"max-lateness": {drive.Open, drive.Capacity}, "late": {drive.Open, drive.Capacity},

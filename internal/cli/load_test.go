@@ -111,7 +111,10 @@ func TestLoadModes(t *testing.T) {
 		args  []string
 		check func(f *runfile.File) bool
 	}{
-		{"sequential", []string{"--passes", "3"}, func(f *runfile.File) bool { return len(f.Queries) == 4 && f.Queries[0].N == 3 }},
+		{"sequential", []string{"--passes", "3"}, func(f *runfile.File) bool {
+			// 3 measured passes after the default warm-up pass
+			return len(f.Queries) == 4 && f.Queries[0].N == 3 && f.Header.Params.WarmupPasses == 1 && len(f.Summary.Runs) == 4 && f.Summary.Runs[0].Warmup
+		}},
 		{"open", []string{"--rate", "200", "--duration", "500ms", "--arrival", "poisson", "--seed", "3", "--slo", "p99<1s"},
 			func(f *runfile.File) bool {
 				return f.Summary.Total.Latency != nil && f.Summary.SLOMet != nil && *f.Summary.SLOMet
