@@ -44,14 +44,7 @@ func (r *Report) seriesMatrix(w io.Writer) {
 			series = append(series, s.Name)
 		}
 	}
-	tp := map[string]Throughput{}
-	for _, t := range r.Throughput {
-		tp[rowID(t.Key, t.Template)] = t
-	}
-	lat := map[string]Latency{}
-	for _, l := range r.Latency {
-		lat[rowID(l.Key, l.Template)] = l
-	}
+	tp, lat := r.byRow()
 	var rows, seq []*matrixRow
 	index := map[string]*matrixRow{}
 	for _, c := range r.Correctness {
@@ -145,14 +138,7 @@ func (r *Report) longSummary(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head, cells := r.keyCols(true)
 	fmt.Fprintln(tw, strings.Join(append(head, "template", "throughput/s", "QET p50 ms", "QET p99 ms", "errors", "wrong", ""), "\t"))
-	tp := map[string]Throughput{}
-	for _, t := range r.Throughput {
-		tp[rowID(t.Key, t.Template)] = t
-	}
-	lat := map[string]Latency{}
-	for _, l := range r.Latency {
-		lat[rowID(l.Key, l.Template)] = l
-	}
+	tp, lat := r.byRow()
 	for _, c := range r.Correctness {
 		thr := f1(c.Throughput)
 		if t, ok := tp[rowID(c.Key, c.Template)]; ok {
@@ -165,4 +151,17 @@ func (r *Report) longSummary(w io.Writer) {
 		fmt.Fprintln(tw, strings.Join(append(cells(c.Key), c.Template, thr, p50, p99, itoa(c.Errors), itoa(c.Wrong), ""), "\t"))
 	}
 	tw.Flush()
+}
+
+// byRow indexes the throughput and latency rows by key and template (rowID).
+func (r *Report) byRow() (map[string]Throughput, map[string]Latency) {
+	tp := map[string]Throughput{}
+	for _, t := range r.Throughput {
+		tp[rowID(t.Key, t.Template)] = t
+	}
+	lat := map[string]Latency{}
+	for _, l := range r.Latency {
+		lat[rowID(l.Key, l.Template)] = l
+	}
+	return tp, lat
 }

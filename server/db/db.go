@@ -146,18 +146,25 @@ func (d *DB) Select(ctx context.Context, q string, args []any, scan func(Rows) e
 			return err
 		}
 		defer rows.Close()
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
+		return each(rows, scan)
 	}
 	rows, err := d.sql.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
+	return each(rows, scan)
+}
+
+// cursor is a result being read: pgx.Rows and *sql.Rows alike.
+type cursor interface {
+	Rows
+	Next() bool
+	Err() error
+}
+
+// each calls scan for every row of rows.
+func each(rows cursor, scan func(Rows) error) error {
 	for rows.Next() {
 		if err := scan(rows); err != nil {
 			return err
