@@ -14,11 +14,13 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gqlbench/gqlbench/server"
 )
 
 // ServerSpec says how to start a reference server in a process of its own:
 // `Exe serve VARIANT --addr 127.0.0.1:0 [--pool N] Args...` with the database
-// URL in $GQLBENCH_DB, out of the process list.
+// URL in $GQLBENCH_DB (server.DBEnv), out of the process list.
 type ServerSpec struct {
 	Exe     string   // the gqlbench binary
 	Variant string   // naive, memo, batch, ...
@@ -70,9 +72,9 @@ func StartServer(ctx context.Context, spec ServerSpec) (*Server, error) {
 	s := &Server{Spec: spec, log: newServerLog(lf), exited: make(chan struct{})}
 	s.cmd = exec.Command(spec.Exe, args...)
 	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
-	s.cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GQLBENCH_DB=") })
+	s.cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, server.DBEnv+"=") })
 	if spec.DB != "" {
-		s.cmd.Env = append(s.cmd.Env, "GQLBENCH_DB="+spec.DB)
+		s.cmd.Env = append(s.cmd.Env, server.DBEnv+"="+spec.DB)
 	}
 	s.cmd.SysProcAttr = serverProcAttr()
 	if spec.CPU >= 0 {

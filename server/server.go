@@ -101,3 +101,9 @@ func Lookup(name string) (Variant, bool) {
 	v, ok := variants[name]
 	return v, ok
 }
+
+// DBEnv names the environment variable that gives `gqlbench serve` its
+// database when --db does not. A process's command line is readable by every
+// user of the machine, its environment only by its owner: the experiments
+// hand the URL, which may hold a password, to the servers they start here.
+const DBEnv = "GQLBENCH_DB"

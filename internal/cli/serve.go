@@ -19,14 +19,9 @@ func init() {
 	register("serve", "serve a reference GraphQL server variant over HTTP (naive, batch, compiled, null, ...)", runServe)
 }
 
-// dbEnv names the environment variable that gives serve its database when
-// --db does not: a process's command line is readable by every user of the
-// machine, its environment only by its owner.
-const dbEnv = "GQLBENCH_DB"
-
 func runServe(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "serve", serveSynopsis())
-	db := fs.String("db", "", "database: postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH (for the variants that need one; default $"+dbEnv+", which keeps a password out of the process list)")
+	db := fs.String("db", "", "database: postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH (for the variants that need one; default $"+server.DBEnv+", which keeps a password out of the process list)")
 	addr := fs.String("addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
 	pool := fs.Int("pool", 10, "maximum database connections")
 	batchWait := fs.Duration("batch-wait", 0, "how long a DataLoader collects keys before it fetches (batch, batch-memo; 0: the variant's default)")
@@ -41,7 +36,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *db == "" && env.Getenv != nil {
-		*db = env.Getenv(dbEnv)
+		*db = env.Getenv(server.DBEnv)
 	}
 	switch {
 	case len(pos) == 0:
