@@ -217,7 +217,7 @@ func (r *Report) cpuGroups() []group[cpuCost] {
 	var costs []cpuCost
 	at := map[Key]int{}
 	for _, p := range r.Processes {
-		if p.Name == "load generator" || !isTemplate(p.Workload) || p.CPUPerQuery <= 0 {
+		if p.Name == driverProcess || !isTemplate(p.Workload) || p.CPUPerQuery <= 0 {
 			continue
 		}
 		i, ok := at[p.Key]

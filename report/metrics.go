@@ -355,7 +355,7 @@ func (r *Report) processes() {
 					}
 				}
 				if s := iv.Driver; s != nil && !s.Gone {
-					get("load generator", 0).add(iv, *s)
+					get(driverProcess, 0).add(iv, *s)
 				}
 			}
 		}
@@ -371,6 +371,9 @@ func (r *Report) processes() {
 		}
 	}
 }
+
+// driverProcess is the name of the load generator's own row in Processes.
+const driverProcess = "load generator"
 
 // procAcc adds up one process's samples.
 type procAcc struct {
