@@ -226,6 +226,8 @@ func TestLoadBadInput(t *testing.T) {
 		{"bad slo", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--slo", "p99>1s"}, ExitUsage, "--slo"},
 		{"bad sample", []string{"--target", url, "--queries", q, "--verify-sample", "2"}, ExitUsage, "--verify-sample"},
 		{"bad arrival", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--arrival", "burst"}, ExitUsage, "--arrival"},
+		{"negative warm-up passes", []string{"--target", url, "--queries", q, "--mode", "sequential", "--warmup-passes", "-1"}, ExitUsage, "--warmup-passes"},
+		{"warm-up passes in closed mode", []string{"--target", url, "--queries", q, "--warmup-passes", "2"}, ExitUsage, "--warmup-passes does not apply"},
 		{"bad target", []string{"--target", "ftp://x", "--queries", q}, ExitUsage, "want http://"},
 		{"bad pid", []string{"--target", url, "--queries", q, "--watch-pid", "x"}, ExitUsage, "process id"},
 		{"missing queries file", []string{"--target", url, "--queries", filepath.Join(dir, "nope")}, ExitFailure, "cannot read the queries file"},
