@@ -2,12 +2,49 @@ package drive
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
 
 	"github.com/gqlbench/gqlbench/runfile"
 )
+
+func init() {
+	registerMode(ModeSpec{
+		Name: Capacity, order: 5,
+		Help: `the highest open-loop rate meeting --slo (e.g. p99<200ms): doubling from
+--rate, then bisection to --precision; each step lasts --duration`,
+		Params:    []string{"connections", "duration", "rate", "arrival", "max-rate", "precision", "max-steps", "late", "max-lateness"},
+		Corrected: true,
+		defaults: func(c *Config) {
+			if c.Rate == 0 {
+				c.Rate = 100
+			}
+		},
+		validate: func(c *Config) error {
+			if len(c.SLO) == 0 {
+				return errors.New("a capacity search needs an objective: --slo p99<200ms")
+			}
+			if c.Rate <= 0 || c.MaxRate < c.Rate || c.Precision <= 0 || c.MaxSteps < 1 {
+				return errors.New("a capacity search needs 0 < rate ≤ max rate, a positive precision and steps")
+			}
+			return nil
+		},
+		run: (*engine).runCapacity,
+		header: func(c *Config, p *runfile.Params) {
+			openParams(c, p)
+			p.MaxRate, p.Precision = c.MaxRate, c.Precision
+		},
+		summary: func(e *engine, s *runfile.Summary) { s.Capacity = e.capResult },
+		check: func(e *engine, s *runfile.Summary) (string, bool) {
+			if s.Capacity == nil || s.Capacity.Rate == 0 {
+				return "no rate met the objective " + e.cfg.SLO.String(), true
+			}
+			return "", true
+		},
+	})
+}
 
 // runCapacity searches the highest open-loop rate that meets the SLO: it
 // doubles the rate from Rate until a step fails, then bisects between the

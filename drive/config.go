@@ -9,21 +9,6 @@ import (
 	"github.com/gqlbench/gqlbench/measure"
 )
 
-// Mode is how load is generated.
-type Mode string
-
-// The modes (see the package documentation).
-const (
-	Closed     Mode = "closed"
-	Sequential Mode = "sequential"
-	Open       Mode = "open"
-	Ramp       Mode = "ramp"
-	Capacity   Mode = "capacity"
-)
-
-// Modes lists every mode.
-var Modes = []Mode{Closed, Sequential, Open, Ramp, Capacity}
-
 // Config is a load run. Zero values take the defaults of Defaults.
 type Config struct {
 	Mode      Mode
@@ -69,6 +54,9 @@ type Config struct {
 
 // Defaults returns c with every zero field that has a default set to it.
 func (c Config) Defaults() Config {
+	if spec, err := ModeByName(c.Mode); err == nil && spec.defaults != nil {
+		spec.defaults(&c) // before the generic defaults: a mode's own come first
+	}
 	def := func(p *int, v int) {
 		if *p == 0 {
 			*p = v
@@ -87,16 +75,8 @@ func (c Config) Defaults() Config {
 	def(&c.Clients, 1)
 	def(&c.Connections, 64)
 	defd(&c.Duration, 60*time.Second)
-	if c.Runs == 0 {
-		c.Runs = 1
-		if c.Mode == Closed {
-			c.Runs = 6 // LinGBM: six runs, the first a warm-up
-		}
-	}
+	def(&c.Runs, 1)
 	def(&c.Passes, 1)
-	if c.Mode == Capacity {
-		deff(&c.Rate, 100)
-	}
 	deff(&c.RampRate, 20)
 	def(&c.MaxClients, 1000)
 	deff(&c.MaxRate, 1e6)
@@ -139,25 +119,12 @@ func (c *Config) ValidateParams() error {
 	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1:
 		return fmt.Errorf("the maximum error rate must be in [0, 1], got %g", c.MaxErrorRate)
 	}
-	switch c.Mode {
-	case Closed, Sequential:
-	case Open:
-		if c.Rate <= 0 {
-			return errors.New("open loop needs a rate: --rate R (requests per second)")
-		}
-	case Ramp:
-		if c.RampRate <= 0 || c.MaxClients < 1 {
-			return errors.New("a ramp needs a positive rate of users and maximum of users")
-		}
-	case Capacity:
-		if len(c.SLO) == 0 {
-			return errors.New("a capacity search needs an objective: --slo p99<200ms")
-		}
-		if c.Rate <= 0 || c.MaxRate < c.Rate || c.Precision <= 0 || c.MaxSteps < 1 {
-			return errors.New("a capacity search needs 0 < rate ≤ max rate, a positive precision and steps")
-		}
-	default:
-		return fmt.Errorf("unknown mode %q: want one of %v", c.Mode, Modes)
+	spec, err := ModeByName(c.Mode)
+	if err != nil {
+		return err
+	}
+	if spec.validate != nil {
+		return spec.validate(c)
 	}
 	return nil
 }

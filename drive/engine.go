@@ -42,6 +42,7 @@ type engine struct {
 	stoppedAt int
 	// capResult is a capacity search's result.
 	capResult *runfile.Capacity
+	spec      *ModeSpec // the mode's definition
 }
 
 // phase is a run (closed, open), a pass (sequential), a step (capacity) or
@@ -67,7 +68,9 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	for i, r := range cfg.Requests {
 		e.ids[i] = r.ID
 	}
-	corrected := cfg.Mode == Open || cfg.Mode == Capacity
+	spec, _ := ModeByName(cfg.Mode)
+	e.spec = spec
+	corrected := spec != nil && spec.Corrected
 	e.coll = measure.NewCollector(measure.Options{Templates: len(e.names), Corrected: corrected, Samples: cfg.Records != nil})
 	e.snap = e.coll.NewSnapshot()
 	e.checker = NewChecker(cfg.Requests, 0)

@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strconv"
 	"time"
 
+	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
-	"github.com/gqlbench/gqlbench/workload"
 )
 
 // HeaderInfo is what a run file's header says beyond the Config: who ran
@@ -30,32 +29,15 @@ type HeaderInfo struct {
 
 // NewHeader makes the run file's header for cfg (after Defaults): the
 // driver's parameters, the workload (the queries file's path and bytes,
-// and its instances), the machine and the histogram configuration.
-func NewHeader(cfg Config, info HeaderInfo, queriesPath string, data []byte, inst []workload.Instance) *runfile.Header {
+// and the entries sent), the machine and the histogram configuration.
+func NewHeader(cfg Config, info HeaderInfo, q *queryfile.File) *runfile.Header {
 	host, _ := os.Hostname()
 	c := cfg
 	p := runfile.Params{Seed: c.Seed, IntervalNS: int64(c.Interval), TimeoutNS: int64(info.Timeout),
 		VerifySample: c.VerifySample, MaxErrorRate: c.MaxErrorRate, Client: info.Client, Records: info.Records,
 		Checked: info.Checked, SLO: c.SLO.String()}
-	arrival := "constant"
-	if c.Poisson {
-		arrival = "poisson"
-	}
-	switch c.Mode {
-	case Closed:
-		p.Clients, p.DurationNS, p.Runs, p.ThinkNS = c.Clients, int64(c.Duration), c.Runs, int64(c.Think)
-	case Sequential:
-		p.Passes, p.WarmupPasses = c.Passes, c.WarmupPasses
-	case Open, Capacity:
-		p.Connections, p.DurationNS, p.Rate, p.Arrival = c.Connections, int64(c.Duration), c.Rate, arrival
-		p.LateNS, p.MaxLateNS = int64(c.Late), int64(c.MaxLate)
-		if c.Mode == Open {
-			p.Runs = c.Runs
-		} else {
-			p.MaxRate, p.Precision = c.MaxRate, c.Precision
-		}
-	case Ramp:
-		p.DurationNS, p.ThinkNS, p.RampRate, p.MaxClients = int64(c.Duration), int64(c.Think), c.RampRate, c.MaxClients
+	if spec, err := ModeByName(c.Mode); err == nil {
+		spec.header(&c, &p)
 	}
 	return &runfile.Header{
 		Tool:      runfile.Tool{Name: "gqlbench", Version: info.Version, Go: runtime.Version()},
@@ -64,7 +46,7 @@ func NewHeader(cfg Config, info HeaderInfo, queriesPath string, data []byte, ins
 		Flags:     info.Flags,
 		Labels:    info.Labels,
 		Target:    info.Target,
-		Queries:   QueriesInfo(queriesPath, data, inst),
+		Queries:   QueriesInfo(q),
 		Mode:      string(c.Mode),
 		Params:    p,
 		Machine:   runfile.ThisMachine(),
@@ -75,21 +57,17 @@ func NewHeader(cfg Config, info HeaderInfo, queriesPath string, data []byte, ins
 }
 
 // QueriesInfo describes a queries file for the header: its path, the
-// SHA-256 of its bytes, its templates in order of first appearance, how
-// many instances carry an expected answer, and their dataset.
-func QueriesInfo(path string, data []byte, inst []workload.Instance) runfile.Queries {
-	sum := sha256.Sum256(data)
-	q := runfile.Queries{Path: path, SHA256: hex.EncodeToString(sum[:]), Instances: len(inst)}
-	seen := map[int]bool{}
-	for _, in := range inst {
-		if !seen[in.Template] {
-			seen[in.Template] = true
-			q.Templates = append(q.Templates, "QT"+strconv.Itoa(in.Template))
-		}
-		if in.Expect != "" {
+// SHA-256 of its bytes, its labels (templates) in order of first
+// appearance, how many of the entries sent carry an expected answer, and
+// their dataset.
+func QueriesInfo(f *queryfile.File) runfile.Queries {
+	sum := sha256.Sum256(f.Data)
+	q := runfile.Queries{Path: f.Path, SHA256: hex.EncodeToString(sum[:]), Instances: len(f.Entries), Templates: queryfile.Labels(f.Entries)}
+	for _, e := range f.Entries {
+		if e.Expect != "" {
 			q.Expect++
 		}
-		if d := in.Dataset; d != nil && q.Dataset == nil {
+		if d := e.Dataset; d != nil && q.Dataset == nil {
 			q.Dataset = map[string]any{"sf": d.SF, "seed": d.Seed, "version": d.Version}
 		}
 	}

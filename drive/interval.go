@@ -157,10 +157,8 @@ func (e *engine) progress(ph *phase, iv *runfile.Interval) {
 	switch {
 	case ph.step > 0:
 		label = fmt.Sprintf("step %d (%.0f/s)", ph.step, ph.rate)
-	case e.cfg.Mode == Ramp:
-		label = fmt.Sprintf("%d users", iv.Users)
-	case e.cfg.Mode == Sequential:
-		label = fmt.Sprintf("pass %d", ph.run)
+	case e.spec.label != nil:
+		label = e.spec.label(ph, iv.Users)
 	}
 	if ph.warmup {
 		label += " (warm-up)"

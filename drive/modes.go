@@ -12,6 +12,37 @@ import (
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
+func init() {
+	registerMode(ModeSpec{
+		Name: Closed, order: 1,
+		Help: `--clients N each cycling its share, next query when the answer is complete;
+--duration per run, --runs R (the first a warm-up), --think D (uniform in [0,D])`,
+		Params:   []string{"clients", "duration", "runs", "think"},
+		SLOAtEnd: true,
+		defaults: func(c *Config) {
+			if c.Runs == 0 {
+				c.Runs = 6 // LinGBM: six runs, the first a warm-up
+			}
+		},
+		run: (*engine).runClosed,
+		header: func(c *Config, p *runfile.Params) {
+			p.Clients, p.DurationNS, p.Runs, p.ThinkNS = c.Clients, int64(c.Duration), c.Runs, int64(c.Think)
+		},
+	})
+	registerMode(ModeSpec{
+		Name: Sequential, order: 2,
+		Help: `one connection, round-robin over templates, each query once per pass; --passes P
+measured after --warmup-passes W (1)`,
+		Params:   []string{"passes", "warmup-passes"},
+		SLOAtEnd: true,
+		run:      (*engine).runSequential,
+		header: func(c *Config, p *runfile.Params) {
+			p.Passes, p.WarmupPasses = c.Passes, c.WarmupPasses
+		},
+		label: func(ph *phase, _ int) string { return fmt.Sprintf("pass %d", ph.run) },
+	})
+}
+
 // cycle is the sequence of requests a closed-loop client goes through, over
 // and over: request (start + (pos mod length)·stride) mod total at
 // position pos. It is computed, not listed, so a thousand users cost nothing.

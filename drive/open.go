@@ -2,9 +2,43 @@ package drive
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
+
+	"github.com/gqlbench/gqlbench/runfile"
 )
+
+func init() {
+	registerMode(ModeSpec{
+		Name: Open, order: 3,
+		Help: `--rate R per second, --arrival constant|poisson, --connections N; latency
+from the intended send time (coordinated omission corrected)`,
+		Params:    []string{"connections", "duration", "runs", "rate", "arrival", "late", "max-lateness"},
+		Corrected: true,
+		SLOAtEnd:  true,
+		validate: func(c *Config) error {
+			if c.Rate <= 0 {
+				return errors.New("open loop needs a rate: --rate R (requests per second)")
+			}
+			return nil
+		},
+		run: (*engine).runOpen,
+		header: func(c *Config, p *runfile.Params) {
+			openParams(c, p)
+			p.Runs = c.Runs
+		},
+	})
+}
+
+// openParams records the parameters open loop and capacity search share.
+func openParams(c *Config, p *runfile.Params) {
+	p.Connections, p.DurationNS, p.Rate, p.Arrival = c.Connections, int64(c.Duration), c.Rate, "constant"
+	if c.Poisson {
+		p.Arrival = "poisson"
+	}
+	p.LateNS, p.MaxLateNS = int64(c.Late), int64(c.MaxLate)
+}
 
 // runOpen runs the open loop: Runs runs of Duration at Rate.
 func (e *engine) runOpen(ctx context.Context) error {

@@ -2,6 +2,7 @@ package drive
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -9,6 +10,29 @@ import (
 
 	"github.com/gqlbench/gqlbench/runfile"
 )
+
+func init() {
+	registerMode(ModeSpec{
+		Name: Ramp, order: 4,
+		Help: `closed-loop users added at --ramp-rate per second (with --think) until errors,
+wrong answers or --slo break, up to --max-clients, within --duration`,
+		Params: []string{"duration", "think", "ramp-rate", "max-clients"},
+		validate: func(c *Config) error {
+			if c.RampRate <= 0 || c.MaxClients < 1 {
+				return errors.New("a ramp needs a positive rate of users and maximum of users")
+			}
+			return nil
+		},
+		run: (*engine).runRamp,
+		header: func(c *Config, p *runfile.Params) {
+			p.DurationNS, p.ThinkNS, p.RampRate, p.MaxClients = int64(c.Duration), int64(c.Think), c.RampRate, c.MaxClients
+		},
+		summary: func(e *engine, s *runfile.Summary) { s.Ramp = e.rampResult() },
+		// A ramp runs until something breaks: its errors are its result.
+		check: func(*engine, *runfile.Summary) (string, bool) { return "", true },
+		label: func(_ *phase, users int) string { return fmt.Sprintf("%d users", users) },
+	})
+}
 
 // runRamp adds closed-loop users (with think time) at RampRate per second,
 // up to MaxClients, until an interval has more errors than MaxErrorRate,

@@ -1,40 +1,30 @@
 package drive
 
 import (
-	"encoding/json"
 	"fmt"
 
-	"github.com/gqlbench/gqlbench/workload"
+	"github.com/gqlbench/gqlbench/queryfile"
 )
 
 // Request is one query of a workload, ready to send.
 type Request struct {
 	ID       string // the instance's id
-	Template string // the template's name, e.g. "QT5": what results are grouped by
+	Template string // the entry's label, e.g. "QT5" or an operation's name: what results are grouped by
 	Body     []byte // the HTTP request body: {"query":...,"variables":...}
 	Expect   string // verify.Hash of the right answer's data; "" when unknown
 }
 
-// FromInstances makes the requests of a workload's query instances.
-func FromInstances(ins []workload.Instance) ([]Request, error) {
-	out := make([]Request, len(ins))
-	for i, in := range ins {
-		t, err := workload.TemplateByID(in.Template)
+// Requests makes the requests of a queries file's entries: each entry's
+// GraphQL-over-HTTP POST body, its label and expected answer.
+func Requests(entries []queryfile.Entry) ([]Request, error) {
+	out := make([]Request, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		body, err := e.Body()
 		if err != nil {
-			return nil, fmt.Errorf("instance %q: %w", in.ID, err)
+			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 		}
-		vars := in.Variables
-		if vars == nil {
-			vars = map[string]any{}
-		}
-		body, err := json.Marshal(struct {
-			Query     string         `json:"query"`
-			Variables map[string]any `json:"variables"`
-		}{in.Query, vars})
-		if err != nil {
-			return nil, fmt.Errorf("instance %q: %w", in.ID, err)
-		}
-		out[i] = Request{ID: in.ID, Template: t.Name, Body: body, Expect: in.Expect}
+		out[i] = Request{ID: e.ID, Template: e.Label, Body: body, Expect: e.Expect}
 	}
 	return out, nil
 }

@@ -32,21 +32,7 @@ func Run(ctx context.Context, cfg Config, w *runfile.Writer) (*runfile.Summary, 
 	e := newEngine(cfg, w)
 	e.start = time.Now()
 	e.lastResp = e.start
-	var err error
-	var mode func(context.Context) error
-	switch cfg.Mode {
-	case Closed:
-		mode = e.runClosed
-	case Sequential:
-		mode = e.runSequential
-	case Open:
-		mode = e.runOpen
-	case Ramp:
-		mode = e.runRamp
-	case Capacity:
-		mode = e.runCapacity
-	}
-	err = mode(ctx)
+	err := e.spec.run(e, ctx) // Validate found the spec
 	defer e.closeAll()
 	return e.finish(ctx, err)
 }
@@ -64,15 +50,12 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 		}
 	}
 	sum.DriverLimit, sum.DriverWhy = runfile.DriverLimit(nonWarm, e.cfg.Cores)
-	if e.cfg.Mode == Ramp {
-		sum.Ramp = e.rampResult()
-	}
-	if e.capResult != nil {
-		sum.Capacity = e.capResult
+	if e.spec.summary != nil {
+		e.spec.summary(e, sum)
 	}
 	if len(e.cfg.SLO) > 0 {
 		sum.SLO = e.cfg.SLO.String()
-		if e.cfg.Mode == Open || e.cfg.Mode == Closed || e.cfg.Mode == Sequential {
+		if e.spec.SLOAtEnd {
 			qet, _, lat := e.sum.Hists()
 			if lat == nil {
 				lat = qet
@@ -108,13 +91,13 @@ func (e *engine) checks(sum *runfile.Summary) string {
 	switch {
 	case t.Wrong > 0:
 		return fmt.Sprintf("%d wrong answers (of %d verified)", t.Wrong, t.Verified)
-	case e.cfg.Mode == Ramp:
-		return ""
-	case e.cfg.Mode == Capacity:
-		if sum.Capacity == nil || sum.Capacity.Rate == 0 {
-			return "no rate met the objective " + e.cfg.SLO.String()
+	}
+	if e.spec.check != nil {
+		if why, decided := e.spec.check(e, sum); decided {
+			return why
 		}
-		return ""
+	}
+	switch {
 	case t.Count == 0:
 		return "no request completed"
 	case float64(t.Errors) > e.cfg.MaxErrorRate*float64(t.Count):

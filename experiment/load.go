@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gqlbench/gqlbench/queryfile"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,7 +14,6 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
-	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/workload"
 )
@@ -54,7 +55,7 @@ type runSpec struct {
 	what     string // the progress line's subject, e.g. "naive QT5"
 	queries  *queryFile
 	send     []workload.Instance // the instances sent (a part of queries')
-	reqs     []drive.Request     // or these requests, when send is nil
+	entries  []queryfile.Entry   // or these entries, when send is nil
 	mode     drive.Mode
 	clients  int
 	duration time.Duration
@@ -73,57 +74,43 @@ var errSkip = errors.New("the server failed")
 // run file keeps what was measured), the context's error when interrupted,
 // and other errors when the run file cannot be written.
 func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
-	reqs := r.reqs
-	if r.send != nil {
-		var err error
-		if reqs, err = drive.FromInstances(r.send); err != nil {
-			return err
-		}
+	q, err := r.file()
+	if err != nil {
+		return err
 	}
-	var err error
 	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
-		Seed: s.Seed, Requests: reqs, Cores: s.loadCores()}
+		Seed: s.Seed, Cores: s.loadCores()}
 	if r.mode == drive.Closed {
 		cfg.Interval = min(time.Second, r.duration)
 	}
-	hopts := drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version}
-	if cfg.Transport, err = drive.NewHTTP(srv.URL, reqs, hopts); err != nil {
-		return err
-	}
-	watched := []runfile.Watched{}
 	watch := []int{srv.PID}
 	if s.postmaster > 0 && strings.HasPrefix(srv.Spec.DB, "postgres") {
 		// The database works for the server: its backends' CPU is part of
 		// what a query costs (SQLite runs inside the server process).
 		watch = append(watch, s.postmaster)
 	}
-	for _, pid := range watch {
-		if p, err := measure.NewProcTree(pid); err == nil {
-			cfg.Watch = append(cfg.Watch, p)
-			watched = append(watched, runfile.Watched{PID: pid, Name: p.Name})
-		}
-	}
-	if self, err := measure.NewProc(os.Getpid()); err == nil {
-		cfg.Self = self
-	}
-	cfg = cfg.Defaults()
 	path := filepath.Join(s.Dir, "runs", r.name+".jsonl")
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("cannot write the run file: %w", err)
+	var f *os.File
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+	}()
+	job := &drive.Job{Config: cfg, Target: srv.URL, Client: "gqlbench", Queries: q, Watch: watch,
+		HTTP: drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version},
+		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(cfg.Defaults()), Target: srv.URL,
+			Timeout: s.Timeout, Client: "gqlbench", Checked: true, Labels: r.labels},
+		Out: func() (io.Writer, error) {
+			f, err = os.Create(path)
+			return f, err
+		},
 	}
-	defer f.Close()
-	w := runfile.NewWriter(f)
-	h := drive.NewHeader(cfg, drive.HeaderInfo{
-		Version: s.Version, Command: s.Command, Flags: r.flags(cfg), Target: srv.URL, Timeout: s.Timeout,
-		Client: "gqlbench", Checked: true, Labels: r.labels, Watch: watched,
-	}, r.queries.path, r.queries.data, r.send)
-	if err := w.Write(h); err != nil {
-		return fmt.Errorf("run file %s: %w", path, err)
-	}
-	sum, err := drive.Run(ctx, cfg, w)
-	if cerr := f.Close(); cerr != nil && err == nil {
-		err = fmt.Errorf("run file %s: %w", path, cerr)
+	sum, err := job.Run(ctx)
+	if f != nil {
+		if cerr := f.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("run file %s: %w", path, cerr)
+		}
+		f = nil
 	}
 	if sum != nil {
 		s.res.Runs = append(s.res.Runs, path)
@@ -148,6 +135,18 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		return errSkip
 	}
 	return fmt.Errorf("%s: %w", r.what, err)
+}
+
+// file is the run's queries file with the entries it sends.
+func (r runSpec) file() (*queryfile.File, error) {
+	if r.send == nil {
+		return &queryfile.File{Path: r.queries.path, Data: r.queries.data, Entries: r.entries}, nil
+	}
+	entries, err := workload.Entries(r.send)
+	if err != nil {
+		return nil, err
+	}
+	return &queryfile.File{Path: r.queries.path, Data: r.queries.data, Entries: entries}, nil
 }
 
 // flags are the run's parameters, for the header.
@@ -182,7 +181,11 @@ func line(mode drive.Mode, sum *runfile.Summary) string {
 
 // preflight checks srv with drive.Preflight over every template of q.
 func (s *session) preflight(ctx context.Context, srv *Server, q *queryFile) error {
-	reqs, err := drive.FromInstances(q.inst)
+	entries, err := workload.Entries(q.inst)
+	if err != nil {
+		return err
+	}
+	reqs, err := drive.Requests(entries)
 	if err != nil {
 		return err
 	}

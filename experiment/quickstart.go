@@ -1,9 +1,10 @@
 package experiment
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
+	"github.com/gqlbench/gqlbench/queryfile"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -153,16 +154,20 @@ func (q Quickstart) ceiling(ctx context.Context, s *session) error {
 		return nil
 	}
 	defer s.stopServer(srv)
-	body, _ := json.Marshal(map[string]string{"query": "{__typename}"})
 	expect, _ := verify.Hash([]byte(`{"__typename":"Query"}`))
-	path := filepath.Join(s.Dir, "queries", "typename.json")
-	if err := os.WriteFile(path, body, 0o644); err != nil {
+	entries := []queryfile.Entry{{ID: "typename", Label: "typename", Query: "{__typename}", Expect: expect}}
+	var b bytes.Buffer
+	if err := queryfile.Write(&b, entries); err != nil {
+		return err
+	}
+	path := filepath.Join(s.Dir, "queries", "typename.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		return err
 	}
 	err = s.run(ctx, srv, runSpec{
 		name: "null-typename", what: "null {__typename}",
-		queries: &queryFile{path: path, data: body},
-		reqs:    []drive.Request{{ID: "typename", Template: "typename", Body: body, Expect: expect}},
+		queries: &queryFile{path: path, data: b.Bytes()},
+		entries: entries,
 		mode:    drive.Closed, clients: 1, duration: q.Duration, runs: 2,
 		labels: map[string]string{"server": "null", "clients": "1", "workload": "typename"},
 	})

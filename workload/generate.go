@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/queryfile"
 )
 
 // Instance is a query instance: a template and values for its variables.
@@ -27,11 +28,7 @@ type Instance struct {
 
 // DatasetRef names a generated dataset: its scale factor, seed and
 // generator version (dataset.Meta's Scale, Seed and Version).
-type DatasetRef struct {
-	SF      int    `json:"sf"`
-	Seed    uint64 `json:"seed"`
-	Version int    `json:"version"`
-}
+type DatasetRef = queryfile.DatasetRef
 
 // Options selects what Generate produces.
 type Options struct {

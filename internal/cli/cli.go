@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/gqlbench/gqlbench/drive"
 )
 
 // Version is gqlbench's version, written into every output that must be reproducible.
@@ -19,14 +21,27 @@ const Version = "0.1.0-dev"
 
 // Exit codes, documented in `gqlbench help` and the README.
 const (
-	ExitOK      = 0 // success
-	ExitFailure = 1 // the command failed (bad data, unreachable server, I/O error, interrupted)
-	ExitUsage   = 2 // the command line is wrong
-	ExitCheck   = 3 // the command ran, and a check failed: wrong answers, errors, a broken SLO
+	ExitOK      = 0               // success
+	ExitFailure = 1               // the command failed (bad data, unreachable server, I/O error, interrupted)
+	ExitUsage   = drive.ExitUsage // the command line is wrong (2)
+	ExitCheck   = drive.ExitCheck // the command ran, and a check failed: wrong answers, errors, a broken SLO (3)
 )
 
-// exitCoder is an error that carries its own exit code (a failed check).
+// exitCoder is an error that carries its own exit code (a failed check);
+// the library's errors say their class so (drive.CheckError, drive.UsageError).
 type exitCoder interface{ ExitCode() int }
+
+// exitError carries an exit code other than ExitFailure.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
+// ExitCode is the code the process exits with.
+func (e exitError) ExitCode() int { return e.code }
 
 // Env is everything a command may touch of its process, injected so that the
 // whole CLI runs in-process in tests.

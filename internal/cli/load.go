@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,49 +15,47 @@ import (
 
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
-	"github.com/gqlbench/gqlbench/workload"
 )
 
 func init() {
 	register("load", "drive load at a GraphQL server and measure it: closed, sequential, open, ramp, capacity (run file)", runLoad)
 }
 
-// exitError carries an exit code other than ExitFailure.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e exitError) Error() string { return e.err.Error() }
-func (e exitError) Unwrap() error { return e.err }
-
-// ExitCode is the code the process exits with.
-func (e exitError) ExitCode() int { return e.code }
-
-const loadSynopsis = `load --target URL --queries FILE [--mode closed|sequential|open|ramp|capacity] [flags] [-o run.jsonl]
+// loadSynopsis is load's help; its modes come from drive's registry.
+func loadSynopsis() string {
+	var modes strings.Builder
+	for _, m := range drive.Modes() {
+		lines := strings.Split(m.Help, "\n")
+		fmt.Fprintf(&modes, "  %-11s %s\n", m.Name, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(&modes, "  %-11s %s\n", "", l)
+		}
+	}
+	return `load --target URL --queries FILE [--mode ` + strings.Join(modeNames(), "|") + `] [flags] [-o run.jsonl]
        gqlbench load merge RUN.jsonl... [-o merged.jsonl]
        gqlbench load show RUN.jsonl
 
 Modes (see docs/load.md):
-  closed      --clients N each cycling its share, next query when the answer is complete;
-              --duration per run, --runs R (the first a warm-up), --think D (uniform in [0,D])
-  sequential  one connection, round-robin over templates, each query once per pass; --passes P
-              measured after --warmup-passes W (1)
-  open        --rate R per second, --arrival constant|poisson, --connections N; latency
-              from the intended send time (coordinated omission corrected)
-  ramp        closed-loop users added at --ramp-rate per second (with --think) until errors,
-              wrong answers or --slo break, up to --max-clients, within --duration
-  capacity    the highest open-loop rate meeting --slo (e.g. p99<200ms): doubling from
-              --rate, then bisection to --precision; each step lasts --duration
-
+` + modes.String() + `
 Before the load, the target must answer {__typename} as GraphQL and every template's first
 query without errors (--no-check skips this). Every response is verified: status 200, no
 GraphQL errors, data equal to the queries file's "expect" hash (--verify-sample F checks
 the data of a fraction F). The run file (JSON lines: header, interval, step, query, summary)
-is flushed line by line. Exit codes: 0 ok; 1 failure (unreachable target, server died or
-stalled mid-run, interrupted, I/O); 2 wrong usage; 3 a check failed (wrong answers, errors,
-SLO).`
+is flushed line by line; without -o it goes to stdout (gqlbench load ... | gqlbench report -).
+Exit codes: 0 ok; 1 failure (unreachable target, server died or stalled mid-run,
+interrupted, I/O); 2 wrong usage; 3 a check failed (wrong answers, errors, SLO).`
+}
+
+// modeNames lists the registered modes' names.
+func modeNames() []string {
+	var out []string
+	for _, m := range drive.Modes() {
+		out = append(out, string(m.Name))
+	}
+	return out
+}
 
 // loadFlags are load's flags.
 type loadFlags struct {
@@ -126,20 +122,11 @@ type stringList []string
 func (s *stringList) String() string     { return strings.Join(*s, "; ") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
-func runLoad(ctx context.Context, env Env, args []string) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "merge":
-			return runLoadMerge(env, args[1:])
-		case "show":
-			return runLoadShow(env, args[1:])
-		}
-	}
-	fs := newFlags(env, "load", loadSynopsis)
-	var f loadFlags
+// register defines load's flags on fs.
+func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.target, "target", "", "the GraphQL endpoint `URL`, e.g. http://127.0.0.1:4000/graphql")
 	fs.StringVar(&f.queries, "queries", "", "the queries `FILE` (JSON lines from gqlbench queries)")
-	fs.StringVar(&f.mode, "mode", "closed", "closed, sequential, open, ramp or capacity")
+	fs.StringVar(&f.mode, "mode", "closed", strings.Join(modeNames(), ", "))
 	fs.StringVar(&f.out, "o", "", "the run `FILE` (default: stdout)")
 	fs.StringVar(&f.templates, "templates", "", "only the queries of these templates, e.g. 5 or QT3,QT5")
 	fs.IntVar(&f.clients, "clients", 1, "closed: simulated clients, one connection each")
@@ -173,174 +160,131 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	fs.IntVar(&f.maxResponse, "max-response", 256<<20, "largest response in bytes")
 	fs.BoolVar(&f.noCheck, "no-check", false, "skip the checks of the target before the load")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
+}
+
+func runLoad(ctx context.Context, env Env, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "merge":
+			return runLoadMerge(env, args[1:])
+		case "show":
+			return runLoadShow(env, args[1:])
+		}
+	}
+	fs := newFlags(env, "load", loadSynopsis())
+	var f loadFlags
+	f.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	set := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-	cfg, err := f.config(set)
+	cfg, err := f.config(setFlags(fs))
 	if err != nil {
 		return err
 	}
-
 	// Everything that can be wrong is found before any load starts.
-	data, err := os.ReadFile(f.queries)
-	if err != nil {
-		return fmt.Errorf("cannot read the queries file: %w", err)
-	}
-	inst, err := workload.ReadJSONL(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("queries file %s: %w", f.queries, err)
-	}
-	if ids, err := templateList(f.templates); err != nil {
-		return err
-	} else if ids != nil {
-		inst = onlyTemplates(inst, ids)
-	}
-	if len(inst) == 0 {
-		return fmt.Errorf("queries file %s: no queries to send", f.queries)
-	}
-	reqs, err := drive.FromInstances(inst)
+	q, err := f.queriesFile()
 	if err != nil {
 		return err
 	}
-	hopts := drive.HTTPOptions{Timeout: f.timeout, MaxResponseBytes: f.maxResponse, Header: f.headers, UserAgent: "gqlbench/" + Version}
-	newTransport := func(r []drive.Request) (drive.Transport, error) {
-		if f.client == "net/http" {
-			return drive.NewStdHTTP(f.target, r, hopts)
-		}
-		return drive.NewHTTP(f.target, r, hopts)
-	}
-	if cfg.Transport, err = newTransport(reqs); err != nil {
-		return usageError{err.Error()}
-	}
-	cfg.Requests = reqs
-	var watched []runfile.Watched
-	for _, pid := range f.watch {
-		p, err := measure.NewProcTree(pid)
-		if err != nil {
-			return err
-		}
-		cfg.Watch = append(cfg.Watch, p)
-		watched = append(watched, runfile.Watched{PID: pid, Name: p.Name})
-	}
-	if self, err := measure.NewProc(os.Getpid()); err == nil {
-		cfg.Self = self
-	}
+	job := f.job(cfg, q)
+	job.Info = f.headerInfo(fs, env, cfg)
+	job.Warn = func(w string) { fmt.Fprintf(env.Stderr, "load: warning: %s\n", w) }
 	if !f.quiet {
-		cfg.Log = env.Stderr
+		job.Config.Log = env.Stderr
 	}
-	if !f.noCheck {
-		warnings, err := drive.Preflight(ctx, f.target, newTransport, reqs)
-		if err != nil {
-			return err
-		}
-		for _, w := range warnings {
-			fmt.Fprintf(env.Stderr, "load: warning: %s\n", w)
-		}
-	}
-
-	out := env.Stdout
-	if f.out != "" {
-		fh, err := os.Create(f.out)
-		if err != nil {
-			return fmt.Errorf("cannot write the run file: %w", err)
-		}
-		defer fh.Close()
-		out = fh
-	}
+	var files closers
+	defer files.close()
+	job.Out = func() (io.Writer, error) { return files.create(f.out, env.Stdout) }
 	if f.records != "" {
-		fh, err := os.Create(f.records)
-		if err != nil {
-			return fmt.Errorf("cannot write the records: %w", err)
-		}
-		defer fh.Close()
-		cfg.Records = measure.NewRecordWriter(fh)
+		job.Records = func() (io.Writer, error) { return files.create(f.records, nil) }
 	}
-	w := runfile.NewWriter(out)
-	h := f.header(fs, env, cfg, inst, data)
-	h.Watch = watched
-	if err := w.Write(h); err != nil {
-		return fmt.Errorf("run file: %w", err)
-	}
-	sum, err := drive.Run(ctx, cfg, w)
+	sum, err := job.Run(ctx)
 	if sum != nil && !f.quiet {
 		runfile.WriteText(env.Stderr, sum)
 	}
-	var check *drive.CheckError
-	if errors.As(err, &check) {
-		return exitError{ExitCheck, err}
-	}
 	return err
+}
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	return set
+}
+
+// closers are files a command created, closed at its end.
+type closers []io.Closer
+
+// create creates path, or returns def when path is "" and def is not nil.
+func (c *closers) create(path string, def io.Writer) (io.Writer, error) {
+	if path == "" && def != nil {
+		return def, nil
+	}
+	fh, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	*c = append(*c, fh)
+	return fh, nil
+}
+
+func (c closers) close() {
+	for _, f := range c {
+		f.Close()
+	}
+}
+
+// queriesFile reads the queries file and keeps the entries of --templates.
+func (f *loadFlags) queriesFile() (*queryfile.File, error) {
+	q, err := queryfile.ReadFile(f.queries)
+	if err != nil {
+		return nil, err
+	}
+	if ids, err := templateList(f.templates); err != nil {
+		return nil, err
+	} else if ids != nil {
+		q.Entries = onlyTemplates(q.Entries, ids)
+	}
+	if len(q.Entries) == 0 {
+		return nil, fmt.Errorf("queries file %s: no queries to send", f.queries)
+	}
+	return q, nil
+}
+
+// job is the load run the flags describe.
+func (f *loadFlags) job(cfg drive.Config, q *queryfile.File) *drive.Job {
+	return &drive.Job{
+		Config: cfg, Target: f.target, Client: f.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
+		HTTP: drive.HTTPOptions{Timeout: f.timeout, MaxResponseBytes: f.maxResponse, Header: f.headers, UserAgent: "gqlbench/" + Version},
+	}
 }
 
 // config turns the flags into a drive.Config, or a usage error.
 func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 	var c drive.Config
-	switch {
-	case f.target == "":
-		return c, usagef("say where to send the load: --target http://HOST:PORT/graphql")
-	case f.queries == "":
-		return c, usagef("say what to send: --queries FILE (from gqlbench queries)")
-	case f.clients < 1 || f.connections < 1 || f.passes < 1 || f.maxClients < 1 || f.maxSteps < 1:
-		return c, usagef("--clients, --connections, --passes, --max-clients and --max-steps must be at least 1")
-	case f.warmupPasses < 0:
-		return c, usagef("--warmup-passes must not be negative")
-	case f.runs < 0:
-		return c, usagef("--runs must be at least 1")
-	case f.duration <= 0 || f.interval <= 0 || f.timeout <= 0:
-		return c, usagef("--duration, --interval and --timeout must be positive")
-	case f.think < 0 || f.late < 0 || f.maxLate < 0 || f.abortAfter < 0:
-		return c, usagef("--think, --late, --max-lateness and --abort-after must not be negative")
-	case f.verifySample <= 0 || f.verifySample > 1:
-		return c, usagef("--verify-sample must be in (0, 1], got %g", f.verifySample)
-	case f.maxErrorRate < 0 || f.maxErrorRate > 1:
-		return c, usagef("--max-error-rate must be in [0, 1], got %g", f.maxErrorRate)
-	case f.arrival != "constant" && f.arrival != "poisson":
-		return c, usagef("--arrival must be constant or poisson, got %q", f.arrival)
-	case f.client != "gqlbench" && f.client != "net/http":
-		return c, usagef("--client must be gqlbench or net/http, got %q", f.client)
-	case f.rate < 0 || f.rampRate <= 0 || f.maxRate <= 0 || f.precision <= 0:
-		return c, usagef("--rate, --ramp-rate, --max-rate and --precision must be positive")
+	if err := f.check(); err != nil {
+		return c, err
 	}
-	c = drive.Config{Mode: drive.Mode(f.mode), Clients: f.clients, Connections: f.connections, Duration: f.duration,
+	spec, err := drive.ModeByName(drive.Mode(f.mode))
+	if err != nil {
+		return c, usagef("unknown --mode %q: want %s", f.mode, drive.ModeNames())
+	}
+	// Flags that do nothing in the chosen mode are a mistake worth saying.
+	for _, m := range drive.Modes() {
+		for _, p := range m.Params {
+			if set[p] && !spec.Uses(p) {
+				return c, usagef("--%s does not apply to --mode %s", p, spec.Name)
+			}
+		}
+	}
+	c = drive.Config{Mode: spec.Name, Clients: f.clients, Connections: f.connections, Duration: f.duration,
 		Runs: f.runs, Think: f.think, Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
 		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
 		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, MaxLate: f.maxLate, AbortAfter: f.abortAfter,
 		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0)}
 	if f.slo != "" {
-		slo, err := measure.ParseSLO(f.slo)
-		if err != nil {
+		if c.SLO, err = measure.ParseSLO(f.slo); err != nil {
 			return c, usagef("--slo: %v", err)
-		}
-		c.SLO = slo
-	}
-	valid := false
-	for _, m := range drive.Modes {
-		valid = valid || m == c.Mode
-	}
-	if !valid {
-		return c, usagef("unknown --mode %q: want closed, sequential, open, ramp or capacity", f.mode)
-	}
-	// Flags that do nothing in the chosen mode are a mistake worth saying.
-	only := map[string][]drive.Mode{
-		"clients": {drive.Closed}, "connections": {drive.Open, drive.Capacity}, "runs": {drive.Closed, drive.Open},
-		"think": {drive.Closed, drive.Ramp}, "passes": {drive.Sequential}, "warmup-passes": {drive.Sequential}, "rate": {drive.Open, drive.Capacity},
-		"arrival": {drive.Open, drive.Capacity}, "ramp-rate": {drive.Ramp}, "max-clients": {drive.Ramp},
-		"max-rate": {drive.Capacity}, "precision": {drive.Capacity}, "max-steps": {drive.Capacity},
-		"max-lateness": {drive.Open, drive.Capacity}, "late": {drive.Open, drive.Capacity},
-		"duration": {drive.Closed, drive.Open, drive.Ramp, drive.Capacity},
-	}
-	for name, modes := range only {
-		if !set[name] {
-			continue
-		}
-		ok := false
-		for _, m := range modes {
-			ok = ok || m == c.Mode
-		}
-		if !ok {
-			return c, usagef("--%s does not apply to --mode %s", name, c.Mode)
 		}
 	}
 	c = c.Defaults()
@@ -350,31 +294,62 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 	return c, nil
 }
 
-// onlyTemplates keeps the instances of the given templates.
-func onlyTemplates(in []workload.Instance, ids []int) []workload.Instance {
-	keep := map[int]bool{}
-	for _, id := range ids {
-		keep[id] = true
+// check reports the first flag out of its range, as a usage error.
+func (f *loadFlags) check() error {
+	switch {
+	case f.target == "":
+		return usagef("say where to send the load: --target http://HOST:PORT/graphql")
+	case f.queries == "":
+		return usagef("say what to send: --queries FILE (from gqlbench queries)")
+	case f.clients < 1 || f.connections < 1 || f.passes < 1 || f.maxClients < 1 || f.maxSteps < 1:
+		return usagef("--clients, --connections, --passes, --max-clients and --max-steps must be at least 1")
+	case f.warmupPasses < 0:
+		return usagef("--warmup-passes must not be negative")
+	case f.runs < 0:
+		return usagef("--runs must be at least 1")
+	case f.duration <= 0 || f.interval <= 0 || f.timeout <= 0:
+		return usagef("--duration, --interval and --timeout must be positive")
+	case f.think < 0 || f.late < 0 || f.maxLate < 0 || f.abortAfter < 0:
+		return usagef("--think, --late, --max-lateness and --abort-after must not be negative")
+	case f.verifySample <= 0 || f.verifySample > 1:
+		return usagef("--verify-sample must be in (0, 1], got %g", f.verifySample)
+	case f.maxErrorRate < 0 || f.maxErrorRate > 1:
+		return usagef("--max-error-rate must be in [0, 1], got %g", f.maxErrorRate)
+	case f.arrival != "constant" && f.arrival != "poisson":
+		return usagef("--arrival must be constant or poisson, got %q", f.arrival)
+	case f.client != "gqlbench" && f.client != "net/http":
+		return usagef("--client must be gqlbench or net/http, got %q", f.client)
+	case f.rate < 0 || f.rampRate <= 0 || f.maxRate <= 0 || f.precision <= 0:
+		return usagef("--rate, --ramp-rate, --max-rate and --precision must be positive")
 	}
-	var out []workload.Instance
-	for _, i := range in {
-		if keep[i.Template] {
-			out = append(out, i)
+	return nil
+}
+
+// onlyTemplates keeps the entries of the given templates (labels QT<n>).
+func onlyTemplates(in []queryfile.Entry, ids []int) []queryfile.Entry {
+	keep := map[string]bool{}
+	for _, id := range ids {
+		keep["QT"+strconv.Itoa(id)] = true
+	}
+	var out []queryfile.Entry
+	for _, e := range in {
+		if keep[e.Label] {
+			out = append(out, e)
 		}
 	}
 	return out
 }
 
-// header makes the run file's header.
-func (f *loadFlags) header(fs *flag.FlagSet, env Env, c drive.Config, inst []workload.Instance, data []byte) *runfile.Header {
+// headerInfo is the run file header's account of the command.
+func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.HeaderInfo {
 	flags := map[string]string{}
 	fs.VisitAll(func(fl *flag.Flag) { flags[fl.Name] = fl.Value.String() })
 	flags["runs"] = strconv.Itoa(c.Runs) // the effective default
-	return drive.NewHeader(c, drive.HeaderInfo{
+	return drive.HeaderInfo{
 		Version: Version, Command: append([]string{"gqlbench"}, env.Args...), Flags: flags,
 		Target: f.target, Timeout: f.timeout, Client: f.client, Records: f.records, Checked: !f.noCheck,
 		Labels: f.labels.m,
-	}, f.queries, data, inst)
+	}
 }
 
 // runLoadMerge merges run files.

@@ -1,0 +1,266 @@
+// Package queryfile reads and writes queries files: the JSON lines a load
+// generator replays. A queries file is a format of its own, not the template
+// registry: an entry is one request — a GraphQL operation and its variables,
+// in whatever schema or dialect the target speaks — with an id, a label that
+// results are grouped by, and optionally the hash of the right answer, so
+// any server's queries (the benchmark's 16 templates, a PostGraphile
+// rewrite, a user's own operations) are replayed and verified the same way.
+//
+// One line is one JSON object:
+//
+//		{"id":"QT5-0001","template":"QT5","query":"query QT5($departmentID: ID!) {…}",
+//		 "variables":{"departmentID":"12"},"expect":"<64 hex digits>",
+//		 "dataset":{"sf":1,"seed":0,"version":1}}
+//
+//	  - id: non-empty, unique within the file.
+//	  - template: the label results are grouped by (QT1..QT16 for the
+//	    benchmark's templates, an operation's name for a user's own).
+//	  - query: the GraphQL document sent as is; operationName picks one of
+//	    several operations in it.
+//	  - variables: a JSON object (or null, or absent: none).
+//	  - expect: the hash of the right answer's data (verify.Hash: hex
+//	    SHA-256 of its canonical JSON); absent when unknown.
+//	  - dialect: the schema the query is written in; absent for the
+//	    benchmark schema (LinGBM's Scenario 1).
+//	  - dataset: the dataset the expected answers are right for.
+//
+// Other fields are ignored, so other tools may add their own. The package
+// checks the shape of every line, not the GraphQL inside it: that is for
+// the packages that know a schema (workload) and for the server itself.
+// It imports the standard library only, so the load generator can read
+// queries files without linking a GraphQL parser.
+package queryfile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// MaxLineBytes is the longest line Read accepts.
+const MaxLineBytes = 1 << 20
+
+// Entry is one request of a queries file.
+type Entry struct {
+	ID            string          // unique within a file
+	Label         string          // what results are grouped by: "QT5", an operation's name
+	Query         string          // the GraphQL document
+	OperationName string          // the operation to run when Query holds several; "" when one
+	Variables     json.RawMessage // a compact, non-empty JSON object, or nil for none
+	Expect        string          // the answer's hash (64 lowercase hex digits), "" when unknown
+	Dialect       string          // the schema Query is written in; "" for the benchmark schema
+	Dataset       *DatasetRef     // the dataset Expect is right for, or nil
+	Line          int             // the line it was read from (1-based), 0 when not read
+}
+
+// DatasetRef names a generated dataset: its scale factor, seed and
+// generator version.
+type DatasetRef struct {
+	SF      int    `json:"sf"`
+	Seed    uint64 `json:"seed"`
+	Version int    `json:"version"`
+}
+
+// line is an entry as written.
+type line struct {
+	ID            string          `json:"id"`
+	Label         string          `json:"template"`
+	Query         string          `json:"query"`
+	OperationName string          `json:"operationName,omitempty"`
+	Variables     json.RawMessage `json:"variables"`
+	Expect        string          `json:"expect,omitempty"`
+	Dialect       string          `json:"dialect,omitempty"`
+	Dataset       *DatasetRef     `json:"dataset,omitempty"`
+}
+
+// Write writes entries as JSON lines, in the field order of the package
+// documentation; an entry without variables is written with "variables":{}
+// so that every line is an ordinary GraphQL request body.
+func Write(w io.Writer, entries []Entry) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, e := range entries {
+		vars := e.Variables
+		if len(vars) == 0 || string(vars) == "null" {
+			vars = json.RawMessage("{}")
+		}
+		l := line{ID: e.ID, Label: e.Label, Query: e.Query, OperationName: e.OperationName, Variables: vars,
+			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset}
+		if err := enc.Encode(l); err != nil {
+			return fmt.Errorf("entry %q: %w", e.ID, err)
+		}
+	}
+	return bw.Flush()
+}
+
+// Read reads a queries file and checks every line's shape: one JSON object
+// with a non-empty, unique "id", a non-empty "template", a non-empty
+// "query", "variables" that are a JSON object (or null or absent), and an
+// optional "expect" hash. Blank lines are skipped. Errors name the line.
+func Read(r io.Reader) ([]Entry, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
+	var out []Entry
+	seen := map[string]int{}
+	n := 0
+	for sc.Scan() {
+		n++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		e, err := readLine(b)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		if prev, dup := seen[e.ID]; dup {
+			return nil, fmt.Errorf("line %d: id %q is already used on line %d", n, e.ID, prev)
+		}
+		seen[e.ID] = n
+		e.Line = n
+		out = append(out, e)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("line %d: longer than %d bytes", n+1, MaxLineBytes)
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+func readLine(b []byte) (Entry, error) {
+	var raw struct {
+		ID            *string         `json:"id"`
+		Label         *string         `json:"template"`
+		Query         *string         `json:"query"`
+		OperationName *string         `json:"operationName"`
+		Variables     json.RawMessage `json:"variables"`
+		Expect        *string         `json:"expect"`
+		Dialect       *string         `json:"dialect"`
+		Dataset       *DatasetRef     `json:"dataset"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&raw); err != nil {
+		return Entry{}, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Entry{}, fmt.Errorf("more than one JSON value on the line")
+	}
+	switch {
+	case raw.ID == nil || *raw.ID == "":
+		return Entry{}, fmt.Errorf(`missing "id"`)
+	case raw.Label == nil || *raw.Label == "":
+		return Entry{}, fmt.Errorf(`%q: missing "template" (the label results are grouped by, e.g. QT5 or an operation's name)`, *raw.ID)
+	case raw.Query == nil || *raw.Query == "":
+		return Entry{}, fmt.Errorf(`%q: missing "query"`, *raw.ID)
+	}
+	e := Entry{ID: *raw.ID, Label: *raw.Label, Query: *raw.Query, Dataset: raw.Dataset}
+	if raw.OperationName != nil {
+		e.OperationName = *raw.OperationName
+	}
+	if raw.Dialect != nil {
+		e.Dialect = *raw.Dialect
+	}
+	vars, err := object(raw.Variables)
+	if err != nil {
+		return Entry{}, fmt.Errorf(`%q: "variables" must be a JSON object: %w`, *raw.ID, err)
+	}
+	e.Variables = vars
+	if raw.Expect != nil {
+		if !IsHash(*raw.Expect) {
+			return Entry{}, fmt.Errorf(`%q: "expect" must be a SHA-256 hash in 64 lowercase hex digits, got %.80q`, *raw.ID, *raw.Expect)
+		}
+		e.Expect = *raw.Expect
+	}
+	return e, nil
+}
+
+// object returns raw compacted when it is a JSON object with members, nil
+// when it is empty, null or absent: no variables.
+func object(raw json.RawMessage) (json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	if raw[0] != '{' {
+		return nil, fmt.Errorf("got %.40s", raw)
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return nil, err
+	}
+	if b.Len() == 2 { // {}
+		return nil, nil
+	}
+	return b.Bytes(), nil
+}
+
+// IsHash reports whether s is a hex SHA-256 as verify.Hash writes it: 64
+// lowercase hex digits.
+func IsHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Body returns the entry as a GraphQL-over-HTTP POST body:
+// {"query":…,"operationName":…,"variables":{…}}, operationName only when set
+// and variables {} when there are none.
+func (e *Entry) Body() ([]byte, error) {
+	vars := e.Variables
+	if len(vars) == 0 {
+		vars = json.RawMessage("{}")
+	}
+	return json.Marshal(struct {
+		Query         string          `json:"query"`
+		OperationName string          `json:"operationName,omitempty"`
+		Variables     json.RawMessage `json:"variables"`
+	}{e.Query, e.OperationName, vars})
+}
+
+// Labels returns the entries' distinct labels in order of first appearance.
+func Labels(entries []Entry) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if !seen[e.Label] {
+			seen[e.Label] = true
+			out = append(out, e.Label)
+		}
+	}
+	return out
+}
+
+// File is a queries file read whole: where it came from, its bytes (whose
+// hash a run file records) and its entries.
+type File struct {
+	Path    string
+	Data    []byte
+	Entries []Entry
+}
+
+// ReadFile reads and checks the queries file at path ("-" is not special:
+// the caller opens standard input and calls Read).
+func ReadFile(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the queries file: %w", err)
+	}
+	entries, err := Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("queries file %s: %w", path, err)
+	}
+	return &File{Path: path, Data: data, Entries: entries}, nil
+}

@@ -1,0 +1,135 @@
+package queryfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var hash = strings.Repeat("0123456789abcdef", 4)
+
+// TestRoundTrip: what Write writes, Read reads back unchanged, lines and
+// all; absent variables are written as {} and read back as none.
+func TestRoundTrip(t *testing.T) {
+	in := []Entry{
+		{ID: "QT5-0001", Label: "QT5", Query: "query QT5($d: ID!) { department(nr: $d) { id } }", Variables: json.RawMessage(`{"d":"12"}`),
+			Expect: hash, Dataset: &DatasetRef{SF: 1, Seed: 7, Version: 1}},
+		{ID: "m", Label: "Mine", Query: "query A { a } query Mine { b }", OperationName: "Mine", Dialect: "postgraphile"},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"QT5-0001","template":"QT5","query":"query QT5($d: ID!) { department(nr: $d) { id } }","variables":{"d":"12"},"expect":"` + hash + `","dataset":{"sf":1,"seed":7,"version":1}}
+{"id":"m","template":"Mine","query":"query A { a } query Mine { b }","operationName":"Mine","variables":{},"dialect":"postgraphile"}
+`
+	if b.String() != want {
+		t.Errorf("written:\n%s\nwant:\n%s", b.String(), want)
+	}
+	back, err := Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in[0].Line, in[1].Line = 1, 2
+	if !reflect.DeepEqual(back, in) {
+		t.Errorf("read back %+v\nwant %+v", back, in)
+	}
+}
+
+// TestBody: an entry is sent as an ordinary GraphQL-over-HTTP body.
+func TestBody(t *testing.T) {
+	for _, c := range []struct {
+		e    Entry
+		want string
+	}{
+		{Entry{Query: "{a}"}, `{"query":"{a}","variables":{}}`},
+		{Entry{Query: "query Q($x: Int) { a(x: $x) }", OperationName: "Q", Variables: json.RawMessage(`{"x":1}`)},
+			`{"query":"query Q($x: Int) { a(x: $x) }","operationName":"Q","variables":{"x":1}}`},
+	} {
+		got, err := c.e.Body()
+		if err != nil || string(got) != c.want {
+			t.Errorf("Body() = %s, %v; want %s", got, err, c.want)
+		}
+	}
+}
+
+// TestReadRejects: every malformed line is refused with its line number and
+// what is wrong; the GraphQL inside is not this package's business.
+func TestReadRejects(t *testing.T) {
+	good := `{"id":"a","template":"mine","query":"{ x }","variables":{"u":1}}`
+	for _, c := range []struct {
+		name, input, want string
+	}{
+		{"not JSON", "{", "line 1: not a JSON object"},
+		{"two values", good + " {}", "more than one"},
+		{"missing id", `{"template":"t","query":"{x}"}`, `missing "id"`},
+		{"empty id", `{"id":"","template":"t","query":"{x}"}`, `missing "id"`},
+		{"missing label", `{"id":"a","query":"{x}"}`, `"a": missing "template"`},
+		{"empty label", `{"id":"a","template":"","query":"{x}"}`, `missing "template"`},
+		{"label as a number", `{"id":"a","template":5,"query":"{x}"}`, "not a JSON object"},
+		{"missing query", `{"id":"a","template":"t"}`, `missing "query"`},
+		{"variables a list", strings.Replace(good, `{"u":1}`, `[1]`, 1), `"variables" must be a JSON object`},
+		{"variables a string", strings.Replace(good, `{"u":1}`, `"x"`, 1), `"variables" must be a JSON object`},
+		{"expect not a hash", strings.Replace(good, `"id":"a",`, `"id":"a","expect":"abc",`, 1), `"expect" must be`},
+		{"duplicate id", good + "\n" + good, `line 2: id "a" is already used on line 1`},
+		{"error on a later line", good + "\n\n{", "line 3"},
+		{"too long", `{"id":"` + strings.Repeat("x", MaxLineBytes) + `"}`, "longer than"},
+	} {
+		_, err := Read(strings.NewReader(c.input))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestReadAccepts: any query text is accepted as it is; null or absent
+// variables are none, and a variables object is kept compacted.
+func TestReadAccepts(t *testing.T) {
+	got, err := Read(strings.NewReader("\n" + `{"id":"a","template":"t","query":"not even GraphQL","variables":null}` + "\n" +
+		`{"id":"b","template":"t","query":"{x}"}` + "\n" + `{"id":"c","template":"t","query":"{x}","variables":{ "a" : [ 1, 2 ] },"other":1}` + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].Variables != nil || got[1].Variables != nil || string(got[2].Variables) != `{"a":[1,2]}` || got[2].Line != 4 {
+		t.Errorf("%+v", got)
+	}
+	if l := Labels(append(got, Entry{Label: "u"})); !reflect.DeepEqual(l, []string{"t", "u"}) {
+		t.Errorf("Labels = %v", l)
+	}
+}
+
+// FuzzRead: Read never panics, and what it accepts survives Write and Read.
+func FuzzRead(f *testing.F) {
+	f.Add(`{"id":"a","template":"t","query":"{x}","variables":{"u":1},"expect":"` + hash + `"}`)
+	f.Add(`{"id":"a","template":"t","query":"{x}","operationName":"Q","dialect":"d","dataset":{"sf":1,"seed":2,"version":3}}`)
+	f.Add("{}\n\n{")
+	f.Fuzz(func(t *testing.T, input string) {
+		entries, err := Read(strings.NewReader(input))
+		if err != nil {
+			return
+		}
+		var b bytes.Buffer
+		if err := Write(&b, entries); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(&b)
+		if err != nil {
+			t.Fatalf("written entries do not read back: %v\n%s", err, b.String())
+		}
+		if len(back) != len(entries) {
+			t.Fatalf("%d entries read back, want %d", len(back), len(entries))
+		}
+		for i := range back {
+			a, b := back[i], entries[i]
+			a.Line, b.Line = 0, 0
+			if len(b.Variables) == 0 {
+				b.Variables = nil
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("entry %d: %+v, want %+v", i, a, b)
+			}
+		}
+	})
+}
