@@ -21,6 +21,34 @@ func Merge(files []*File) (*File, error) {
 	if len(files) == 0 {
 		return nil, errors.New("merge: no files")
 	}
+	h, err := mergeHeader(files)
+	if err != nil {
+		return nil, err
+	}
+	out := &File{Header: h}
+	keys, byKey := groupIntervals(files)
+	// One interval at a time: the merged histograms are built in three
+	// reused counts arrays, encoded, and dropped.
+	scratch := [3][]int64{make([]int64, countsLen), make([]int64, countsLen), make([]int64, countsLen)}
+	for _, k := range keys {
+		m, err := mergeInterval(k, byKey[k], &scratch)
+		if err != nil {
+			return nil, err
+		}
+		out.Intervals = append(out.Intervals, m)
+	}
+	if err := mergeSteps(out, files); err != nil {
+		return nil, err
+	}
+	out.Queries = mergeQueries(files)
+	out.Summary = mergeSummary(out, files)
+	return out, nil
+}
+
+// mergeHeader is the merged file's header: the first file's, started at the
+// earliest start, with every generator as a source, every watched process,
+// and the load parameters that add up (clients, connections, rates) added.
+func mergeHeader(files []*File) (*Header, error) {
 	first := files[0].Header
 	h := *first
 	h.Generator = "merged"
@@ -54,12 +82,18 @@ func Merge(files []*File) (*File, error) {
 		h.Queries.SHA256 = ""
 		h.Queries.Path = "(several queries files)"
 	}
-	out := &File{Header: &h}
+	return &h, nil
+}
 
-	type ikey struct {
-		run, step, index int
-		tail             bool
-	}
+// ikey identifies the intervals of the same moment in parallel files.
+type ikey struct {
+	run, step, index int
+	tail             bool
+}
+
+// groupIntervals groups the files' intervals by key, the keys in run, step,
+// index order (each run's tail after its intervals).
+func groupIntervals(files []*File) ([]ikey, map[ikey][]*Interval) {
 	byKey := map[ikey][]*Interval{}
 	var keys []ikey
 	for _, f := range files {
@@ -84,70 +118,69 @@ func Merge(files []*File) (*File, error) {
 		}
 		return a.index < b.index
 	})
-	// One interval at a time: the merged histograms are built in three
-	// reused counts arrays, encoded, and dropped.
-	scratch := [3][]int64{make([]int64, countsLen), make([]int64, countsLen), make([]int64, countsLen)}
-	for _, k := range keys {
-		group := byKey[k]
-		m := &Interval{Type: TypeInterval, Run: k.run, Step: k.step, Index: k.index, Tail: k.tail,
-			Warmup: group[0].Warmup, StartNS: group[0].StartNS, EndNS: group[0].EndNS, Templates: map[string]*TemplateInterval{}}
-		for _, iv := range group {
-			m.Generators += max(iv.Generators, 1)
-			m.StartNS, m.EndNS = min(m.StartNS, iv.StartNS), max(m.EndNS, iv.EndNS)
-			m.Users += iv.Users
-			m.Rate += iv.Rate
-			m.Procs = append(m.Procs, iv.Procs...)
-		}
-		names := map[string]bool{}
-		for _, iv := range group {
-			for name := range iv.Templates {
-				names[name] = true
-			}
-		}
-		for name := range names {
-			mt := &TemplateInterval{}
-			for _, iv := range group {
-				if t := iv.Templates[name]; t != nil {
-					mt.AddCounts(t)
-				}
-			}
-			var err error
-			for kind, enc := range []*string{&mt.QET, &mt.QRT, &mt.Latency} {
-				counts := scratch[kind]
-				seen := false
-				for _, iv := range group {
-					t := iv.Templates[name]
-					if t == nil {
-						continue
-					}
-					src := []string{t.QET, t.QRT, t.Latency}[kind]
-					if src == "" {
-						continue
-					}
-					seen = true
-					if err = addCounts(counts, src); err != nil {
-						return nil, fmt.Errorf("merge: %w", err)
-					}
-				}
-				if seen {
-					*enc, err = EncodeHist(histOf(counts))
-					clear(counts)
-					if err != nil {
-						return nil, err
-					}
-				}
-			}
-			m.Templates[name] = mt
-		}
-		out.Intervals = append(out.Intervals, m)
-	}
+	return keys, byKey
+}
 
-	if err := mergeSteps(out, files); err != nil {
-		return nil, err
+// mergeInterval adds up one moment's intervals: counts, users, rates,
+// processes, and every template's histograms merged exactly.
+func mergeInterval(k ikey, group []*Interval, scratch *[3][]int64) (*Interval, error) {
+	m := &Interval{Type: TypeInterval, Run: k.run, Step: k.step, Index: k.index, Tail: k.tail,
+		Warmup: group[0].Warmup, StartNS: group[0].StartNS, EndNS: group[0].EndNS, Templates: map[string]*TemplateInterval{}}
+	names := map[string]bool{}
+	for _, iv := range group {
+		m.Generators += max(iv.Generators, 1)
+		m.StartNS, m.EndNS = min(m.StartNS, iv.StartNS), max(m.EndNS, iv.EndNS)
+		m.Users += iv.Users
+		m.Rate += iv.Rate
+		m.Procs = append(m.Procs, iv.Procs...)
+		for name := range iv.Templates {
+			names[name] = true
+		}
 	}
-	out.Queries = mergeQueries(files)
-	out.Summary = mergeSummary(out, files)
-	return out, nil
+	for name := range names {
+		mt := &TemplateInterval{}
+		for _, iv := range group {
+			if t := iv.Templates[name]; t != nil {
+				mt.AddCounts(t)
+			}
+		}
+		for kind, enc := range []*string{&mt.QET, &mt.QRT, &mt.Latency} {
+			if err := mergeHist(enc, kind, name, group, scratch[kind]); err != nil {
+				return nil, err
+			}
+		}
+		m.Templates[name] = mt
+	}
+	return m, nil
+}
+
+// mergeHist merges histogram kind (0 QET, 1 QRT, 2 latency) of template
+// name over group into *enc, through counts (left cleared); it leaves *enc
+// empty when no interval has that histogram.
+func mergeHist(enc *string, kind int, name string, group []*Interval, counts []int64) error {
+	seen := false
+	for _, iv := range group {
+		t := iv.Templates[name]
+		if t == nil {
+			continue
+		}
+		src := []string{t.QET, t.QRT, t.Latency}[kind]
+		if src == "" {
+			continue
+		}
+		seen = true
+		if err := addCounts(counts, src); err != nil {
+			clear(counts)
+			return fmt.Errorf("merge: %w", err)
+		}
+	}
+	if !seen {
+		return nil
+	}
+	var err error
+	*enc, err = EncodeHist(histOf(counts))
+	clear(counts)
+	return err
 }
 
 // mergeSteps recomputes every step from the merged intervals, at the summed rate.
