@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
@@ -281,6 +282,38 @@ func TestLoadBadInput(t *testing.T) {
 		if c.code != ExitOK && c.args[0] != "merge" && c.args[0] != "show" {
 			if _, err := os.Stat(out); err == nil {
 				t.Errorf("%s: a run file was written although nothing ran", c.name)
+			}
+		}
+	}
+}
+
+// TestLoadModesFromRegistry: the help and the flag checks come from drive's
+// mode registry, so a mode registered there needs no edit here: every mode
+// is in the help, and each refuses every other mode's parameters.
+func TestLoadModesFromRegistry(t *testing.T) {
+	_, help, _ := run("load", "--help")
+	for _, m := range drive.Modes() {
+		first := strings.SplitN(m.Help, "\n", 2)[0]
+		if !strings.Contains(help, string(m.Name)) || !strings.Contains(help, first) {
+			t.Errorf("the help does not describe mode %s (%q)", m.Name, first)
+		}
+	}
+	dir := t.TempDir()
+	q := writeQueries(t, dir, 1, "")
+	for _, m := range drive.Modes() {
+		for _, other := range drive.Modes() {
+			for _, p := range other.Params {
+				if m.Uses(p) {
+					continue
+				}
+				val := map[string]string{"think": "1s", "duration": "1s", "late": "1s", "max-lateness": "1s", "arrival": "poisson"}[p]
+				if val == "" {
+					val = "1"
+				}
+				code, _, stderr := run("load", "--target", "http://127.0.0.1:1/graphql", "--queries", q, "--mode", string(m.Name), "--"+p, val)
+				if code != ExitUsage || !strings.Contains(stderr, "--"+p+" does not apply to --mode "+string(m.Name)) {
+					t.Errorf("--%s with --mode %s: exit %d, %s", p, m.Name, code, stderr)
+				}
 			}
 		}
 	}
