@@ -54,6 +54,8 @@ type Entry struct {
 	Expect        string          // the answer's hash (64 lowercase hex digits), "" when unknown
 	Dialect       string          // the schema Query is written in; "" for the benchmark schema
 	Dataset       *DatasetRef     // the dataset Expect is right for, or nil
+	Unordered     bool            // the answer's lists are compared as multisets
+	Answer        json.RawMessage // the right answer's data, canonical JSON, or nil
 	Line          int             // the line it was read from (1-based), 0 when not read
 }
 
@@ -75,6 +77,8 @@ type line struct {
 	Expect        string          `json:"expect,omitempty"`
 	Dialect       string          `json:"dialect,omitempty"`
 	Dataset       *DatasetRef     `json:"dataset,omitempty"`
+	Unordered     bool            `json:"unordered,omitempty"`
+	Answer        json.RawMessage `json:"answer,omitempty"`
 }
 
 // Write writes entries as JSON lines, in the field order of the package
@@ -90,7 +94,7 @@ func Write(w io.Writer, entries []Entry) error {
 			vars = json.RawMessage("{}")
 		}
 		l := line{ID: e.ID, Label: e.Label, Query: e.Query, OperationName: e.OperationName, Variables: vars,
-			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset}
+			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer}
 		if err := enc.Encode(l); err != nil {
 			return fmt.Errorf("entry %q: %w", e.ID, err)
 		}
@@ -144,6 +148,8 @@ func readLine(b []byte) (Entry, error) {
 		Expect        *string         `json:"expect"`
 		Dialect       *string         `json:"dialect"`
 		Dataset       *DatasetRef     `json:"dataset"`
+		Unordered     *bool           `json:"unordered"`
+		Answer        json.RawMessage `json:"answer"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil {
@@ -166,6 +172,16 @@ func readLine(b []byte) (Entry, error) {
 	}
 	if raw.Dialect != nil {
 		e.Dialect = *raw.Dialect
+	}
+	if raw.Unordered != nil {
+		e.Unordered = *raw.Unordered
+	}
+	if a := bytes.TrimSpace(raw.Answer); len(a) > 0 && string(a) != "null" {
+		var b bytes.Buffer
+		if err := json.Compact(&b, a); err != nil {
+			return Entry{}, fmt.Errorf(`%q: "answer": %w`, *raw.ID, err)
+		}
+		e.Answer = b.Bytes()
 	}
 	vars, err := object(raw.Variables)
 	if err != nil {

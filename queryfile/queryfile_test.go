@@ -16,14 +16,15 @@ func TestRoundTrip(t *testing.T) {
 	in := []Entry{
 		{ID: "QT5-0001", Label: "QT5", Query: "query QT5($d: ID!) { department(nr: $d) { id } }", Variables: json.RawMessage(`{"d":"12"}`),
 			Expect: hash, Dataset: &DatasetRef{SF: 1, Seed: 7, Version: 1}},
-		{ID: "m", Label: "Mine", Query: "query A { a } query Mine { b }", OperationName: "Mine", Dialect: "postgraphile"},
+		{ID: "m", Label: "Mine", Query: "query A { a } query Mine { b }", OperationName: "Mine", Dialect: "postgraphile",
+			Unordered: true, Answer: json.RawMessage(`{"b":[2,1]}`)},
 	}
 	var b bytes.Buffer
 	if err := Write(&b, in); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"id":"QT5-0001","template":"QT5","query":"query QT5($d: ID!) { department(nr: $d) { id } }","variables":{"d":"12"},"expect":"` + hash + `","dataset":{"sf":1,"seed":7,"version":1}}
-{"id":"m","template":"Mine","query":"query A { a } query Mine { b }","operationName":"Mine","variables":{},"dialect":"postgraphile"}
+{"id":"m","template":"Mine","query":"query A { a } query Mine { b }","operationName":"Mine","variables":{},"dialect":"postgraphile","unordered":true,"answer":{"b":[2,1]}}
 `
 	if b.String() != want {
 		t.Errorf("written:\n%s\nwant:\n%s", b.String(), want)
