@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -137,27 +136,16 @@ func experimentDone(env Env, name string, res *experiment.Result, err error, sta
 	return err
 }
 
-// defaultVariants are every registered variant but null (whose canned
-// answer is wrong for every template; see --ceiling): the paper's servers
-// first, from the simplest technique to the most elaborate, then the rest.
+// defaultVariants are every variant with a place in the lists people read
+// (server.Variant.Order), in that order, but null, whose canned answer is
+// wrong for every template (see --ceiling).
 func defaultVariants() []string {
-	order := map[string]int{"naive": 1, "memo": 2, "batch": 3, "batch-memo": 4, "compiled": 5, "inmem": 6}
 	var out []string
-	for _, v := range server.Variants() {
-		if v.Name != "null" && !strings.HasPrefix(v.Name, "cli-test") {
+	for _, v := range server.Ordered() {
+		if v.Name != "null" {
 			out = append(out, v.Name)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b string) int {
-		ra, rb := order[a], order[b]
-		if ra == 0 {
-			ra = len(order) + 1
-		}
-		if rb == 0 {
-			rb = len(order) + 1
-		}
-		return ra - rb
-	})
 	return out
 }
 
