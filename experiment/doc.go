@@ -23,4 +23,8 @@
 // cancelled) stops its servers and reports what it measured. No server
 // process outlives an experiment: each one is stopped on every path, and
 // killed by the kernel should this process die first (Linux).
+//
+// Each study registers itself from its file's init (Register): its name,
+// help, flags and their checks. `gqlbench experiment` is built from the
+// registry (List), so adding a study is adding its file.
 package experiment

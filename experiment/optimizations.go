@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"slices"
 	"strconv"
@@ -42,6 +43,88 @@ type Optimizations struct {
 	SeqQueries  int           // aQETq: instances per template (default 5, as the paper; 0: no aQETq)
 	Passes      int           // aQETq: executions of each (default 10)
 	Pool        int           // database connections of each server (default 10, as the paper)
+}
+
+func init() {
+	Register(Experiment{
+		Name:     "optimizations",
+		Summary:  "§6.2: naive, memo, batch, batch-memo: aTPt per template, QETt, aTPm over mixed workloads, aQETq over scale factors",
+		Synopsis: optimizationsSynopsis,
+		Dir:      "gqlbench-optimizations",
+		Flags:    optimizationsFlags,
+	})
+}
+
+const optimizationsSynopsis = `experiment optimizations [--db sqlite|postgres|URL] [--sf 1,10] [--variants naive,memo,batch,batch-memo] [--duration 1s] [--runs 3] [--mixes 6] [flags]
+
+LinGBM §6.2. At the first scale factor of --sf: aTPt per template and variant
+(closed loop, --runs runs of --duration, the first a warm-up; QETt box plots
+from the same runs) and aTPm over --mixes mixed workloads (each the same
+--mix-per instances per template, shuffled with its own seed, run once for
+--mix-duration). At every scale factor: aQETq of --seq-queries instances per
+template (the same ones at every scale factor), sequential mode, --passes
+passes. Each variant runs in its own process; every answer is verified.
+With the defaults it takes about 5 minutes on a 2-core machine. The paper's
+parameters: --db postgres --sf 100,125,150 --duration 60s --runs 6
+--per-template 5000 --mix-duration 600s (many hours).`
+
+// optimizationsFlags registers the flags of Optimizations.
+func optimizationsFlags(fs *flag.FlagSet) Setup {
+	var o Optimizations
+	sfs := fs.String("sf", "1,10", "scale factors: aTPt, QETt and aTPm at the first, aQETq at each")
+	variants := fs.String("variants", strings.Join(OptimizationsVariants, ","), "comma-separated server variants")
+	templates := fs.String("templates", "", "comma-separated templates (default all 16)")
+	fs.DurationVar(&o.Duration, "duration", OptimizationsDuration, "aTPt: each run")
+	fs.IntVar(&o.Runs, "runs", OptimizationsRuns, "aTPt: runs per template and variant, the first a warm-up")
+	fs.IntVar(&o.Clients, "clients", 1, "closed-loop clients of the aTPt and aTPm runs")
+	fs.IntVar(&o.PerTemplate, "per-template", 100, "aTPt: instances per template (all of them when a template has fewer)")
+	fs.IntVar(&o.Mixes, "mixes", 6, "aTPm: mixed workloads (0: none)")
+	fs.IntVar(&o.MixPer, "mix-per", 100, "aTPm: instances of each template in every mixed workload")
+	fs.DurationVar(&o.MixDuration, "mix-duration", OptimizationsMixDuration, "aTPm: each mixed workload's run")
+	fs.IntVar(&o.SeqQueries, "seq-queries", 5, "aQETq: instances per template (0: no aQETq)")
+	fs.IntVar(&o.Passes, "passes", 10, "aQETq: executions of each instance")
+	fs.IntVar(&o.Pool, "pool", 10, "database connections of each server")
+	return func() (Runner, error) {
+		if err := o.parse(*sfs, *variants, *templates); err != nil {
+			return nil, err
+		}
+		if err := o.check(); err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, c Common) (*Result, error) {
+			o.Common = c
+			return o.Run(ctx)
+		}, nil
+	}
+}
+
+// parse sets the list settings from their flags.
+func (o *Optimizations) parse(sfs, variants, templates string) error {
+	var err error
+	if o.SFs, err = parseInts("sf", sfs); err != nil {
+		return err
+	}
+	if o.Variants, err = parseVariants(variants); err != nil {
+		return err
+	}
+	o.Templates, err = parseTemplates(templates)
+	return err
+}
+
+// check returns a UsageError for a setting out of range, which Run would
+// quietly replace by its default.
+func (o *Optimizations) check() error {
+	switch {
+	case o.Duration <= 0 || o.MixDuration <= 0:
+		return usagef("--duration and --mix-duration must be positive")
+	case o.Runs < 1 || o.Clients < 1 || o.PerTemplate < 1 || o.MixPer < 1 || o.Passes < 1 || o.Pool < 1:
+		return usagef("--runs, --clients, --per-template, --mix-per, --passes and --pool must be at least 1")
+	case o.Mixes < 0 || o.SeqQueries < 0:
+		return usagef("--mixes and --seq-queries must not be negative")
+	case o.Mixes == 1:
+		return usagef("aTPm is a mean over several mixed workloads: --mixes 2 or more (or 0 for none)")
+	}
+	return nil
 }
 
 // OptimizationsVariants are the paper's four servers.

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,6 +27,82 @@ type Pooling struct {
 	Duration    time.Duration // each run (default 1s; paper 60s)
 	Runs        int           // per point, the first a warm-up (default 2; paper 6)
 	PerTemplate int           // instances per template (default 100; paper 5000)
+}
+
+func init() {
+	Register(Experiment{
+		Name:     "pooling",
+		Summary:  "§6.3: throughput over 1..50 clients for several connection pool sizes (QT3, QT5, QT11)",
+		Synopsis: poolingSynopsis,
+		Dir:      "gqlbench-pooling",
+		Flags:    poolingFlags,
+	})
+}
+
+const poolingSynopsis = `experiment pooling [--db sqlite|postgres|URL] [--sf 10] [--variants batch] [--templates 3,5,11] [--clients 1,2,4,8,16,32,50] [--pools 1,2,5,10,20] [flags]
+
+LinGBM §6.3. For each variant and pool size, a server with --pool N; each
+template at each client count, closed loop, --runs runs of --duration (the
+first a warm-up). The report draws throughput over clients, one line per pool
+size. With the defaults it takes about 4 minutes on a 2-core machine. The
+paper: --db postgres --sf 10 --variants naive,batch --clients
+1,2,3,4,5,10,15,20,30,40,50 --duration 60s --runs 6.`
+
+// poolingFlags registers the flags of Pooling.
+func poolingFlags(fs *flag.FlagSet) Setup {
+	var p Pooling
+	sf := scaleValue(10)
+	fs.Var(&sf, "sf", "scale factor of the dataset")
+	variants := fs.String("variants", "batch", "comma-separated server variants (the paper: batch; naive too for Fig. 10a-c)")
+	templates := fs.String("templates", "3,5,11", "comma-separated templates")
+	clients := fs.String("clients", joinInts(PoolingClients), "comma-separated client counts")
+	pools := fs.String("pools", joinInts(PoolingPools), "comma-separated connection pool sizes")
+	fs.DurationVar(&p.Duration, "duration", time.Second, "each run")
+	fs.IntVar(&p.Runs, "runs", 2, "runs per point, the first a warm-up")
+	fs.IntVar(&p.PerTemplate, "per-template", 100, "instances per template")
+	return func() (Runner, error) {
+		p.SF = int(sf)
+		if err := p.parse(*variants, *templates, *clients, *pools); err != nil {
+			return nil, err
+		}
+		if err := p.check(); err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context, c Common) (*Result, error) {
+			p.Common = c
+			return p.Run(ctx)
+		}, nil
+	}
+}
+
+// parse sets the list settings from their flags.
+func (p *Pooling) parse(variants, templates, clients, pools string) error {
+	var err error
+	if p.Variants, err = parseVariants(variants); err != nil {
+		return err
+	}
+	if p.Templates, err = parseTemplates(templates); err != nil {
+		return err
+	}
+	if p.Clients, err = parseInts("clients", clients); err != nil {
+		return err
+	}
+	p.Pools, err = parseInts("pools", pools)
+	return err
+}
+
+// check returns a UsageError for a setting out of range, which Run would
+// quietly replace by its default.
+func (p *Pooling) check() error {
+	switch {
+	case p.Templates == nil:
+		return usagef("--templates must name at least one template")
+	case p.Duration <= 0:
+		return usagef("--duration must be positive")
+	case p.Runs < 1 || p.PerTemplate < 1:
+		return usagef("--runs and --per-template must be at least 1")
+	}
+	return nil
 }
 
 // Defaults of Pooling.

@@ -62,6 +62,13 @@ type Variant struct {
 	Summary string // one line for `gqlbench serve --help`
 	// NeedsDB says whether Open needs Config.DB.
 	NeedsDB bool
+	// Order places the variant in the lists made for people to read, such
+	// as quickstart's default --variants: lowest first, ties by name. The
+	// reference servers count up from the simplest technique to the most
+	// elaborate, in steps of 10 to leave room; every one has an Order (a
+	// test in server/all checks). A variant without one (0: the tests'
+	// own) is left out of those lists (see Ordered).
+	Order int
 	// Open starts the variant; the returned Executor may implement io.Closer.
 	Open func(ctx context.Context, c Config) (Executor, error)
 }
@@ -91,6 +98,19 @@ func Variants() []Variant {
 		out = append(out, v)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Ordered lists the registered variants that have an Order, by Order and
+// then name: the order in which people read them.
+func Ordered() []Variant {
+	var out []Variant
+	for _, v := range Variants() {
+		if v.Order > 0 {
+			out = append(out, v)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Order < out[j].Order })
 	return out
 }
 

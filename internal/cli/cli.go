@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/experiment"
 )
 
 // Version is gqlbench's version, written into every output that must be reproducible.
@@ -67,7 +68,8 @@ func register(name, summary string, run func(context.Context, Env, []string) err
 	commands[name] = command{summary, run}
 }
 
-// usageError marks a wrong command line (exit code 2).
+// usageError marks a wrong command line (exit code 2), as
+// experiment.UsageError does for an experiment's flags.
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
@@ -101,7 +103,7 @@ func Run(ctx context.Context, env Env) int {
 		return ExitOK
 	case errors.Is(err, flag.ErrHelp):
 		return ExitOK
-	case errors.As(err, new(usageError)):
+	case errors.As(err, new(usageError)), errors.As(err, new(experiment.UsageError)):
 		fmt.Fprintf(env.Stderr, "gqlbench %s: %v\n", env.Args[0], err)
 		return ExitUsage
 	case errors.As(err, new(exitCoder)):

@@ -24,6 +24,7 @@ func init() {
 		Name:    "compiled",
 		Summary: "the whole query compiled to one SQL statement that builds the JSON (Hasura/PostGraphile style)",
 		NeedsDB: true,
+		Order:   50, // after the paper's four: the technique of Hasura and PostGraphile
 		Open: func(ctx context.Context, c server.Config) (server.Executor, error) {
 			return Open(ctx, c)
 		},

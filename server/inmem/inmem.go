@@ -32,6 +32,7 @@ func init() {
 		Name:    "inmem",
 		Summary: "the dataset in memory, no database: the answer oracle and the engine-in-isolation baseline",
 		NeedsDB: true, // for the seed and scale factor of its metadata only
+		Order:   60,   // after the database servers: the engine without one
 		Open:    Open,
 	})
 }

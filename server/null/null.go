@@ -18,6 +18,7 @@ func init() {
 	server.Register(server.Variant{
 		Name:    "null",
 		Summary: "a canned response, no parsing, no database: measures the load generator's ceiling",
+		Order:   70, // last: no GraphQL server at all
 		Open: func(context.Context, server.Config) (server.Executor, error) {
 			return Executor{}, nil
 		},

@@ -9,17 +9,20 @@ import (
 )
 
 func init() {
-	register(Naive, "resolvers only: every object or list fetch is its own SQL statement (LinGBM §2.2.1)")
-	register(Memo, "naive + per-request memoisation of identical SQL statements: server-side caching (LinGBM §2.2.2)")
-	register(Batch, "DataLoader batching, one statement per batch of keys, cache off (LinGBM §2.2.2)")
-	register(BatchMemo, "DataLoader batching with its per-request cache on: batching and caching (LinGBM §2.2.2)")
+	register(Naive, 10, "resolvers only: every object or list fetch is its own SQL statement (LinGBM §2.2.1)")
+	register(Memo, 20, "naive + per-request memoisation of identical SQL statements: server-side caching (LinGBM §2.2.2)")
+	register(Batch, 30, "DataLoader batching, one statement per batch of keys, cache off (LinGBM §2.2.2)")
+	register(BatchMemo, 40, "DataLoader batching with its per-request cache on: batching and caching (LinGBM §2.2.2)")
 }
 
-func register(t Technique, summary string) {
+// register registers technique t's variant, at order in the lists
+// (server.Variant.Order).
+func register(t Technique, order int, summary string) {
 	server.Register(server.Variant{
 		Name:    t.String(),
 		Summary: summary,
 		NeedsDB: true,
+		Order:   order,
 		Open: func(ctx context.Context, c server.Config) (server.Executor, error) {
 			return Open(ctx, t, c, Options{Wait: c.BatchWait})
 		},

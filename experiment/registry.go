@@ -1,0 +1,83 @@
+package experiment
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// Experiment is a study as the command line offers it: `gqlbench
+// experiment NAME [flags]`. Each experiment's file registers it from init,
+// and the command line is built from the registry by a loop, so a new
+// experiment needs no edit anywhere else.
+type Experiment struct {
+	Name    string // kebab-case, as on the command line
+	Summary string // one line for the list of experiments
+	// Synopsis is the help of `NAME --help` above the flags: a usage line
+	// from the command's name on, a blank line, then what it does.
+	Synopsis string
+	Dir      string // the default results directory (Common.Dir, --dir)
+	// Flags registers the experiment's own flags on fs, with their
+	// defaults; the caller registers those of Common. Once fs is parsed,
+	// the Setup it returns checks them.
+	Flags func(fs *flag.FlagSet) Setup
+}
+
+// Setup checks an experiment's parsed flags and returns the Runner they
+// configure, or a UsageError that says which flag is wrong.
+type Setup func() (Runner, error)
+
+// Runner runs a configured experiment with the common settings.
+type Runner func(ctx context.Context, c Common) (*Result, error)
+
+// UsageError says that an experiment's settings are wrong (a flag's value,
+// flags that do not go together): the command line's fault, found before
+// anything ran.
+type UsageError struct{ Msg string }
+
+// Error is the message, which names the flag.
+func (e UsageError) Error() string { return e.Msg }
+
+// usagef makes a UsageError.
+func usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
+
+var (
+	mu          sync.Mutex
+	experiments = map[string]Experiment{}
+)
+
+// Register adds an experiment; it panics on a duplicate or empty name and
+// on a missing Flags.
+func Register(e Experiment) {
+	mu.Lock()
+	defer mu.Unlock()
+	switch _, dup := experiments[e.Name]; {
+	case e.Name == "" || e.Flags == nil:
+		panic(fmt.Sprintf("experiment: %q registered without a name or flags", e.Name))
+	case dup:
+		panic(fmt.Sprintf("experiment: %q registered twice", e.Name))
+	}
+	experiments[e.Name] = e
+}
+
+// List lists the registered experiments sorted by name.
+func List() []Experiment {
+	mu.Lock()
+	defer mu.Unlock()
+	out := make([]Experiment, 0, len(experiments))
+	for _, e := range experiments {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the experiment called name.
+func Lookup(name string) (Experiment, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	e, ok := experiments[name]
+	return e, ok
+}
