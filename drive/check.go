@@ -25,6 +25,10 @@ type Checker struct {
 	cache  []atomic.Pointer[judged]
 	budget atomic.Int64 // bytes the cache may still take
 	seed   maphash.Seed
+	ignore []verify.Path // members left out of every comparison
+	// onWrong, if set, is called with each new wrong data value (not one
+	// already judged): the failure log's hook.
+	onWrong func(i int, data []byte)
 }
 
 // judged is a verdict on one data value, in an immutable list per request.
@@ -82,7 +86,10 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 			return j.out, expect != ""
 		}
 	}
-	out := judge(d, expect)
+	out := judge(d, expect, verify.Options{Unordered: c.reqs[i].Unordered, Ignore: c.ignore})
+	if out == measure.Wrong && c.onWrong != nil {
+		c.onWrong(i, d)
+	}
 	if (head == nil || head.n < maxVariants) && c.budget.Add(-int64(len(d))) >= 0 {
 		n := 1
 		if head != nil {
@@ -95,15 +102,15 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 }
 
 // judge checks data against expect: valid JSON at least, and when expect is
-// known, its canonical hash.
-func judge(data []byte, expect string) measure.Outcome {
+// known, its canonical hash under o.
+func judge(data []byte, expect string, o verify.Options) measure.Outcome {
 	if expect == "" {
 		if !json.Valid(data) {
 			return measure.ErrResponse
 		}
 		return measure.OK
 	}
-	got, err := verify.Hash(data)
+	got, err := verify.HashWith(data, o)
 	switch {
 	case err != nil:
 		return measure.ErrResponse

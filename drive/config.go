@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/verify"
 )
 
 // Config is a load run. Zero values take the defaults of Defaults.
@@ -44,6 +45,9 @@ type Config struct {
 	MaxLate      time.Duration // open: a send that cannot start within this of its time is dropped; 0: never
 	AbortAfter   time.Duration // abort when nothing but failures came back for this long
 	VerifySample float64       // fraction of responses whose data are compared (status and errors: always)
+	Ignore       []verify.Path // members left out of every comparison of answers
+	FailuresDir  string        // where the first wrong answers of each label are shown; "": nowhere
+	MaxFailures  int           // wrong answers shown per label (default DefaultMaxFailures)
 
 	Records *measure.RecordWriter // per-request records, or nil
 	Watch   []*measure.Proc       // processes sampled each interval (--watch-pid)

@@ -42,7 +42,9 @@ type engine struct {
 	stoppedAt int
 	// capResult is a capacity search's result.
 	capResult *runfile.Capacity
-	spec      *ModeSpec // the mode's definition
+	spec      *ModeSpec    // the mode's definition
+	fails     *failureLog  // the first wrong answers
+	apqMisses atomic.Int64 // persisted-query hashes the server did not know
 }
 
 // phase is a run (closed, open), a pass (sequential), a step (capacity) or
@@ -74,6 +76,9 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	e.coll = measure.NewCollector(measure.Options{Templates: len(e.names), Corrected: corrected, Samples: cfg.Records != nil})
 	e.snap = e.coll.NewSnapshot()
 	e.checker = NewChecker(cfg.Requests, 0)
+	e.checker.ignore = cfg.Ignore
+	e.fails = newFailureLog(cfg.FailuresDir, cfg.MaxFailures, cfg.Requests, cfg.Ignore)
+	e.checker.onWrong = e.fails.record
 	return e
 }
 
@@ -128,6 +133,9 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 		return false // cut short by the load generator: not a measurement
 	}
 	e := w.e
+	if w.res.Retried {
+		e.apqMisses.Add(1)
+	}
 	s := &w.s
 	*s = measure.Sample{Template: e.tmplOf[i], Query: int32(i), Client: w.id,
 		Start: w.res.Start.Sub(ph.base), End: w.res.End.Sub(ph.base),

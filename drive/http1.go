@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +23,8 @@ type HTTPOptions struct {
 	Header           []string      // extra request headers, "Name: value"
 	UserAgent        string        // default "gqlbench"
 	TLS              *tls.Config   // for https targets; nil: the system's defaults
+	Method           string        // POST (default: the request as JSON) or GET (in the query string)
+	APQ              bool          // automatic persisted queries: the query's hash first, its text after a miss
 }
 
 // HTTP is gqlbench's own HTTP/1.1 client: keep-alive connections over
@@ -36,9 +37,14 @@ type HTTPOptions struct {
 type HTTP struct {
 	addr, host string
 	tls        *tls.Config
-	wires      [][]byte
-	timeout    time.Duration
-	maxResp    int
+	form       *form
+	// wires are the requests' bytes; retries, with persisted queries, the
+	// full requests sent after a miss. With per-request header values,
+	// those go in at split[i] (retrySplit[i]).
+	wires, retries    [][]byte
+	split, retrySplit []int
+	timeout           time.Duration
+	maxResp           int
 }
 
 // NewHTTP returns a transport to target (http:// or https://) for reqs,
@@ -71,30 +77,52 @@ func NewHTTP(target string, reqs []Request, o HTTPOptions) (*HTTP, error) {
 		}
 		h.tls.NextProtos = []string{"http/1.1"}
 	}
-	path := u.RequestURI()
+	if h.form, err = newForm(u.RequestURI(), o); err != nil {
+		return nil, err
+	}
 	ua := o.UserAgent
 	if ua == "" {
 		ua = "gqlbench"
 	}
-	var head strings.Builder
-	fmt.Fprintf(&head, "POST %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: %s\r\nContent-Type: application/json\r\nAccept: application/json\r\n", path, u.Host, ua)
-	for _, hd := range o.Header {
-		name, value, ok := strings.Cut(hd, ":")
-		if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(hd, "\r\n") {
-			return nil, fmt.Errorf("header %q: want \"Name: value\"", hd)
-		}
-		fmt.Fprintf(&head, "%s: %s\r\n", strings.TrimSpace(name), strings.TrimSpace(value))
+	h.wires, h.split = make([][]byte, len(reqs)), make([]int, len(reqs))
+	if o.APQ {
+		h.retries, h.retrySplit = make([][]byte, len(reqs)), make([]int, len(reqs))
 	}
-	h.wires = make([][]byte, len(reqs))
-	for i, r := range reqs {
-		w := make([]byte, 0, head.Len()+40+len(r.Body))
-		w = append(w, head.String()...)
-		w = append(w, "Content-Length: "...)
-		w = strconv.AppendInt(w, int64(len(r.Body)), 10)
-		w = append(w, "\r\n\r\n"...)
-		h.wires[i] = append(w, r.Body...)
+	for i := range reqs {
+		if h.wires[i], h.split[i], err = h.wire(&reqs[i], ua, false); err != nil {
+			return nil, err
+		}
+		if o.APQ {
+			if h.retries[i], h.retrySplit[i], err = h.wire(&reqs[i], ua, true); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return h, nil
+}
+
+// wire returns a request's bytes, and where its per-request headers go.
+func (h *HTTP) wire(r *Request, ua string, full bool) ([]byte, int, error) {
+	method, path, body, err := h.form.request(r, full)
+	if err != nil {
+		return nil, 0, fmt.Errorf("request %s: %w", r.ID, err)
+	}
+	var w []byte
+	w = fmt.Appendf(w, "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: %s\r\nAccept: %s\r\n", method, path, h.host, ua, AcceptHeader)
+	if method == "POST" {
+		w = append(w, "Content-Type: application/json\r\n"...)
+	}
+	for _, hd := range h.form.static {
+		w = append(append(append(append(w, hd.name...), ": "...), hd.value...), "\r\n"...)
+	}
+	split := len(w)
+	if method == "POST" {
+		w = append(w, "Content-Length: "...)
+		w = strconv.AppendInt(w, int64(len(body)), 10)
+		w = append(w, "\r\n"...)
+	}
+	w = append(w, "\r\n"...)
+	return append(w, body...), split, nil
 }
 
 // NewConn returns a connection that connects on first use.
@@ -123,6 +151,9 @@ type h1conn struct {
 
 	mu     sync.Mutex // guards nc against Close, and closed
 	closed bool
+
+	x       *expander // per-request header values, when there are any
+	scratch []byte    // the request with them
 }
 
 func (c *h1conn) dial(ctx context.Context) error {
@@ -188,9 +219,34 @@ func (c *h1conn) Close() error {
 	return nil
 }
 
-// Do sends request i and reads its response.
+// Do sends request i and reads its response. With persisted queries, a
+// miss sends the full request on the same connection: the exchange is one
+// request to the caller, from the first byte sent to the last received.
 func (c *h1conn) Do(i int, res *Response) error {
-	wire := c.t.wires[i]
+	err := c.do(c.t.wires[i], c.t.split[i], res)
+	if err != nil || c.t.retries == nil || !persistedQueryNotFound(res.Body) {
+		return err
+	}
+	first := *res
+	err = c.do(c.t.retries[i], c.t.retrySplit[i], res)
+	res.Start, res.Retried = first.Start, true
+	res.SentBytes += first.SentBytes
+	res.RecvBytes += first.RecvBytes
+	return err
+}
+
+// do sends one request's bytes, with fresh per-request header values
+// inserted at split when there are any, and reads the response.
+func (c *h1conn) do(wire []byte, split int, res *Response) error {
+	if len(c.t.form.dynamic) > 0 {
+		if c.x == nil {
+			c.x = c.t.form.expander()
+		}
+		c.scratch = append(c.scratch[:0], wire[:split]...)
+		c.scratch = c.x.appendHeaders(c.scratch)
+		wire = append(c.scratch, wire[split:]...)
+		c.scratch = wire
+	}
 	for attempt := 0; ; attempt++ {
 		*res = Response{}
 		if c.nc == nil {

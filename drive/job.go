@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/verify"
 )
 
 // Exit classes of the errors a Job returns, the process exit codes of the
@@ -45,6 +47,13 @@ type Job struct {
 	Queries *queryfile.File // the queries file; Entries are the ones sent
 	Watch   []int           // processes sampled each interval with their descendants (the server, the database)
 	Check   bool            // check the target with Preflight before the load
+	// Verify says how answers are checked: "" by the queries file's expected
+	// answers (every entry must carry one), "status" by status only (HTTP
+	// 200, no GraphQL errors, data present). With Reference set, the
+	// answers come from that server, fetched before the load.
+	Verify    string
+	Reference string        // a second server whose answers are the right ones
+	Ignore    []verify.Path // members left out of every comparison
 	Warn    func(string)    // receives Preflight's warnings; nil: dropped
 	Info    HeaderInfo      // the header's account of the run (Watch is filled in)
 	// Out opens the run file, after every check has passed, so a job that
@@ -63,6 +72,11 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	level, err := j.expectations(ctx, cfg.Requests)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Ignore = j.Ignore
 	newTransport := j.transport()
 	if cfg.Transport, err = newTransport(cfg.Requests); err != nil {
 		return nil, &UsageError{err}
@@ -103,7 +117,13 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		cfg.Records = measure.NewRecordWriter(rec)
 	}
 	w := runfile.NewWriter(out)
-	if err := w.Write(NewHeader(cfg, info, j.Queries)); err != nil {
+	h := NewHeader(cfg, info, j.Queries)
+	h.Params.Check, h.Params.Reference = level, j.Reference
+	h.Params.Method, h.Params.APQ = j.HTTP.Method, j.HTTP.APQ
+	for _, p := range j.Ignore {
+		h.Params.Ignore = append(h.Params.Ignore, strings.Join(p, "."))
+	}
+	if err := w.Write(h); err != nil {
 		return nil, fmt.Errorf("run file: %w", err)
 	}
 	return Run(ctx, cfg, w)
@@ -128,10 +148,84 @@ func (j *Job) config() (Config, error) {
 
 // transport returns the maker of the job's kind of transport.
 func (j *Job) transport() func([]Request) (Transport, error) {
-	return func(r []Request) (Transport, error) {
-		if j.Client == "net/http" {
-			return NewStdHTTP(j.Target, r, j.HTTP)
+	return func(r []Request) (Transport, error) { return newTransport(j.Client, j.Target, r, j.HTTP) }
+}
+
+// The ways answers are checked (runfile.Params.Check).
+const (
+	CheckExpect    = "expect"    // by the hashes in the queries file
+	CheckGolden    = "golden"    // by the recorded answers in the queries file
+	CheckReference = "reference" // by a reference server's answers
+	CheckStatus    = "status"    // status only: the answers themselves not checked
+)
+
+// ErrUnchecked is the advice when nothing says what the right answers are.
+const ErrUnchecked = `say how to check the answers: record them from a server you trust (gqlbench record --target URL --queries FILE -o golden.jsonl, then --queries golden.jsonl), compare with a reference server (--reference URL), or check the status only (--check status: HTTP 200, no GraphQL errors, data present)`
+
+// expectations sets every request's expected answer as the job says and
+// returns how answers are checked: a *UsageError when nothing says what the
+// right answers are, the reference's failure when it does not answer.
+func (j *Job) expectations(ctx context.Context, reqs []Request) (string, error) {
+	switch {
+	case j.Verify == CheckStatus && j.Reference != "":
+		return "", &UsageError{errors.New("--check status and --reference exclude each other")}
+	case j.Verify == CheckStatus:
+		if len(j.Ignore) > 0 {
+			return "", &UsageError{errors.New("--ignore-path has nothing to leave out with --check status")}
 		}
-		return NewHTTP(j.Target, r, j.HTTP)
+		for i := range reqs {
+			reqs[i].Expect, reqs[i].Answer = "", nil
+		}
+		return CheckStatus, nil
+	case j.Verify != "":
+		return "", &UsageError{fmt.Errorf("unknown --check %q: want status (or none, to check the answers)", j.Verify)}
+	case j.Reference != "":
+		rec := Recorder{Target: j.Reference, Client: j.Client, HTTP: j.HTTP}
+		ans, err := rec.fetch(ctx, j.Reference, reqs)
+		if err != nil {
+			return "", fmt.Errorf("the reference: %w", err)
+		}
+		for i := range reqs {
+			reqs[i].Answer = ans[i].Data
+		}
+		return CheckReference, j.hashes(reqs)
 	}
+	missing, golden := 0, true
+	for _, r := range reqs {
+		if r.Expect == "" && r.Answer == nil {
+			missing++
+		}
+		golden = golden && r.Answer != nil
+	}
+	if missing > 0 {
+		return "", &UsageError{fmt.Errorf("%d of %d queries carry no expected answer: %s", missing, len(reqs), ErrUnchecked)}
+	}
+	if err := j.hashes(reqs); err != nil {
+		return "", err
+	}
+	if golden {
+		return CheckGolden, nil
+	}
+	return CheckExpect, nil
+}
+
+// hashes sets each request's expected hash from its answer, under its
+// options and the ignored paths; a request with only a hash cannot have
+// paths ignored.
+func (j *Job) hashes(reqs []Request) error {
+	for i := range reqs {
+		r := &reqs[i]
+		if r.Answer == nil {
+			if len(j.Ignore) > 0 {
+				return &UsageError{fmt.Errorf("--ignore-path needs the right answers, not only their hashes: %s has none (record them with gqlbench record, or use --reference)", r.ID)}
+			}
+			continue
+		}
+		h, err := verify.HashWith(r.Answer, verify.Options{Unordered: r.Unordered, Ignore: j.Ignore})
+		if err != nil {
+			return fmt.Errorf("%s: the expected answer: %w", r.ID, err)
+		}
+		r.Expect = h
+	}
+	return nil
 }

@@ -12,7 +12,7 @@ import (
 
 // TypenameQuery is the request Preflight sends first: every GraphQL server
 // answers it, {"data":{"__typename":"Query"}}.
-var TypenameQuery = Request{ID: "preflight", Template: "preflight", Body: []byte(`{"query":"{__typename}"}`)}
+var TypenameQuery = Request{ID: "preflight", Template: "preflight", Query: "{__typename}", Body: []byte(`{"query":"{__typename}"}`)}
 
 // Preflight checks, before any load, that the target answers GraphQL and
 // every template of the workload: it POSTs {__typename} and wants a GraphQL

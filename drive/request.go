@@ -11,7 +11,19 @@ type Request struct {
 	ID       string // the instance's id
 	Template string // the entry's label, e.g. "QT5" or an operation's name: what results are grouped by
 	Body     []byte // the HTTP request body: {"query":...,"variables":...}
-	Expect   string // verify.Hash of the right answer's data; "" when unknown
+	// Expect is the hash of the right answer's data (verify.HashWith under
+	// the request's options); "" when unknown.
+	Expect string
+	// Answer is the right answer's data (canonical JSON) when known: wrong
+	// answers are then shown field by field.
+	Answer []byte
+	// Unordered compares the answer's lists as multisets.
+	Unordered bool
+	// Query, OperationName and Variables are the request's parts, for the
+	// transports that send them otherwise than as Body (GET, persisted
+	// queries).
+	Query, OperationName string
+	Variables            []byte
 }
 
 // Requests makes the requests of a queries file's entries: each entry's
@@ -24,7 +36,8 @@ func Requests(entries []queryfile.Entry) ([]Request, error) {
 		if err != nil {
 			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 		}
-		out[i] = Request{ID: e.ID, Template: e.Label, Body: body, Expect: e.Expect}
+		out[i] = Request{ID: e.ID, Template: e.Label, Body: body, Expect: e.Expect, Answer: e.Answer, Unordered: e.Unordered,
+			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables}
 	}
 	return out, nil
 }

@@ -53,6 +53,12 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 	if e.spec.summary != nil {
 		e.spec.summary(e, sum)
 	}
+	first, dir, ferr := e.fails.result()
+	sum.FirstWrong, sum.Failures = first, dir
+	sum.APQMisses = e.apqMisses.Load()
+	if ferr != nil && e.cfg.Log != nil {
+		fmt.Fprintf(e.cfg.Log, "load: cannot write the failures directory: %v\n", ferr)
+	}
 	if len(e.cfg.SLO) > 0 {
 		sum.SLO = e.cfg.SLO.String()
 		if e.spec.SLOAtEnd {
@@ -90,7 +96,11 @@ func (e *engine) checks(sum *runfile.Summary) string {
 	t := &sum.Total
 	switch {
 	case t.Wrong > 0:
-		return fmt.Sprintf("%d wrong answers (of %d verified)", t.Wrong, t.Verified)
+		why := fmt.Sprintf("%d wrong answers (of %d verified)", t.Wrong, t.Verified)
+		if sum.FirstWrong != "" {
+			why += "; the first: " + sum.FirstWrong
+		}
+		return why
 	}
 	if e.spec.check != nil {
 		if why, decided := e.spec.check(e, sum); decided {

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
-	"strings"
 	"time"
 )
 
@@ -21,6 +20,7 @@ type StdHTTP struct {
 	reqs   []Request
 	header http.Header
 	o      HTTPOptions
+	form   *form
 }
 
 // NewStdHTTP returns a net/http transport to target for reqs.
@@ -29,21 +29,21 @@ func NewStdHTTP(target string, reqs []Request, o HTTPOptions) (*StdHTTP, error) 
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("target %q: want http://HOST[:PORT]/PATH or https://...", target)
 	}
-	h := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}, "User-Agent": {"gqlbench"}}
+	f, err := newForm(u.RequestURI(), o)
+	if err != nil {
+		return nil, err
+	}
+	h := http.Header{"Accept": {AcceptHeader}, "User-Agent": {"gqlbench"}}
 	if o.UserAgent != "" {
 		h.Set("User-Agent", o.UserAgent)
 	}
-	for _, hd := range o.Header {
-		name, value, ok := strings.Cut(hd, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("header %q: want \"Name: value\"", hd)
-		}
-		h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
+	for _, hd := range f.static {
+		h.Add(hd.name, hd.value)
 	}
 	if o.MaxResponseBytes <= 0 {
 		o.MaxResponseBytes = 256 << 20
 	}
-	return &StdHTTP{url: target, reqs: reqs, header: h, o: o}, nil
+	return &StdHTTP{url: u.Scheme + "://" + u.Host, reqs: reqs, header: h, o: o, form: f}, nil
 }
 
 // NewConn returns a connection with its own http.Transport.
@@ -66,16 +66,52 @@ type stdConn struct {
 	cancel context.CancelFunc
 	first  time.Time
 	buf    bytes.Buffer
+	x      *expander // per-request header values
 }
 
 func (c *stdConn) Do(i int, res *Response) error {
+	err := c.do(i, false, res)
+	if err != nil || !c.t.form.apq || !persistedQueryNotFound(res.Body) {
+		return err
+	}
+	first := *res
+	err = c.do(i, true, res)
+	res.Start, res.Retried = first.Start, true
+	res.SentBytes += first.SentBytes
+	res.RecvBytes += first.RecvBytes
+	return err
+}
+
+// do sends request i (in full, after a persisted-query miss) and reads the
+// response.
+func (c *stdConn) do(i int, full bool, res *Response) error {
 	*res = Response{}
-	body := c.t.reqs[i].Body
-	req, err := http.NewRequestWithContext(c.trace, http.MethodPost, c.t.url, bytes.NewReader(body))
+	method, path, body, err := c.t.form.request(&c.t.reqs[i], full)
+	if err != nil {
+		return err
+	}
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(c.trace, method, c.t.url+path, rd)
 	if err != nil {
 		return err
 	}
 	req.Header = c.t.header
+	if body != nil {
+		req.Header = req.Header.Clone()
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if len(c.t.form.dynamic) > 0 {
+		if c.x == nil {
+			c.x = c.t.form.expander()
+		}
+		req.Header = req.Header.Clone()
+		for _, h := range c.t.form.dynamic {
+			req.Header.Set(h.name, string(c.x.appendValue(nil, &h)))
+		}
+	}
 	c.first = time.Time{}
 	res.Start = time.Now()
 	resp, err := c.client.Do(req)

@@ -45,6 +45,7 @@ type Response struct {
 	End       time.Time // the last response byte, or the failure
 	SentBytes int64     // request bytes written
 	RecvBytes int64     // response bytes read, headers included
+	Retried   bool      // a persisted query's hash was not known: the full request followed
 }
 
 // ErrClosed is returned by Do on a closed Conn.

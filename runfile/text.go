@@ -43,6 +43,15 @@ func WriteText(w io.Writer, s *Summary) {
 	if s.SLOMet != nil {
 		fmt.Fprintf(w, "  objective %s met: %v %s\n", s.SLO, *s.SLOMet, s.SLOWhy)
 	}
+	if s.FirstWrong != "" {
+		fmt.Fprintf(w, "  first wrong answer: %s\n", s.FirstWrong)
+	}
+	if s.Failures != "" {
+		fmt.Fprintf(w, "  the first wrong answers of each label, with their differences: %s\n", s.Failures)
+	}
+	if s.APQMisses > 0 {
+		fmt.Fprintf(w, "  persisted-query misses (the full query sent after the hash): %d\n", s.APQMisses)
+	}
 	if s.DriverLimit {
 		fmt.Fprintf(w, "  WARNING: the load generator, not the server, was the bottleneck: %s\n", s.DriverWhy)
 	}

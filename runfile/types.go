@@ -83,7 +83,16 @@ type Params struct {
 	Client       string  `json:"client"`                  // the HTTP client: gqlbench or net/http
 	Records      string  `json:"records,omitempty"`       // the per-request records file
 	Checked      bool    `json:"checked"`                 // the endpoint and every template were checked before the load
-	Extra        string  `json:"extra,omitempty"`         // free text
+	// Check is how answers were verified: "expect" (hashes in the queries
+	// file), "golden" (recorded answers in it), "reference" (answers
+	// fetched from Reference before the load) or "status" (HTTP 200, no
+	// GraphQL errors, data present: the answers themselves not checked).
+	Check     string   `json:"check,omitempty"`
+	Reference string   `json:"reference,omitempty"` // the reference server's URL
+	Ignore    []string `json:"ignore,omitempty"`    // member paths left out of every comparison
+	Method    string   `json:"method,omitempty"`    // GET, or POST (the default when absent)
+	APQ       bool     `json:"apq,omitempty"`       // automatic persisted queries: the hash first
+	Extra     string   `json:"extra,omitempty"`     // free text
 }
 
 // Machine describes the machine the load generator ran on.
@@ -269,6 +278,14 @@ type Summary struct {
 	Capacity    *Capacity `json:"capacity,omitempty"`
 	Ramp        *Ramp     `json:"ramp,omitempty"`
 	Generators  int       `json:"generators,omitempty"` // merged files
+	// FirstWrong names the first wrong answer and where it differs, e.g.
+	// "Book-0007 data.book.price: expected 12.5, got 13.5"; Failures is
+	// the directory that shows the first wrong answers of each label.
+	FirstWrong string `json:"first_wrong,omitempty"`
+	Failures   string `json:"failures,omitempty"`
+	// APQMisses counts persisted-query hashes the server did not know (the
+	// full query was sent after them).
+	APQMisses int64 `json:"apq_misses,omitempty"`
 }
 
 // RunSummary is one run's throughput.

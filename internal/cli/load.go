@@ -17,6 +17,7 @@ import (
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/verify"
 )
 
 func init() {
@@ -39,11 +40,20 @@ func loadSynopsis() string {
 
 Modes (see docs/load.md):
 ` + modes.String() + `
-Before the load, the target must answer {__typename} as GraphQL and every template's first
-query without errors (--no-check skips this). Every response is verified: status 200, no
-GraphQL errors, data equal to the queries file's "expect" hash (--verify-sample F checks
-the data of a fraction F). The run file (JSON lines: header, interval, step, query, summary)
-is flushed line by line; without -o it goes to stdout (gqlbench load ... | gqlbench report -).
+Before the load, the target must answer {__typename} as GraphQL and every label's first
+query without errors (--no-check skips this). Every response is checked: status 200,
+no GraphQL errors (parsed as JSON), data present, and the data equal to the right
+answer, from one of three sources, named in the run file and the report:
+  the queries file   "expect" hashes (gqlbench queries --expect) or recorded answers
+                     (gqlbench record --target URL --queries FILE -o golden.jsonl)
+  --reference URL    another server's answers, fetched once before the load
+  --check status     none: the answers themselves are not checked (say so explicitly)
+Without one of them load refuses to start. --ignore-path leaves out members that change
+by nature; an operation marked unordered compares its lists as multisets. The first
+wrong answers of each label are written, with their field-level differences, to
+RUN.failures/. --verify-sample F compares the data of a fraction F. The run file
+(JSON lines: header, interval, step, query, summary) is flushed line by line; without
+-o it goes to stdout (gqlbench load ... | gqlbench report -).
 Exit codes: 0 ok; 1 failure (unreachable target, server died or stalled mid-run,
 interrupted, I/O); 2 wrong usage; 3 a check failed (wrong answers, errors, SLO).`
 }
@@ -59,16 +69,18 @@ func modeNames() []string {
 
 // loadFlags are load's flags.
 type loadFlags struct {
-	target, queries, mode, out, arrival, slo, records, client, templates   string
+	target, queries, mode, out, arrival, slo, records, templates           string
+	verify, reference                                                      string
 	clients, connections, runs, passes, warmupPasses, maxClients, maxSteps int
-	duration, think, interval, late, maxLate, timeout, abortAfter          time.Duration
+	failures                                                               int
+	duration, think, interval, late, maxLate, abortAfter                   time.Duration
 	rate, rampRate, maxRate, precision, maxErrorRate, verifySample         float64
 	seed                                                                   uint64
-	maxResponse                                                            int
 	watch                                                                  pidList
 	labels                                                                 labelFlag
-	headers                                                                stringList
+	ignore                                                                 stringList
 	noCheck, quiet                                                         bool
+	req                                                                    requestFlags
 }
 
 // pidList is a repeatable flag of process ids.
@@ -149,15 +161,16 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.interval, "interval", time.Second, "length of the run file's interval lines")
 	fs.DurationVar(&f.late, "late", time.Millisecond, "open: a send this much after its intended time counts as late")
 	fs.DurationVar(&f.maxLate, "max-lateness", 0, "open: drop a send that cannot start within this of its time (0: never drop)")
-	fs.DurationVar(&f.timeout, "timeout", 60*time.Second, "per request, connect included")
 	fs.DurationVar(&f.abortAfter, "abort-after", 5*time.Second, "abort when only failures came back for this long")
 	fs.Float64Var(&f.verifySample, "verify-sample", 1, "fraction of responses whose data are compared with the expected answer")
 	fs.StringVar(&f.records, "records", "", "also write per-request records (CSV, LinGBM's columns first) to `FILE`")
 	fs.Var(&f.watch, "watch-pid", "sample CPU % and memory of process `PID` and its descendants each interval (repeatable: the server, the database's postmaster)")
 	fs.Var(&f.labels, "label", "label the run `KEY=VALUE` in its header (repeatable), e.g. server=batch, sf=10, pool=10: reports group and compare runs by labels")
-	fs.Var(&f.headers, "header", "extra request header \"Name: value\" (repeatable)")
-	fs.StringVar(&f.client, "client", "gqlbench", "HTTP client: gqlbench (its own HTTP/1.1) or net/http")
-	fs.IntVar(&f.maxResponse, "max-response", 256<<20, "largest response in bytes")
+	fs.StringVar(&f.verify, "check", "", "status: check HTTP status, GraphQL errors and the presence of data only (the answers themselves not checked)")
+	fs.StringVar(&f.reference, "reference", "", "a reference server's `URL`: its answers, fetched once before the load, are the right ones")
+	fs.Var(&f.ignore, "ignore-path", "leave the member at `PATH` out of every comparison of answers, e.g. data.me.lastSeen or data.books[].updatedAt (repeatable)")
+	fs.IntVar(&f.failures, "failures", drive.DefaultMaxFailures, "show this many wrong answers of each label, with their differences, in RUN.failures/ beside the run file")
+	f.req.register(fs)
 	fs.BoolVar(&f.noCheck, "no-check", false, "skip the checks of the target before the load")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
 }
@@ -186,7 +199,10 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	job := f.job(cfg, q)
+	job, err := f.job(env, cfg, q)
+	if err != nil {
+		return err
+	}
 	job.Info = f.headerInfo(fs, env, cfg)
 	job.Warn = func(w string) { fmt.Fprintf(env.Stderr, "load: warning: %s\n", w) }
 	if !f.quiet {
@@ -252,11 +268,25 @@ func (f *loadFlags) queriesFile() (*queryfile.File, error) {
 }
 
 // job is the load run the flags describe.
-func (f *loadFlags) job(cfg drive.Config, q *queryfile.File) *drive.Job {
-	return &drive.Job{
-		Config: cfg, Target: f.target, Client: f.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
-		HTTP: drive.HTTPOptions{Timeout: f.timeout, MaxResponseBytes: f.maxResponse, Header: f.headers, UserAgent: "gqlbench/" + Version},
+func (f *loadFlags) job(env Env, cfg drive.Config, q *queryfile.File) (*drive.Job, error) {
+	o, err := f.req.options(env)
+	if err != nil {
+		return nil, err
 	}
+	j := &drive.Job{Config: cfg, Target: f.target, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
+		HTTP: o, Verify: f.verify, Reference: f.reference}
+	for _, s := range f.ignore {
+		p, err := verify.ParsePath(s)
+		if err != nil {
+			return nil, usagef("--ignore-path: %v", err)
+		}
+		j.Ignore = append(j.Ignore, p)
+	}
+	if f.out != "" {
+		j.Config.FailuresDir = f.out + ".failures"
+	}
+	j.Config.MaxFailures = f.failures
+	return j, nil
 }
 
 // config turns the flags into a drive.Config, or a usage error.
@@ -307,8 +337,10 @@ func (f *loadFlags) check() error {
 		return usagef("--warmup-passes must not be negative")
 	case f.runs < 0:
 		return usagef("--runs must be at least 1")
-	case f.duration <= 0 || f.interval <= 0 || f.timeout <= 0:
-		return usagef("--duration, --interval and --timeout must be positive")
+	case f.duration <= 0 || f.interval <= 0:
+		return usagef("--duration and --interval must be positive")
+	case f.failures < 1:
+		return usagef("--failures must be at least 1")
 	case f.think < 0 || f.late < 0 || f.maxLate < 0 || f.abortAfter < 0:
 		return usagef("--think, --late, --max-lateness and --abort-after must not be negative")
 	case f.verifySample <= 0 || f.verifySample > 1:
@@ -317,8 +349,6 @@ func (f *loadFlags) check() error {
 		return usagef("--max-error-rate must be in [0, 1], got %g", f.maxErrorRate)
 	case f.arrival != "constant" && f.arrival != "poisson":
 		return usagef("--arrival must be constant or poisson, got %q", f.arrival)
-	case f.client != "gqlbench" && f.client != "net/http":
-		return usagef("--client must be gqlbench or net/http, got %q", f.client)
 	case f.rate < 0 || f.rampRate <= 0 || f.maxRate <= 0 || f.precision <= 0:
 		return usagef("--rate, --ramp-rate, --max-rate and --precision must be positive")
 	}
@@ -345,9 +375,10 @@ func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.
 	flags := map[string]string{}
 	fs.VisitAll(func(fl *flag.Flag) { flags[fl.Name] = fl.Value.String() })
 	flags["runs"] = strconv.Itoa(c.Runs) // the effective default
+	f.req.redactFlags(flags)
 	return drive.HeaderInfo{
-		Version: Version, Command: append([]string{"gqlbench"}, env.Args...), Flags: flags,
-		Target: f.target, Timeout: f.timeout, Client: f.client, Records: f.records, Checked: !f.noCheck,
+		Version: Version, Command: append([]string{"gqlbench"}, f.req.redactArgs(env.Args)...), Flags: flags,
+		Target: f.target, Timeout: f.req.timeout, Client: f.req.client, Records: f.records, Checked: !f.noCheck,
 		Labels: f.labels.m,
 	}
 }

@@ -1,0 +1,206 @@
+package drive
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gqlbench/gqlbench/queryfile"
+	"github.com/gqlbench/gqlbench/verify"
+)
+
+// Answer is one request's answer, fetched once from a server before (or
+// instead of) a load.
+type Answer struct {
+	Data     []byte // the canonical JSON of the response's "data"
+	Err      error  // why the response is no answer: HTTP status, GraphQL errors, not JSON
+	Response bool   // a response came back (Err may still be set)
+}
+
+// FetchAnswers sends every request of tr once, over conns connections in
+// parallel, and returns their answers in order; the context's error when
+// interrupted.
+func FetchAnswers(ctx context.Context, tr Transport, n, conns int) ([]Answer, error) {
+	out := make([]Answer, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(conns, n)) {
+		c := tr.NewConn()
+		stop := context.AfterFunc(ctx, func() { c.Close() })
+		wg.Go(func() {
+			defer stop()
+			defer c.Close()
+			var res Response
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				out[i] = answerOf(c.Do(i, &res), &res)
+			}
+		})
+	}
+	wg.Wait()
+	return out, ctx.Err()
+}
+
+// answerOf judges one exchange.
+func answerOf(err error, res *Response) Answer {
+	if err != nil {
+		return Answer{Err: err, Response: res.RecvBytes > 0}
+	}
+	if res.Status != 200 {
+		return Answer{Err: fmt.Errorf("HTTP %d: %s", res.Status, snippet(res.Body)), Response: true}
+	}
+	if err := verify.Check(res.Body, ""); err != nil {
+		return Answer{Err: err, Response: true}
+	}
+	data, _, ok := scanResponse(res.Body)
+	if !ok {
+		data, _, _ = slowScan(res.Body)
+	}
+	c, err := verify.Canonical(data)
+	if err != nil {
+		return Answer{Err: err, Response: true}
+	}
+	return Answer{Data: c, Response: true}
+}
+
+// AnswersError says which requests got no answer.
+type AnswersError struct {
+	Target string
+	Failed []string // "ID: why", the first few
+	N, Of  int
+}
+
+func (e *AnswersError) Error() string {
+	return fmt.Sprintf("%s did not answer %d of %d queries:\n  %s", e.Target, e.N, e.Of, strings.Join(e.Failed, "\n  "))
+}
+
+// answersError collects the failed answers, or returns nil.
+func answersError(target string, reqs []Request, ans []Answer) error {
+	e := &AnswersError{Target: target, Of: len(ans)}
+	for i, a := range ans {
+		if a.Err == nil {
+			continue
+		}
+		e.N++
+		if len(e.Failed) < 5 {
+			e.Failed = append(e.Failed, fmt.Sprintf("%s (%s): %s", reqs[i].ID, reqs[i].Template, firstLine(a.Err.Error())))
+		}
+	}
+	if e.N == 0 {
+		return nil
+	}
+	if e.N > len(e.Failed) {
+		e.Failed = append(e.Failed, fmt.Sprintf("… and %d more", e.N-len(e.Failed)))
+	}
+	return e
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Recorder fetches the answers of a queries file's entries from a server
+// the user trusts: the golden file that later loads verify against.
+type Recorder struct {
+	Target      string
+	Client      string      // "gqlbench" (default) or "net/http"
+	HTTP        HTTPOptions // headers, method, timeout
+	Connections int         // in parallel (default 8)
+}
+
+// Record returns the entries with their answers ("answer") and hashes
+// ("expect", under each entry's unordered option). Every entry must be
+// answered: an *AnswersError names those that were not.
+func (r *Recorder) Record(ctx context.Context, entries []queryfile.Entry) ([]queryfile.Entry, error) {
+	reqs, err := Requests(entries)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := r.fetch(ctx, r.Target, reqs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]queryfile.Entry, len(entries))
+	for i, e := range entries {
+		e.Answer = ans[i].Data
+		if e.Expect, err = verify.HashWith(e.Answer, verify.Options{Unordered: e.Unordered}); err != nil {
+			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+		}
+		e.Line = 0
+		out[i] = e
+	}
+	return out, nil
+}
+
+// fetch fetches every request's answer from target, once per distinct
+// request body, and fails unless every one is answered.
+func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]Answer, error) {
+	distinct, of := dedupe(reqs)
+	tr, err := newTransport(r.Client, target, distinct, r.HTTP)
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	conns := r.Connections
+	if conns <= 0 {
+		conns = 8
+	}
+	ans, err := FetchAnswers(ctx, tr, len(distinct), conns)
+	if err != nil {
+		return nil, err
+	}
+	if err := answersError(target, distinct, ans); err != nil {
+		if unreachable(ans) {
+			return nil, fmt.Errorf("cannot reach %s: %v", target, ans[0].Err)
+		}
+		return nil, err
+	}
+	out := make([]Answer, len(reqs))
+	for i, j := range of {
+		out[i] = ans[j]
+	}
+	return out, nil
+}
+
+// unreachable reports whether no request got a response.
+func unreachable(ans []Answer) bool {
+	for _, a := range ans {
+		if a.Response {
+			return false
+		}
+	}
+	return true
+}
+
+// dedupe returns the distinct requests by body, and for each request the
+// index of its distinct one.
+func dedupe(reqs []Request) (distinct []Request, of []int) {
+	idx := map[string]int{}
+	of = make([]int, len(reqs))
+	for i, r := range reqs {
+		k := string(r.Body)
+		j, ok := idx[k]
+		if !ok {
+			j = len(distinct)
+			idx[k] = j
+			distinct = append(distinct, r)
+		}
+		of[i] = j
+	}
+	return distinct, of
+}
+
+// newTransport makes a transport of the named client kind.
+func newTransport(client, target string, reqs []Request, o HTTPOptions) (Transport, error) {
+	if client == "net/http" {
+		return NewStdHTTP(target, reqs, o)
+	}
+	return NewHTTP(target, reqs, o)
+}

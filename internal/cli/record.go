@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/queryfile"
+)
+
+func init() {
+	register("record", "send every query once to a server you trust and write its answers: a golden queries file", runRecord)
+}
+
+const recordSynopsis = `record --target URL --queries FILE [-o golden.jsonl] [--connections N] [request flags]
+
+Sends every entry of the queries file once (each distinct request once, over
+--connections connections) to a server whose answers you trust, and writes the
+queries file again with each entry's answer ("answer": its canonical JSON) and
+hash ("expect"). gqlbench load --queries golden.jsonl then checks every response
+against them and shows a wrong answer field by field. Every entry must be
+answered: an HTTP status other than 200, GraphQL errors or a response without
+data stop the recording with the entries concerned named (exit 1). The request
+flags (--header, --header-file, --method, --apq, ...) are load's.`
+
+func runRecord(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "record", recordSynopsis)
+	var req requestFlags
+	req.register(fs)
+	target := fs.String("target", "", "the GraphQL endpoint `URL` of the server whose answers are right")
+	queries := fs.String("queries", "", "the queries `FILE` (JSON lines)")
+	out := fs.String("o", "", "the golden queries `FILE` (default: stdout)")
+	conns := fs.Int("connections", 8, "requests in flight")
+	quiet := fs.Bool("quiet", false, "no summary on stderr")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *target == "":
+		return usagef("say which server to record: --target http://HOST:PORT/graphql")
+	case *queries == "":
+		return usagef("say what to record: --queries FILE")
+	case *conns < 1:
+		return usagef("--connections must be at least 1")
+	}
+	o, err := req.options(env)
+	if err != nil {
+		return err
+	}
+	q, err := queryfile.ReadFile(*queries)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	r := drive.Recorder{Target: *target, Client: req.client, HTTP: o, Connections: *conns}
+	golden, err := r.Record(ctx, q.Entries)
+	if err != nil {
+		return err
+	}
+	if err := writeOut(env, *out, func(w io.Writer) error { return queryfile.Write(w, golden) }); err != nil {
+		return err
+	}
+	if !*quiet {
+		el := time.Since(start)
+		fmt.Fprintf(env.Stderr, "record: %d answers from %s in %.2fs (%.0f entries/s)\n", len(golden), *target, el.Seconds(), float64(len(golden))/el.Seconds())
+	}
+	return nil
+}
