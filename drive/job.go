@@ -54,8 +54,8 @@ type Job struct {
 	Verify    string
 	Reference string        // a second server whose answers are the right ones
 	Ignore    []verify.Path // members left out of every comparison
-	Warn    func(string)    // receives Preflight's warnings; nil: dropped
-	Info    HeaderInfo      // the header's account of the run (Watch is filled in)
+	Warn      func(string)  // receives Preflight's warnings; nil: dropped
+	Info      HeaderInfo    // the header's account of the run (Watch is filled in)
 	// Out opens the run file, after every check has passed, so a job that
 	// cannot start leaves no empty file behind.
 	Out func() (io.Writer, error)
