@@ -252,6 +252,31 @@ func TestWrongSeriesNeverWins(t *testing.T) {
 	}
 }
 
+// TestUncheckedSeries: a run that checked the status of its responses only
+// is marked so wherever it shows, has no goodput, and cannot pass a goodput
+// gate.
+func TestUncheckedSeries(t *testing.T) {
+	checked := synthRun(t, synth{series: "mine", workload: "Book", templates: []string{"Book"}, perRun: []int64{100, 102}})
+	status := synthRun(t, synth{series: "theirs", workload: "Book", templates: []string{"Book"}, perRun: []int64{200, 202}, check: "status"})
+	r, err := Build([]*Run{checked, status}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(render(t, r, "md"))
+	for _, want := range []string{"theirs (answers not checked)", "only the status of its responses was checked", "| –"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report does not say %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "mine (answers not checked)") {
+		t.Error("a checked series is marked unchecked")
+	}
+	v := r.Check(mustThresholds(t, "goodput<1"))
+	if len(v) != 1 || !strings.Contains(v[0], "not checked") {
+		t.Errorf("goodput<1: %q", v)
+	}
+}
+
 func mustThresholds(t *testing.T, spec string) []Threshold {
 	t.Helper()
 	ts, err := ParseThresholds(spec)

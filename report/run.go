@@ -217,20 +217,39 @@ func keyOf(h *runfile.Header, templates []string) Key {
 }
 
 // seriesName is the server label, else the variant label, else the
-// target's host:port.
+// target's host:port; a run whose answers were not checked says so in its
+// name, so that it shows wherever its figures do.
 func seriesName(h *runfile.Header) string {
-	for _, l := range []string{"server", "variant"} {
-		if v := h.Labels[l]; v != "" {
-			return v
-		}
+	name := "unnamed"
+	switch u, err := url.Parse(h.Target); {
+	case h.Labels["server"] != "":
+		name = h.Labels["server"]
+	case h.Labels["variant"] != "":
+		name = h.Labels["variant"]
+	case err == nil && u.Host != "":
+		name = u.Host
+	case h.Target != "":
+		name = h.Target
 	}
-	if u, err := url.Parse(h.Target); err == nil && u.Host != "" {
-		return u.Host
+	if unchecked(h) {
+		name += uncheckedMark
 	}
-	if h.Target != "" {
-		return h.Target
+	return name
+}
+
+// uncheckedMark ends the name of a series whose answers were not checked.
+const uncheckedMark = " (answers not checked)"
+
+// unchecked reports whether a run checked the status of its responses only
+// (load --check status): its goodput is unknown.
+func unchecked(h *runfile.Header) bool { return h.Params.Check == "status" }
+
+// gpCell is a goodput cell: "–" for a series whose answers were not checked.
+func gpCell(series string, gp float64) string {
+	if strings.HasSuffix(series, uncheckedMark) {
+		return "–"
 	}
-	return "unnamed"
+	return f1(gp)
 }
 
 // Key returns what the run measured.

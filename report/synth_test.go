@@ -22,6 +22,7 @@ type synth struct {
 	perRun                     []int64
 	wrong, errors              int64 // per template per interval
 	qetNS                      int64 // default 1 ms
+	check                      string // how answers were checked ("": by hashes)
 }
 
 // synthRun builds the run in memory (through the writer and reader, so it
@@ -48,7 +49,7 @@ func synthRun(t *testing.T, s synth) *Run {
 	w.Write(&runfile.Header{Tool: runfile.Tool{Name: "gqlbench", Version: "test", Go: "go"}, Labels: labels,
 		Command: []string{"gqlbench", "load"}, Target: "http://127.0.0.1:4000/graphql", Mode: s.mode,
 		Queries: runfile.Queries{Path: "q.jsonl", SHA256: "00", Instances: 10, Templates: s.templates},
-		Params:  runfile.Params{Clients: s.clients, Runs: len(s.perRun) + 1, DurationNS: 1e9, IntervalNS: 1e9},
+		Params:  runfile.Params{Clients: s.clients, Runs: len(s.perRun) + 1, DurationNS: 1e9, IntervalNS: 1e9, Check: s.check},
 		Machine: runfile.Machine{Hostname: "test", Cores: 2},
 		Watch:   []runfile.Watched{{PID: 42, Name: "server"}},
 		Hist:    runfile.StandardHist,

@@ -109,6 +109,10 @@ func (r *Report) Check(ts []Threshold) []string {
 		case t.Metric == "goodput":
 			for _, run := range r.runs {
 				g := run.Summary.Goodput
+				if unchecked(run.File.Header) {
+					out = append(out, fmt.Sprintf("%s: %s has no goodput to compare with %g: its answers were not checked (%s)", run.Path, run.key.Series, t.Value, t.Text))
+					continue
+				}
 				if g.N > 0 && g.Mean < t.Value {
 					out = append(out, fmt.Sprintf("%s: %s goodput %s correct answers/s is below %g (%s)", run.Path, run.key.Series, f1(g.Mean), t.Value, t.Text))
 				}

@@ -176,6 +176,11 @@ func (r *Report) overview() section {
 				se.Name, se.Wrong, se.Verified))
 		}
 	}
+	for _, se := range r.Series {
+		if strings.HasSuffix(se.Name, uncheckedMark) {
+			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: only the status of its responses was checked (HTTP 200, no GraphQL errors, data present), not the answers: a fast wrong server would look the same. Its goodput is not known.", se.Name))
+		}
+	}
 	for _, ri := range r.Runs {
 		if ri.Status != "ok" {
 			s.Alerts = append(s.Alerts, fmt.Sprintf("%s ended with status %q%s.", ri.Path, ri.Status, suffix(": ", ri.Reason)))
@@ -239,7 +244,7 @@ func (r *Report) correctnessSection() section {
 		Head: append(head, "template", "requests", "errors", "wrong", "verified", "throughput/s", "goodput/s", "sent B/req", "recv B/req")}
 	for _, c := range r.Correctness {
 		t.add(c.Wrong > 0, append(cells(c.Key), c.Template, strconv.FormatInt(c.Requests, 10), errorsCell(c),
-			strconv.FormatInt(c.Wrong, 10), strconv.FormatInt(c.Verified, 10), f1(c.Throughput), f1(c.Goodput),
+			strconv.FormatInt(c.Wrong, 10), strconv.FormatInt(c.Verified, 10), f1(c.Throughput), gpCell(c.Series, c.Goodput),
 			strconv.FormatFloat(c.SentPerRequest, 'f', 0, 64), strconv.FormatFloat(c.RecvPerRequest, 'f', 0, 64))...)
 	}
 	s.Tables = append(s.Tables, t)
@@ -269,7 +274,7 @@ func (r *Report) throughputTable(title, note string, rows []Throughput, what str
 			name = row.Workload
 		}
 		t.add(row.Flagged, append(cells(row.Key), name, strconv.Itoa(row.N), meanSDCell(row.Stat), ciCell(row.Stat),
-			cvCell(row.Stat), f1(row.Goodput), ratioCell(row.Ratio), rankCell(row))...)
+			cvCell(row.Stat), gpCell(row.Series, row.Goodput), ratioCell(row.Ratio), rankCell(row))...)
 	}
 	return t
 }
@@ -397,7 +402,7 @@ func (r *Report) curveSection() section {
 		if p.Step > 0 {
 			step = strconv.Itoa(p.Step)
 		}
-		t.add(r.flagged(p.Series), append(cells(p.Key), step, f1(p.Rate), f1(p.Throughput), f1(p.Goodput),
+		t.add(r.flagged(p.Series), append(cells(p.Key), step, f1(p.Rate), f1(p.Throughput), gpCell(p.Series, p.Goodput),
 			msCell(float64(p.P50)), msCell(float64(p.P99)), met)...)
 	}
 	s.Tables = append(s.Tables, t)
