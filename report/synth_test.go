@@ -20,8 +20,8 @@ type synth struct {
 	clients                    int    // default 1
 	templates                  []string
 	perRun                     []int64
-	wrong, errors              int64 // per template per interval
-	qetNS                      int64 // default 1 ms
+	wrong, errors              int64  // per template per interval
+	qetNS                      int64  // default 1 ms
 	check                      string // how answers were checked ("": by hashes)
 }
 
