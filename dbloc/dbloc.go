@@ -157,7 +157,7 @@ func (l Location) WithDatabase(name string) (Location, error) {
 		if err != nil {
 			return Location{}, err
 		}
-		s = strings.TrimSpace(cut(l.conn, p.db)) + " dbname=" + quoteValue(name)
+		s = strings.TrimSpace(strings.TrimSpace(cut(l.conn, p.db)) + " dbname=" + quoteValue(name))
 	}
 	return Parse(s)
 }

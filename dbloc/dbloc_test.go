@@ -87,6 +87,7 @@ func TestWithDatabase(t *testing.T) {
 		{"host=h dbname=postgres password='" + secret + "'", "x", "host=h password='" + secret + "' dbname='x'"},
 		{"host=h database=a dbname=b port=1", "x", "host=h port=1 dbname='x'"},
 		{"host=h", `it's a\b`, `host=h dbname='it\'s a\\b'`},
+		{"dbname=postgres", "x", "dbname='x'"},
 	} {
 		l, err := dbloc.Parse(c.in)
 		if err != nil {
