@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
@@ -92,7 +91,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	}
 	watched := []runfile.Watched{}
 	watch := []int{srv.PID}
-	if s.postmaster > 0 && strings.HasPrefix(srv.Spec.DB, "postgres") {
+	if s.postmaster > 0 && isPostgres(srv.Spec.DB) {
 		// The database works for the server: its backends' CPU is part of
 		// what a query costs (SQLite runs inside the server process).
 		watch = append(watch, s.postmaster)
