@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/internal/pglocal"
 	"github.com/gqlbench/gqlbench/store"
 )
@@ -34,8 +35,9 @@ type databases struct {
 }
 
 // openDatabases prepares the place named by db: "sqlite", "postgres" (a
-// local cluster started in dir/pg, removed at the end) or a postgres:// URL
-// of a user allowed to create databases.
+// local cluster started in dir/pg, removed at the end) or a PostgreSQL
+// location (a postgres:// URL or a keyword/value DSN, see dbloc) of a user
+// allowed to create databases.
 func openDatabases(ctx context.Context, db, dir string, keep bool, log io.Writer) (*databases, error) {
 	d := &databases{dir: dir, keep: keep, log: log}
 	switch {
@@ -50,10 +52,15 @@ func openDatabases(ctx context.Context, db, dir string, keep bool, log io.Writer
 			return nil, fmt.Errorf("cannot start a local PostgreSQL (initdb, pg_ctl and postgres must be on PATH; or pass --db postgres://...): %w", err)
 		}
 		d.cluster, d.admin = c, c.URL("postgres")
-	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
-		d.kind, d.admin = "postgres", db
 	default:
-		return nil, fmt.Errorf("unsupported database %q: want sqlite, postgres (a throwaway local cluster) or postgres://USER:PASS@HOST:PORT/DB", redact(db))
+		loc, err := dbloc.Parse(db)
+		if errors.Is(err, dbloc.ErrUnsupported) || err == nil && loc.Kind() != dbloc.Postgres {
+			return nil, fmt.Errorf("unsupported database %q: want sqlite, postgres (a throwaway local cluster), or a PostgreSQL server: postgres://USER:PASS@HOST:PORT/DB or a keyword/value DSN", dbloc.Redact(db))
+		}
+		if err != nil {
+			return nil, err
+		}
+		d.kind, d.admin = "postgres", db
 	}
 	if d.kind == "postgres" {
 		v, err := postgresVersion(ctx, d.admin)
@@ -95,9 +102,9 @@ func (d *databases) dataset(ctx context.Context, sf int, seed uint64) (string, *
 	start := time.Now()
 	m, err := store.Load(ctx, target, cfg, store.LoadOptions{})
 	if err != nil {
-		return "", nil, fmt.Errorf("generating sf=%d into %s: %w", sf, redact(url), err)
+		return "", nil, fmt.Errorf("generating sf=%d into %s: %w", sf, dbloc.Redact(url), err)
 	}
-	fmt.Fprintf(d.log, "dataset sf=%d seed=%d: %d rows into %s in %.1fs\n", sf, seed, m.TotalRows(), redact(url), time.Since(start).Seconds())
+	fmt.Fprintf(d.log, "dataset sf=%d seed=%d: %d rows into %s in %.1fs\n", sf, seed, m.TotalRows(), dbloc.Redact(url), time.Since(start).Seconds())
 	return url, m, nil
 }
 
@@ -122,7 +129,7 @@ func (d *databases) where() string {
 	case d.cluster != nil:
 		return fmt.Sprintf("a throwaway local PostgreSQL cluster (port %d), removed at the end", d.cluster.Port)
 	}
-	return "PostgreSQL at " + redact(d.admin)
+	return "PostgreSQL at " + dbloc.Redact(d.admin)
 }
 
 // close drops the databases created (unless keep) and removes the local
@@ -151,7 +158,7 @@ func (d *databases) close(ctx context.Context) error {
 func postgresVersion(ctx context.Context, url string) (string, error) {
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
-		return "", fmt.Errorf("cannot connect to %s: %w", redact(url), err)
+		return "", fmt.Errorf("cannot connect to %s: %w", dbloc.Redact(url), err)
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	var v string
@@ -175,14 +182,8 @@ func sqliteVersion() string {
 	return "SQLite " + v
 }
 
-// redact hides the password of a URL.
-func redact(s string) string {
-	if i := strings.Index(s, "://"); i >= 0 {
-		if j := strings.Index(s[i+3:], "@"); j >= 0 {
-			if k := strings.Index(s[i+3:i+3+j], ":"); k >= 0 {
-				return s[:i+3+k+1] + "xxxxx" + s[i+3+j:]
-			}
-		}
-	}
-	return s
+// isPostgres says whether db is a PostgreSQL location.
+func isPostgres(db string) bool {
+	loc, err := dbloc.Parse(db)
+	return err == nil && loc.Kind() == dbloc.Postgres
 }

@@ -20,7 +20,7 @@ import (
 // Common are the settings every experiment shares.
 type Common struct {
 	Dir     string        // results: Dir/runs/*.jsonl, Dir/report.html and .md, queries, logs, SQLite files
-	DB      string        // "sqlite" (default), "postgres" (a throwaway local cluster) or a postgres:// URL
+	DB      string        // "sqlite" (default), "postgres" (a throwaway local cluster) or a PostgreSQL location (dbloc)
 	Keep    bool          // keep the PostgreSQL databases (and the local cluster, stopped) at the end
 	Exe     string        // the gqlbench binary that serves the variants (default: os.Executable)
 	Pin     bool          // pin the servers and the local PostgreSQL to one CPU, the load generator to another

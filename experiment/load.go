@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
@@ -84,7 +83,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		cfg.Interval = min(time.Second, r.duration)
 	}
 	watch := []int{srv.PID}
-	if s.postmaster > 0 && strings.HasPrefix(srv.Spec.DB, "postgres") {
+	if s.postmaster > 0 && isPostgres(srv.Spec.DB) {
 		// The database works for the server: its backends' CPU is part of
 		// what a query costs (SQLite runs inside the server process).
 		watch = append(watch, s.postmaster)

@@ -2,6 +2,8 @@ package experiment_test
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +84,36 @@ func TestOptimizationsPostgresURL(t *testing.T) {
 	var n int
 	if err := conn.QueryRow(context.Background(), "SELECT count(*) FROM pg_database WHERE datname LIKE 'gqlbench_sf%'").Scan(&n); err != nil || n != 0 {
 		t.Errorf("%d experiment databases left (%v)", n, err)
+	}
+}
+
+// TestQuickstartPostgresDSN runs the quickstart on a server given by a
+// keyword/value DSN, the password quoted: the databases are created and
+// reached through it (the servers get it in $GQLBENCH_DB), and the run
+// files' command line shows it without the password.
+func TestQuickstartPostgresDSN(t *testing.T) {
+	u, err := url.Parse(pgtest.Cluster(t).URL(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, _ := u.User.Password()
+	pw := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(secret)
+	admin := fmt.Sprintf("host=%s port=%s user=%s password='%s' dbname=postgres sslmode=disable", u.Hostname(), u.Port(), u.User.Username(), pw)
+	dir := t.TempDir()
+	code, stdout, stderr := gqlbench(context.Background(), "quickstart", "--dir", dir, "--db", admin, "--variants", "naive",
+		"--templates", "3", "--duration", "100ms", "--per-template", "2", "--ceiling=false")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	if strings.Contains(stderr+stdout, secret) {
+		t.Error("the password reached the output")
+	}
+	f := runFiles(t, dir)["naive-QT03"]
+	if f == nil {
+		t.Fatal("no run file naive-QT03")
+	}
+	checkCorrect(t, "naive-QT03", f)
+	if cmd := strings.Join(f.Header.Command, " "); strings.Contains(cmd, secret) || !strings.Contains(cmd, "password=xxxxx") {
+		t.Errorf("the run file's command line: %s", cmd)
 	}
 }

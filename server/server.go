@@ -47,7 +47,7 @@ type Executor interface {
 
 // Config is what a variant is opened with.
 type Config struct {
-	DB       string        // database URL: postgres://... or sqlite:PATH
+	DB       string        // database location (dbloc.Parse): postgres://..., a keyword/value DSN or sqlite:PATH
 	Pool     int           // maximum database connections (the paper's §6.3 varies it); 0: 10
 	MaxDepth int           // maximum query depth; 0: 15
 	Timeout  time.Duration // per-request timeout; the HTTP layer enforces it through ctx

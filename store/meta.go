@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
 // ErrIncomplete says that a database holds a dataset whose load has not
@@ -17,27 +18,32 @@ import (
 var ErrIncomplete = errors.New("the dataset in this database is incomplete (its load is running or failed): run `gqlbench gen` again")
 
 // ReadMeta returns the metadata stored with the dataset in the database at
-// dbURL (postgres://... or sqlite:PATH), refusing incomplete loads and
-// datasets of another generator version.
+// dbURL (a location dbloc.Parse reads: sqlite:PATH, a postgres:// URL or a
+// keyword/value DSN), refusing incomplete loads and datasets of another
+// generator version.
 func ReadMeta(ctx context.Context, dbURL string) (*dataset.Meta, error) {
+	loc, err := dbloc.Parse(dbURL)
+	if err != nil {
+		return nil, err
+	}
 	var status, js string
 	var version int
 	q := fmt.Sprintf("SELECT status, version, COALESCE(meta, '') FROM %s WHERE id = 1", MetaTable)
-	switch {
-	case strings.HasPrefix(dbURL, "postgres://"), strings.HasPrefix(dbURL, "postgresql://"):
-		conn, err := pgConnect(ctx, dbURL)
+	switch loc.Kind() {
+	case dbloc.Postgres:
+		conn, err := pgConnect(ctx, loc.ConnString())
 		if err != nil {
 			return nil, err
 		}
 		defer conn.Close(context.Background())
 		if err := conn.QueryRow(ctx, q).Scan(&status, &version, &js); err != nil {
 			if errors.Is(err, pgx.ErrNoRows) || strings.Contains(err.Error(), "42P01") {
-				return nil, fmt.Errorf("no gqlbench dataset in %s: run `gqlbench gen --db URL` first", redact(dbURL))
+				return nil, fmt.Errorf("no gqlbench dataset in %s: run `gqlbench gen --db URL` first", loc)
 			}
 			return nil, err
 		}
-	case strings.HasPrefix(dbURL, "sqlite:"):
-		path := SQLitePath(dbURL)
+	case dbloc.SQLite:
+		path := loc.SQLitePath()
 		db, err := OpenSQLite(path)
 		if err != nil {
 			return nil, err
@@ -46,8 +52,6 @@ func ReadMeta(ctx context.Context, dbURL string) (*dataset.Meta, error) {
 		if err := db.QueryRowContext(ctx, q).Scan(&status, &version, &js); err != nil {
 			return nil, fmt.Errorf("no gqlbench dataset in %s (%v): run `gqlbench gen --db sqlite:%s` first", path, err, path)
 		}
-	default:
-		return nil, fmt.Errorf("unsupported database URL %q: want postgres://... or sqlite:PATH", redact(dbURL))
 	}
 	if status != "complete" {
 		return nil, ErrIncomplete
@@ -55,9 +59,14 @@ func ReadMeta(ctx context.Context, dbURL string) (*dataset.Meta, error) {
 	return dataset.ReadMeta(strings.NewReader(js))
 }
 
-// SQLitePath returns the file path of a sqlite:PATH URL.
+// SQLitePath returns the file path of a sqlite:PATH (or sqlite://PATH)
+// location, "" for any other: dbloc.Location.SQLitePath for a string.
 func SQLitePath(dbURL string) string {
-	return strings.TrimPrefix(strings.TrimPrefix(dbURL, "sqlite:"), "//")
+	loc, err := dbloc.Parse(dbURL)
+	if err != nil {
+		return ""
+	}
+	return loc.SQLitePath()
 }
 
 // OpenSQLite opens an existing SQLite database read-only; a missing file is

@@ -5,32 +5,30 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/url"
 	"strings"
 	"syscall"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
-// redact returns the URL with its password replaced, for error messages.
-func redact(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
-}
-
-// pgConnect opens one connection and turns the usual failures into messages
-// that say what to do.
+// pgConnect opens one connection to the PostgreSQL location rawURL (see
+// dbloc.Parse) and turns the usual failures into messages that say what to
+// do. No message shows the password.
 func pgConnect(ctx context.Context, rawURL string) (*pgx.Conn, error) {
-	cfg, err := pgx.ParseConfig(rawURL)
+	loc, err := dbloc.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("malformed PostgreSQL URL %s: %v (want postgres://USER:PASSWORD@HOST:PORT/DATABASE)", redact(rawURL), unwrapParse(err))
+		return nil, err
+	}
+	if loc.Kind() != dbloc.Postgres {
+		return nil, fmt.Errorf("%s is not a PostgreSQL location", loc)
+	}
+	cfg, err := pgx.ParseConfig(loc.ConnString())
+	if err != nil {
+		// pgx's message quotes the location, redacted by pgx; Scrub makes sure.
+		return nil, fmt.Errorf("malformed PostgreSQL location: %s (want postgres://USER:PASSWORD@HOST:PORT/DATABASE)", loc.Scrub(err.Error()))
 	}
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = 10e9
@@ -40,14 +38,6 @@ func pgConnect(ctx context.Context, rawURL string) (*pgx.Conn, error) {
 		return nil, pgExplain(err, cfg.Host, cfg.Port, cfg.User, cfg.Database)
 	}
 	return conn, nil
-}
-
-func unwrapParse(err error) error {
-	var pe *pgconn.ParseConfigError
-	if errors.As(err, &pe) && pe.Unwrap() != nil {
-		return pe.Unwrap()
-	}
-	return err
 }
 
 // pgExplain maps connection and permission errors to actionable messages.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/experiment"
 )
 
@@ -76,7 +77,7 @@ type commonFlags struct {
 // register registers the common flags on fs, with dir the default of --dir.
 func (c *commonFlags) register(fs *flag.FlagSet, dir string) {
 	fs.StringVar(&c.dir, "dir", dir, "results `DIR`: runs/, report.html, report.md, queries/, logs/ (server logs), SQLite files")
-	fs.StringVar(&c.db, "db", "sqlite", "database: sqlite (a file in --dir), postgres (a throwaway local cluster, removed at the end) or a postgres:// `URL` of a user who may create databases")
+	fs.StringVar(&c.db, "db", "sqlite", "database: sqlite (a file in --dir), postgres (a throwaway local cluster, removed at the end), or a postgres:// `URL` or keyword/value DSN of a user who may create databases")
 	fs.BoolVar(&c.keep, "keep", false, "keep the PostgreSQL databases (and the local cluster, stopped) at the end")
 	fs.BoolVar(&c.pin, "pin", true, "pin the servers and the local PostgreSQL to one CPU and the load generator to another (with 2 CPUs or more)")
 	fs.Uint64Var(&c.seed, "seed", 0, "random `SEED` of the dataset and the workloads")
@@ -100,10 +101,7 @@ func (c *commonFlags) common(env Env) (experiment.Common, error) {
 	if err != nil {
 		return experiment.Common{}, fmt.Errorf("cannot find this program to start the servers: %w", err)
 	}
-	command := []string{"gqlbench"}
-	for _, a := range env.Args {
-		command = append(command, redactURL(a)) // run files and reports are shared; passwords are not
-	}
+	command := append([]string{"gqlbench"}, redactArgs(env.Args)...) // run files and reports are shared; passwords are not
 	return experiment.Common{Dir: c.dir, DB: c.db, Keep: c.keep, Exe: exe, Pin: c.pin, Seed: c.seed, Timeout: c.timeout,
 		Version: Version, Command: command, Log: log, Out: env.Stdout}, nil
 }
@@ -125,4 +123,22 @@ func experimentDone(env Env, name string, res *experiment.Result, err error, sta
 		return exitError{ExitCheck, err}
 	}
 	return err
+}
+
+// redactArgs returns args with every argument that may hold a password
+// redacted (dbloc.Redact): the value of --db, given as --db=VALUE or as the
+// next argument, and any argument holding "://", '@' or "password".
+func redactArgs(args []string) []string {
+	out := make([]string, len(args))
+	afterDB := false
+	for i, a := range args {
+		flag, _, withValue := strings.Cut(a, "=")
+		isDB := flag == "--db" || flag == "-db"
+		out[i] = a
+		if afterDB || isDB && withValue || strings.Contains(a, "://") || strings.Contains(a, "@") || strings.Contains(strings.ToLower(a), "password") {
+			out[i] = dbloc.Redact(a)
+		}
+		afterDB = isDB && !withValue
+	}
+	return out
 }

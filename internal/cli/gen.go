@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/store"
 )
 
@@ -35,7 +36,7 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	sf := scaleFlag(1)
 	fs.Var(&sf, "sf", "scale factor: the number of universities (positive integer)")
 	seed := fs.Uint64("seed", 0, "random seed: the same seed gives the same data")
-	db := fs.String("db", "", "target database: postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH")
+	db := fs.String("db", "", "target database: postgres://USER:PASS@HOST:PORT/DB, a keyword/value DSN ('host=H user=U password=P dbname=D') or sqlite:PATH")
 	format := fs.String("format", "", "file format instead of a database: sql-postgres, sql-mysql, ntriples, csv (a directory)")
 	out := fs.String("o", "", "output path for --format")
 	metaPath := fs.String("meta", "", "also write the metadata JSON here (default for --format: PATH.meta.json)")
@@ -55,11 +56,11 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	case *db != "" && *format != "":
 		return usagef("give either --db or --format, not both")
 	case *db != "":
-		t, err := openTarget(*db, opts, *force)
+		loc, err := dbloc.Parse(*db)
 		if err != nil {
-			return err
+			return usageError{"--db: " + err.Error()}
 		}
-		target, where = t, redactURL(*db)
+		target, where = openTarget(loc, opts, *force), loc.String()
 	case *format != "":
 		if *out == "" {
 			return usagef("--format needs -o PATH")
@@ -112,30 +113,12 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// openTarget parses a --db URL.
-func openTarget(db string, o store.Options, force bool) (store.Target, error) {
-	switch {
-	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
-		return &store.PostgresTarget{URL: db, Options: o, Force: force}, nil
-	case strings.HasPrefix(db, "sqlite:"):
-		path := store.SQLitePath(db)
-		if path == "" {
-			return nil, usagef("--db sqlite: needs a path, e.g. sqlite:gqlbench.db")
-		}
-		return &store.SQLiteTarget{Path: path, Options: o, Force: force}, nil
+// openTarget is the target of a --db location.
+func openTarget(loc dbloc.Location, o store.Options, force bool) store.Target {
+	if loc.Kind() == dbloc.SQLite {
+		return &store.SQLiteTarget{Path: loc.SQLitePath(), Options: o, Force: force}
 	}
-	return nil, usagef("unsupported --db %q: want postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH", redactURL(db))
-}
-
-func redactURL(s string) string {
-	if i := strings.Index(s, "://"); i >= 0 {
-		if j := strings.Index(s[i+3:], "@"); j >= 0 {
-			if k := strings.Index(s[i+3:i+3+j], ":"); k >= 0 {
-				return s[:i+3+k+1] + "xxxxx" + s[i+3+j:]
-			}
-		}
-	}
-	return s
+	return &store.PostgresTarget{URL: loc.ConnString(), Options: o, Force: force}
 }
 
 // progressPrinter shows a load's progress on w: one updating line on a

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,7 +73,7 @@ func TestGenBadInput(t *testing.T) {
 		{"both targets", []string{"gen", "--db", "sqlite:x.db", "--format", "ntriples", "-o", "x"}, ExitUsage, "not both"},
 		{"format without -o", []string{"gen", "--format", "ntriples"}, ExitUsage, "-o"},
 		{"unknown format", []string{"gen", "--format", "xml", "-o", filepath.Join(dir, "x")}, ExitUsage, "xml"},
-		{"unknown database", []string{"gen", "--db", "mysql://u:secret@h/db"}, ExitUsage, "unsupported --db"},
+		{"unknown database", []string{"gen", "--db", "mysql://u:secret@h/db"}, ExitUsage, "--db: unsupported database"},
 		{"stray argument", []string{"gen", "--db", "sqlite:x.db", "extra"}, ExitUsage, "unexpected argument"},
 		{"unwritable output", []string{"gen", "--format", "ntriples", "-o", filepath.Join(dir, "missing", "x.nt")}, ExitFailure, "missing"},
 		{"unwritable database", []string{"gen", "--db", "sqlite:" + filepath.Join(dir, "missing", "x.db")}, ExitFailure, "cannot write"},
@@ -117,8 +118,14 @@ func TestPgLifecycle(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("pg createdb: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := run("gen", "--sf", "1", "--db", strings.TrimSpace(dbURL), "--quiet"); code != ExitOK {
+	code, _, stderr = run("gen", "--sf", "1", "--db", strings.TrimSpace(dbURL), "--quiet")
+	if code != ExitOK {
 		t.Fatalf("gen into the local PostgreSQL: exit %d: %s", code, stderr)
+	}
+	if u, err := neturl.Parse(strings.TrimSpace(dbURL)); err != nil {
+		t.Errorf("pg createdb printed %q: %v", dbURL, err)
+	} else if pw, _ := u.User.Password(); pw == "" || strings.Contains(stderr, pw) || !strings.Contains(stderr, "rows into postgres://postgres:xxxxx@") {
+		t.Errorf("gen's summary names the database with its password, or not at all: %s", stderr)
 	}
 	if code, out, _ := run("pg", "status", "--dir", dir); code != ExitOK || !strings.HasPrefix(out, "running") {
 		t.Errorf("pg status: exit %d, %q", code, out)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/store"
 	"github.com/gqlbench/gqlbench/workload"
@@ -46,7 +47,7 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "queries", queriesSynopsis)
 	var f queriesFlags
 	fs.StringVar(&f.meta, "meta", "", "the metadata JSON `FILE` written by gqlbench gen (PATH.meta.json, or its --meta)")
-	fs.StringVar(&f.db, "db", "", "read the metadata stored with a dataset at `URL`: postgres://... or sqlite:PATH")
+	fs.StringVar(&f.db, "db", "", "read the metadata stored with a dataset at `URL`: postgres://..., a keyword/value DSN or sqlite:PATH")
 	fs.Var((*positiveInt)(&f.per), "per-template", "`N` instances per template (per unit of weight with --mix); positive")
 	fs.StringVar(&f.templates, "templates", "", "comma-separated `LIST` of templates (default all 16), e.g. 1,5,9 or QT1,QT5")
 	fs.Uint64Var(&f.seed, "seed", 0, "random `SEED`: the same seed and metadata give the same instances")
@@ -164,12 +165,13 @@ func readQueriesMeta(ctx context.Context, path, db string) (*dataset.Meta, error
 		}
 		return m, nil
 	case db != "":
-		if !strings.HasPrefix(db, "postgres://") && !strings.HasPrefix(db, "postgresql://") && !strings.HasPrefix(db, "sqlite:") {
-			return nil, usagef("unsupported --db %q: want postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH", redactURL(db))
-		}
-		m, err := store.ReadMeta(ctx, db)
+		loc, err := dbloc.Parse(db)
 		if err != nil {
-			return nil, fmt.Errorf("metadata of %s: %w", redactURL(db), err)
+			return nil, usageError{"--db: " + err.Error()}
+		}
+		m, err := store.ReadMeta(ctx, loc.ConnString())
+		if err != nil {
+			return nil, fmt.Errorf("metadata of %s: %w", loc, err)
 		}
 		return m, nil
 	}

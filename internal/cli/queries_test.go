@@ -224,7 +224,7 @@ func TestQueriesBadInput(t *testing.T) {
 		{"import and metadata", []string{"--import-lingbm", dir, "--meta", meta}, ExitUsage, "cannot be combined"},
 		{"count and expect", []string{"--meta", meta, "--count", "--expect"}, ExitUsage, "cannot be combined"},
 		{"import and expect", []string{"--import-lingbm", dir, "--expect"}, ExitUsage, "cannot be combined"},
-		{"unsupported database", []string{"--db", "mysql://u:secret@h/db", "--count"}, ExitUsage, "unsupported --db"},
+		{"unsupported database", []string{"--db", "mysql://u:secret@h/db", "--count"}, ExitUsage, "--db: unsupported database"},
 		{"stray argument", []string{"--meta", meta, "--count", "extra"}, ExitUsage, "unexpected argument"},
 		{"missing metadata file", []string{"--meta", filepath.Join(dir, "none.json"), "--count"}, ExitFailure, "none.json"},
 		{"metadata of another version", []string{"--meta", otherVersion, "--count"}, ExitFailure, "version 99"},

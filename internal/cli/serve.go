@@ -11,6 +11,7 @@ import (
 	"net/http/pprof"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server"
 	_ "github.com/gqlbench/gqlbench/server/all" // every variant
 )
@@ -21,7 +22,7 @@ func init() {
 
 func runServe(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "serve", serveSynopsis())
-	db := fs.String("db", "", "database: postgres://USER:PASS@HOST:PORT/DB or sqlite:PATH (for the variants that need one; default $"+server.DBEnv+", which keeps a password out of the process list)")
+	db := fs.String("db", "", "database: postgres://USER:PASS@HOST:PORT/DB, a keyword/value DSN or sqlite:PATH (for the variants that need one; default $"+server.DBEnv+", which keeps a password out of the process list)")
 	addr := fs.String("addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
 	pool := fs.Int("pool", 10, "maximum database connections")
 	batchWait := fs.Duration("batch-wait", 0, "how long a DataLoader collects keys before it fetches (batch, batch-memo; 0: the variant's default)")
@@ -35,8 +36,9 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	if err := parse(fs, flags); err != nil {
 		return err
 	}
+	from := "--db"
 	if *db == "" && env.Getenv != nil {
-		*db = env.Getenv(server.DBEnv)
+		*db, from = env.Getenv(server.DBEnv), "$"+server.DBEnv
 	}
 	switch {
 	case len(pos) == 0:
@@ -59,8 +61,15 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	if v.NeedsDB && *db == "" {
 		return usagef("variant %s needs a database: --db postgres://... or --db sqlite:PATH (see gqlbench gen)", v.Name)
 	}
+	var loc dbloc.Location
+	if v.NeedsDB {
+		var err error
+		if loc, err = dbloc.Parse(*db); err != nil {
+			return usageError{from + ": " + err.Error()}
+		}
+	}
 	if !v.NeedsDB && *db != "" {
-		fmt.Fprintf(env.Stderr, "serve: variant %s uses no database; --db ignored\n", v.Name)
+		fmt.Fprintf(env.Stderr, "serve: variant %s uses no database; %s ignored\n", v.Name, from)
 	}
 	loop, err := isLoopback(*addr)
 	if err != nil {
@@ -89,7 +98,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	})
 	where := ""
 	if v.NeedsDB {
-		where = fmt.Sprintf(" on %s, pool %d,", redactURL(*db), *pool)
+		where = fmt.Sprintf(" on %s, pool %d,", loc, *pool)
 	}
 	fmt.Fprintf(env.Stderr, "serve: %s%s timeout %v, max depth %d, max response %d bytes, trace %v\n",
 		v.Name, where, *timeout, *maxDepth, *maxResp, *traceOn)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
 // TestLifecycle walks one cluster through its life: start, idempotent start,
@@ -114,6 +117,21 @@ func TestLifecycle(t *testing.T) {
 		}
 	})
 
+	t.Run("create database through a keyword/value DSN", func(t *testing.T) {
+		pw := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(c.Password)
+		admin := fmt.Sprintf("host=127.0.0.1 port=%d user=%s password='%s' dbname=postgres sslmode=disable", c.Port, c.user(), pw)
+		u, err := CreateDatabaseAt(ctx, admin, "kv db")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := queryString(t, u, "SELECT current_database()"); got != "kv db" {
+			t.Errorf("connected to %s, want kv db", got)
+		}
+		if err := DropDatabaseAt(ctx, admin, "kv db"); err != nil {
+			t.Error(err)
+		}
+	})
+
 	t.Run("roles", func(t *testing.T) {
 		const password = `it's a \secret`
 		u, err := c.CreateRole(ctx, "reader", password, false)
@@ -121,7 +139,7 @@ func TestLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		if u != c.urlFor("reader", password, "postgres") {
-			t.Errorf("role URL %s", redact(u))
+			t.Errorf("role URL %s", dbloc.Redact(u))
 		}
 		conn := connectT(t, u)
 		if got := queryString(t, u, "SELECT current_user"); got != "reader" {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
 // testCtx returns a context that ends with t, or after two minutes.
@@ -55,7 +57,7 @@ func connectT(t *testing.T, url string) *pgx.Conn {
 	t.Helper()
 	conn, err := pgx.Connect(testCtx(t), url)
 	if err != nil {
-		t.Fatalf("connecting to %s: %v", redact(url), err)
+		t.Fatalf("connecting to %s: %v", dbloc.Redact(url), err)
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn

@@ -3,10 +3,11 @@ package pglocal
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
 // maxIdentifier is the longest identifier PostgreSQL keeps whole, in bytes.
@@ -19,9 +20,10 @@ func (c *Cluster) CreateDatabase(ctx context.Context, name string) (url string, 
 }
 
 // CreateDatabaseAt creates the empty database name on the server that
-// adminURL (a postgres:// URL of a user allowed to create databases) points
-// to, dropping any database of that name first, and returns the URL of the
-// new database: adminURL with its database replaced.
+// adminURL (a PostgreSQL location dbloc.Parse reads, of a user allowed to
+// create databases) points to, dropping any database of that name first,
+// and returns the location of the new database: adminURL with its database
+// replaced.
 func CreateDatabaseAt(ctx context.Context, adminURL, name string) (string, error) {
 	return createDatabase(ctx, adminURL, name, "")
 }
@@ -31,9 +33,13 @@ func createDatabase(ctx context.Context, adminURL, name, hint string) (string, e
 	if err := checkDatabase(name); err != nil {
 		return "", err
 	}
-	u, err := url.Parse(adminURL)
-	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
-		return "", fmt.Errorf("%q is not a postgres:// URL", redact(adminURL))
+	admin, err := dbloc.Parse(adminURL)
+	if err != nil {
+		return "", err
+	}
+	target, err := admin.WithDatabase(name)
+	if err != nil {
+		return "", err
 	}
 	conn, err := connect(ctx, adminURL, hint)
 	if err != nil {
@@ -47,8 +53,7 @@ func createDatabase(ctx context.Context, adminURL, name, hint string) (string, e
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+id); err != nil {
 		return "", fmt.Errorf("creating database %s: %w", name, err)
 	}
-	u.Path, u.RawPath = "/"+name, ""
-	return u.String(), nil
+	return target.ConnString(), nil
 }
 
 // DropDatabaseAt drops the database name, if it exists, on the server that
@@ -108,11 +113,16 @@ func (c *Cluster) CreateRole(ctx context.Context, name, password string, superus
 // localHint says what to do when the local cluster refuses connections.
 const localHint = " (is it running? `gqlbench pg start`)"
 
-// connect connects to url; hint follows the URL in the error.
+// connect connects to url; hint follows the location in the error, which
+// shows it redacted.
 func connect(ctx context.Context, url, hint string) (*pgx.Conn, error) {
-	conn, err := pgx.Connect(ctx, url)
+	loc, err := dbloc.Parse(url)
 	if err != nil {
-		return nil, fmt.Errorf("connecting to %s%s: %w", redact(url), hint, err)
+		return nil, err
+	}
+	conn, err := pgx.Connect(ctx, loc.ConnString())
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s%s: %w", loc, hint, err)
 	}
 	return conn, nil
 }
@@ -148,13 +158,4 @@ func quoteLiteral(s string) string {
 		q = "E" + strings.ReplaceAll(q, `\`, `\\`)
 	}
 	return q
-}
-
-// redact returns rawURL with its password hidden, for error messages.
-func redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return u.Redacted()
 }

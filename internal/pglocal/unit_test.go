@@ -223,10 +223,12 @@ func TestCreateDatabaseAtRefuses(t *testing.T) {
 		{"postgres://u:p@127.0.0.1:1/postgres", "template1"},
 		{"postgres://u:p@127.0.0.1:1/postgres", ""},
 		{"mysql://u:p@127.0.0.1:1/x", "db"},
+		{"postgres://u:p@127.0.0.1:port/x", "db"}, // malformed: its error is dbloc's, redacted
+		{"postgres://u:p w@127.0.0.1:1/x", "db"},
 	} {
 		if _, err := CreateDatabaseAt(context.Background(), tc.url, tc.name); err == nil {
 			t.Errorf("CreateDatabaseAt(%s, %q) succeeded", tc.url, tc.name)
-		} else if strings.Contains(err.Error(), ":p@") {
+		} else if strings.Contains(err.Error(), ":p@") || strings.Contains(err.Error(), ":p w@") {
 			t.Errorf("error shows the password: %v", err)
 		}
 		if tc.name != "db" {

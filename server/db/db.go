@@ -12,7 +12,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -21,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server/trace"
 	"github.com/gqlbench/gqlbench/store"
 )
@@ -28,7 +28,7 @@ import (
 // DB is an open benchmark database.
 type DB struct {
 	Dialect store.Dialect
-	URL     string
+	Loc     dbloc.Location // where it is; prints without the password
 
 	pool *pgxpool.Pool // PostgreSQL
 	sql  *sql.DB       // SQLite
@@ -39,30 +39,35 @@ type Rows interface {
 	Scan(dest ...any) error
 }
 
-// Open opens the database at url (postgres://... or sqlite:PATH) with at most
-// pool connections (0: 10), and checks that it holds a complete gqlbench
-// dataset of this generator version.
+// Open opens the database at url (a location dbloc.Parse reads: sqlite:PATH,
+// a postgres:// URL or a keyword/value DSN) with at most pool connections
+// (0: 10), and checks that it holds a complete gqlbench dataset of this
+// generator version.
 func Open(ctx context.Context, url string, pool int) (*DB, error) {
+	loc, err := dbloc.Parse(url)
+	if err != nil {
+		return nil, err
+	}
 	if pool <= 0 {
 		pool = 10
 	}
 	if _, err := store.ReadMeta(ctx, url); err != nil {
 		return nil, err
 	}
-	d := &DB{URL: url}
-	switch {
-	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+	d := &DB{Loc: loc}
+	switch loc.Kind() {
+	case dbloc.Postgres:
 		d.Dialect = store.Postgres
-		cfg, err := poolConfig(url, pool)
+		cfg, err := poolConfig(loc, pool)
 		if err != nil {
 			return nil, err
 		}
 		if d.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 			return nil, err
 		}
-	case strings.HasPrefix(url, "sqlite:"):
+	case dbloc.SQLite:
 		d.Dialect = store.SQLite
-		db, err := sql.Open("sqlite3", "file:"+store.SQLitePath(url)+"?mode=ro&_query_only=1&cache=private")
+		db, err := sql.Open("sqlite3", "file:"+loc.SQLitePath()+"?mode=ro&_query_only=1&cache=private")
 		if err != nil {
 			return nil, err
 		}
@@ -70,8 +75,6 @@ func Open(ctx context.Context, url string, pool int) (*DB, error) {
 		db.SetMaxIdleConns(pool)
 		db.SetConnMaxIdleTime(0)
 		d.sql = db
-	default:
-		return nil, fmt.Errorf("unsupported database URL: want postgres://... or sqlite:PATH")
 	}
 	if err := d.Ping(ctx); err != nil {
 		d.Close()
@@ -86,10 +89,10 @@ func Open(ctx context.Context, url string, pool int) (*DB, error) {
 // pays a backend's start and its statement cache again in the middle of a
 // measured run. (A lifetime of 0 is none; an idle time of 0 would close
 // every idle connection at each health check.)
-func poolConfig(url string, pool int) (*pgxpool.Config, error) {
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		return nil, err
+func poolConfig(loc dbloc.Location, pool int) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(loc.ConnString())
+	if err != nil { // pgx's message quotes the location, redacted by pgx; Scrub makes sure
+		return nil, errors.New(loc.Scrub(err.Error()))
 	}
 	cfg.MaxConns = int32(min(pool, 1<<30))
 	cfg.MaxConnIdleTime = math.MaxInt64

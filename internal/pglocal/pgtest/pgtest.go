@@ -16,18 +16,18 @@ package pgtest
 
 import (
 	"context"
-	"net/url"
 	"os"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/internal/pglocal"
 )
 
 // EnvURL is the environment variable that names an existing server for URL:
-// a postgres:// URL of a superuser (or of a user allowed to create
-// databases).
+// a PostgreSQL location (a postgres:// URL or a keyword/value DSN) of a
+// superuser (or of a user allowed to create databases).
 const EnvURL = "GQLBENCH_TEST_PG_URL"
 
 // mainRunning is set by Main.
@@ -71,7 +71,7 @@ func URL(t testing.TB) string {
 	t.Cleanup(func() {
 		if t.Failed() {
 			if where == EnvURL {
-				t.Logf("pgtest: kept database %s of the failed test: %s", name, redact(u))
+				t.Logf("pgtest: kept database %s of the failed test: %s", name, dbloc.Redact(u))
 			}
 			return
 		}
@@ -104,13 +104,4 @@ func requireMain(t testing.TB) {
 	if !mainRunning.Load() {
 		t.Fatal("pgtest: call pgtest.Main from the package's TestMain, so that the test cluster is removed at the end:\n\tfunc TestMain(m *testing.M) { pgtest.Main(m) }")
 	}
-}
-
-// redact returns rawURL with its password hidden.
-func redact(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	return u.Redacted()
 }
