@@ -3,7 +3,8 @@
 // with every version pinned):
 //
 //   - yoga.mjs, a GraphQL server gqlbench did not write (graphql-yoga, a
-//     bookshop schema): StartYoga.
+//     bookshop schema): StartYoga;
+//   - audit.mjs, graphql-http's GraphQL-over-HTTP server audits: Audit.
 //
 // Ensure finds node and npm and installs the project's dependencies when
 // they are missing or older than its lock file. Without Node a test skips

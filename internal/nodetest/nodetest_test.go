@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"slices"
 	"sort"
@@ -142,6 +143,48 @@ func TestYogaBadArgument(t *testing.T) {
 	if !strings.Contains(err.Error(), "unknown argument --no-such-flag") {
 		t.Errorf("the error does not carry the server's stderr: %v", err)
 	}
+}
+
+// TestAudit: graphql-yoga passes every audit (graphql-http's README lists it
+// as compliant), and a server that answers every request with one canned
+// response, as gqlbench's null variant does, is caught on the audits that
+// need the query read.
+func TestAudit(t *testing.T) {
+	r := Audit(t, StartYoga(t))
+	if r.Total < 50 || r.Error != 0 || r.Warn != 0 {
+		t.Errorf("yoga: %s; not ok:\n%s", r, auditList(r.NotOK()))
+	}
+	canned := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		io.WriteString(w, `{"data":{"__typename":"Query"}}`)
+	}))
+	defer canned.Close()
+	r = Audit(t, canned.URL+"/graphql")
+	var warned []string
+	for _, a := range r.NotOK() {
+		if a.Status == StatusWarn {
+			warned = append(warned, a.ID)
+		}
+	}
+	if !slices.Contains(warned, "556A") || !slices.Contains(warned, "86EE") {
+		t.Errorf("the canned server: %s; want warnings on 556A (parse failure) and 86EE (variable coercion):\n%s", r, auditList(r.NotOK()))
+	}
+	for _, a := range r.NotOK() {
+		if a.ID == "556A" && (a.HTTPStatus != 200 || !strings.Contains(a.String(), "Response status code is not 400 (got 200 application/json")) {
+			t.Errorf("556A is not described with its response: %s", a)
+		}
+	}
+	if w := r.Without("556A"); w.Warn != r.Warn-1 || w.Total != r.Total-1 || slices.ContainsFunc(w.Audits, func(a AuditOutcome) bool { return a.ID == "556A" }) {
+		t.Errorf("Without(556A): %s, from %s", w, r)
+	}
+}
+
+func auditList(as []AuditOutcome) string {
+	var b strings.Builder
+	for _, a := range as {
+		fmt.Fprintf(&b, "  %s\n", a)
+	}
+	return b.String()
 }
 
 func TestNodeMajor(t *testing.T) {
