@@ -127,9 +127,11 @@ func nodeMajor(v string) (int, bool) {
 	return n, err == nil
 }
 
-// installedMarker is written into node_modules after a successful npm ci:
-// a node_modules that an interrupted install left behind has none.
-const installedMarker = ".gqlbench-installed"
+// installedMarker is the file npm writes into node_modules (its "hidden
+// lockfile") when an install has finished: a node_modules that an
+// interrupted install left behind has none, or an old one. So an npm ci run
+// by hand or by .ci/run counts as well as Ensure's own.
+const installedMarker = ".package-lock.json"
 
 // install runs npm ci unless node_modules is up to date, holding the lock.
 func install() error {
@@ -156,7 +158,10 @@ func install() error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("npm ci in %s: %w\n%s", dir, err, out.Bytes())
 	}
-	return os.WriteFile(filepath.Join(dir, "node_modules", installedMarker), nil, 0o644)
+	if !upToDate(dir) {
+		return fmt.Errorf("npm ci in %s left node_modules/%s missing or older than the lock file", dir, installedMarker)
+	}
+	return nil
 }
 
 // upToDate says whether node_modules in dir was installed, completely, after
