@@ -104,9 +104,10 @@ type NonBlocking interface {
 // prefers it, else application/json. The two differ only in the status of a
 // request error: a client of application/json cannot tell a 4xx of the
 // server's from an intermediary's, so it learns of the error from the body
-// (gqlbench load, which accepts application/json, counts it as an error all
-// the same). Data is written as the executor built it, never re-encoded;
-// Handler never modifies a Response, so an executor may return a shared one.
+// (gqlbench load counts it as an error under either type: it checks errors
+// and data as well as the status). Data is written as the executor built it,
+// never re-encoded; Handler never modifies a Response, so an executor may
+// return a shared one.
 //
 // With Trace, the request's context carries trace.Stats and the response
 // gets extensions.timing = {"total_ns": the time Execute took,
