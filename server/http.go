@@ -79,14 +79,14 @@ type NonBlocking interface {
 //	/healthz          200 "ok", or 503 and the error when e is a Pinger that fails
 //
 // Every error is a GraphQL response {"errors":[{"message": ...}]}, with this
-// HTTP status (the same for both response media types: a benchmark wants an
-// honest status, so the legacy "200 for everything" of application/json is
-// not followed):
+// HTTP status, as the GraphQL-over-HTTP spec has it:
 //
-//	200  executed: data, possibly with field errors
+//	200  executed: data, possibly with field errors; and under application/json,
+//	     a Response.RequestError: errors, no data
 //	400  malformed request (body not a JSON object, variables not an object,
-//	     missing or empty query) or Response.RequestError (syntax, validation,
-//	     variable coercion, depth limit)
+//	     missing or empty query); and under application/graphql-response+json,
+//	     a Response.RequestError (syntax, validation, variable coercion, depth
+//	     limit: the request was well formed, its document cannot run)
 //	404  a path other than the above
 //	405  a method other than GET and POST (with Allow)
 //	413  a body over MaxRequestBytes
@@ -101,9 +101,13 @@ type NonBlocking interface {
 //
 // A non-zero Response.Status overrides the status chosen by the rules above.
 // The response is application/graphql-response+json when the Accept header
-// prefers it, else application/json. Data is written as the executor built
-// it, never re-encoded; Handler never modifies a Response, so an executor
-// may return a shared one.
+// prefers it, else application/json. The two differ only in the status of a
+// request error: a client of application/json cannot tell a 4xx of the
+// server's from an intermediary's, so it learns of the error from the body
+// (gqlbench load counts it as an error under either type: it checks errors
+// and data as well as the status). Data is written as the executor built it,
+// never re-encoded; Handler never modifies a Response, so an executor may
+// return a shared one.
 //
 // With Trace, the request's context carries trace.Stats and the response
 // gets extensions.timing = {"total_ns": the time Execute took,

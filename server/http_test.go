@@ -152,9 +152,11 @@ func TestHandler(t *testing.T) {
 			r.Header.Set("Content-Type", "text/plain")
 			return r
 		}, 415, "", "Content-Type", [2]string{}},
-		// The executor's request error (syntax, validation, ...): 400, no data.
+		// The executor's request error (syntax, validation, ...) to a client
+		// of application/json: 200 and the errors (TestContentNegotiation
+		// has the 400 of application/graphql-response+json).
 		{"request error", fixed(&Response{Errors: gqlerror.List{{Message: "Syntax Error"}}, RequestError: true}),
-			HTTPOptions{}, func() *http.Request { return post(`{"query":"{"}`) }, 400, "", "Syntax Error", [2]string{}},
+			HTTPOptions{}, func() *http.Request { return post(`{"query":"{"}`) }, 200, "", "Syntax Error", [2]string{}},
 		// Field errors beside data: 200.
 		{"field error", fixed(&Response{Data: json.RawMessage(`{"x":null}`), Errors: gqlerror.List{{Message: "boom"}}}),
 			HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 200, `{"x":null}`, "boom", [2]string{}},
@@ -209,6 +211,10 @@ func TestHandler(t *testing.T) {
 	}
 }
 
+// TestContentNegotiation: the response's media type follows Accept, and
+// decides the status of a request error: 400 under
+// application/graphql-response+json, 200 under application/json (the
+// GraphQL-over-HTTP spec), never with data.
 func TestContentNegotiation(t *testing.T) {
 	const js, gq = "application/json; charset=utf-8", "application/graphql-response+json; charset=utf-8"
 	for _, c := range []struct {
@@ -232,9 +238,19 @@ func TestContentNegotiation(t *testing.T) {
 			}
 			r := post(`{"query":"{x}"}`)
 			r.Header.Set("Accept", c.accept)
-			rec, _ := do(t, Handler(exec, HTTPOptions{}), r)
+			rec, b := do(t, Handler(exec, HTTPOptions{}), r)
 			if got := rec.Header().Get("Content-Type"); got != c.want {
 				t.Errorf("Accept %q (failing %v): Content-Type %q, want %q", c.accept, failing, got, c.want)
+			}
+			status := http.StatusOK
+			if failing && c.want == gq {
+				status = http.StatusBadRequest
+			}
+			if rec.Code != status {
+				t.Errorf("Accept %q (failing %v): status %d, want %d", c.accept, failing, rec.Code, status)
+			}
+			if failing && (b.Data != nil || len(b.Errors) != 1) {
+				t.Errorf("Accept %q: a request error answered %s, want its error and no data", c.accept, rec.Body)
 			}
 		}
 	}

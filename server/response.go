@@ -45,10 +45,16 @@ var (
 // write encodes resp as the answer to r: {"errors", "data", "extensions"},
 // errors first as the GraphQL spec suggests, Data copied as it is.
 func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, t *timing) {
+	modern := prefersGraphQLResponse(r.Header.Get("Accept"))
 	status := resp.Status
 	if status == 0 {
 		status = http.StatusOK
-		if resp.RequestError {
+		// The GraphQL-over-HTTP spec: a request error (the request was well
+		// formed, the document could not be executed) is a 400 under
+		// application/graphql-response+json, but 200 under application/json,
+		// whose client cannot tell a 4xx of the server's from an
+		// intermediary's.
+		if resp.RequestError && modern {
 			status = http.StatusBadRequest
 		}
 	}
@@ -84,7 +90,7 @@ func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, 
 	}
 
 	hdr := w.Header()
-	hdr["Content-Type"] = mediaType(r.Header.Get("Accept"))
+	hdr["Content-Type"] = mediaType(modern)
 	hdr["Content-Length"] = []string{strconv.FormatInt(size, 10)}
 	w.WriteHeader(status)
 	keys := &firstKey
@@ -111,7 +117,7 @@ func encodedSize(parts [3][]byte) int64 {
 
 // writeRaw writes a fixed body.
 func (h *handler) writeRaw(w http.ResponseWriter, r *http.Request, status int, body string) {
-	w.Header()["Content-Type"] = mediaType(r.Header.Get("Accept"))
+	w.Header()["Content-Type"] = mediaType(prefersGraphQLResponse(r.Header.Get("Accept")))
 	w.Header()["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	w.Write([]byte(body))
@@ -131,13 +137,22 @@ func marshalExtensions(ext map[string]any, t *timing) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// mediaType chooses the response's Content-Type from an Accept header:
-// application/graphql-response+json when the client accepts it at least as
-// much as application/json, else application/json (also for no Accept, */*,
-// or media types we do not produce).
-func mediaType(accept string) []string {
+// mediaType is the response's Content-Type: application/graphql-response+json
+// when modern, else application/json.
+func mediaType(modern bool) []string {
+	if modern {
+		return graphqlType
+	}
+	return jsonType
+}
+
+// prefersGraphQLResponse says, from an Accept header, whether the response
+// is application/graphql-response+json: when the client accepts it at least
+// as much as application/json; not for no Accept, */*, or media types we do
+// not produce (then the response is application/json).
+func prefersGraphQLResponse(accept string) bool {
 	if accept == "" || !strings.Contains(strings.ToLower(accept), "graphql-response+json") {
-		return jsonType
+		return false
 	}
 	gq, js := -1.0, -1.0
 	for part := range strings.SplitSeq(accept, ",") {
@@ -150,10 +165,7 @@ func mediaType(accept string) []string {
 			js = max(js, q)
 		}
 	}
-	if gq > 0 && gq >= js {
-		return graphqlType
-	}
-	return jsonType
+	return gq > 0 && gq >= js
 }
 
 // quality is the q parameter in an Accept entry's parameters (default 1).

@@ -31,7 +31,8 @@ type Response struct {
 	Extensions map[string]any  `json:"extensions,omitempty"`
 	// RequestError marks a request that could not be executed at all
 	// (syntax, validation, variable coercion, limits): Data is absent and
-	// the HTTP status is 400, as the GraphQL-over-HTTP spec says.
+	// the HTTP status is 400 under application/graphql-response+json, 200
+	// under application/json, as the GraphQL-over-HTTP spec says (Handler).
 	RequestError bool `json:"-"`
 	// Status overrides the HTTP status when not 0, e.g. 503 when the
 	// database is unreachable (see StatusFor).

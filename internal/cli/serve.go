@@ -27,7 +27,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	pool := fs.Int("pool", 10, "maximum database connections")
 	batchWait := fs.Duration("batch-wait", 0, "how long a DataLoader collects keys before it fetches (batch, batch-memo; 0: the variant's default)")
 	timeout := fs.Duration("timeout", server.DefaultTimeout, "per-request timeout; past it the answer is 504")
-	maxDepth := fs.Int("max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries get 400")
+	maxDepth := fs.Int("max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries are refused (400, or 200 with errors for a client that accepts only application/json)")
 	maxResp := fs.Int64("max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
 	maxReq := fs.Int64("max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")

@@ -30,7 +30,21 @@ func serve(t *testing.T, name string, e server.Executor) client {
 // post sends body and returns the status and the response body.
 func (c client) post(body string) (int, []byte) {
 	c.t.Helper()
-	resp, err := http.Post(c.url, "application/json", strings.NewReader(body))
+	return c.postAccept(body, "")
+}
+
+// postAccept sends body with the Accept header accept (none if "").
+func (c client) postAccept(body, accept string) (int, []byte) {
+	c.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, c.url, strings.NewReader(body))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -115,32 +129,41 @@ func testBadInput(t *testing.T, f *fixture) {
 	}
 }
 
-// testRequestErrors: requests that cannot be executed get 400 and a
-// GraphQL error that says why.
+// testRequestErrors: requests that cannot be executed get a GraphQL error
+// that says why, no data, and the status of the GraphQL-over-HTTP spec: 400
+// for a malformed request; for a well-formed one whose document cannot run,
+// 400 under application/graphql-response+json, 200 under application/json.
 func testRequestErrors(t *testing.T, c client) {
 	qt15 := `query Q($u: ID!) { university(nr: $u) { graduateStudentConnection { aggregate { count } } } }`
 	for _, bad := range []struct {
 		name, body string
 		want       string // in an error message, lower case
+		malformed  bool   // not a GraphQL-over-HTTP request at all
 	}{
-		{"malformed JSON", `{"query": "{ university(nr: 1) { id } }"`, "malformed"},
-		{"a JSON array", `[{"query": "{ university(nr: 1) { id } }"}]`, "batched"},
-		{"invalid GraphQL", `{"query": "{ university(nr: 1) { id "}`, ""},
-		{"unknown field", `{"query": "{ university(nr: 1) { name } }"}`, "name"},
-		{"unknown argument", `{"query": "{ university(id: 1) { id } }"}`, "id"},
-		{"wrong variable type", mustJSON(map[string]any{"query": qt15, "variables": map[string]any{"u": map[string]any{"x": 1}}}), "u"},
+		{"malformed JSON", `{"query": "{ university(nr: 1) { id } }"`, "malformed", true},
+		{"a JSON array", `[{"query": "{ university(nr: 1) { id } }"}]`, "batched", true},
+		{"invalid GraphQL", `{"query": "{ university(nr: 1) { id "}`, "", false},
+		{"unknown field", `{"query": "{ university(nr: 1) { name } }"}`, "name", false},
+		{"unknown argument", `{"query": "{ university(id: 1) { id } }"}`, "id", false},
+		{"wrong variable type", mustJSON(map[string]any{"query": qt15, "variables": map[string]any{"u": map[string]any{"x": 1}}}), "u", false},
 		{"Int variable as a string", mustJSON(map[string]any{"query": `query Q($o: Int!) { university(nr: 1) { undergraduateDegreeObtainedBystudent(offset: $o) { id } } }`,
-			"variables": map[string]any{"o": "ten"}}), "o"},
-		{"missing variable", mustJSON(map[string]any{"query": qt15}), "u"},
-		{"too deep", mustJSON(map[string]any{"query": deepQuery()}), "deep"},
+			"variables": map[string]any{"o": "ten"}}), "o", false},
+		{"missing variable", mustJSON(map[string]any{"query": qt15}), "u", false},
+		{"too deep", mustJSON(map[string]any{"query": deepQuery()}), "deep", false},
 	} {
-		status, body := c.post(bad.body)
-		errs := errorsOf(t, body)
-		if status != http.StatusBadRequest || len(errs) == 0 || !strings.Contains(strings.ToLower(strings.Join(errs, " ")), strings.ToLower(bad.want)) {
-			t.Errorf("%s: status %d, errors %q; want 400 and an error about %q", bad.name, status, errs, bad.want)
-		}
-		if bytes.Contains(body, []byte(`"data":{`)) {
-			t.Errorf("%s: a request error came with data: %.200s", bad.name, body)
+		for _, accept := range []string{"application/graphql-response+json", "application/json", ""} {
+			want := http.StatusBadRequest
+			if !bad.malformed && !strings.Contains(accept, "graphql-response") {
+				want = http.StatusOK
+			}
+			status, body := c.postAccept(bad.body, accept)
+			errs := errorsOf(t, body)
+			if status != want || len(errs) == 0 || !strings.Contains(strings.ToLower(strings.Join(errs, " ")), strings.ToLower(bad.want)) {
+				t.Errorf("%s (Accept %q): status %d, errors %q; want %d and an error about %q", bad.name, accept, status, errs, want, bad.want)
+			}
+			if bytes.Contains(body, []byte(`"data":`)) {
+				t.Errorf("%s (Accept %q): a request error came with data: %.200s", bad.name, accept, body)
+			}
 		}
 	}
 	// A negative limit or offset is an error, never a silent answer.
