@@ -54,7 +54,7 @@ wrk.body = f:read("*a")
 f:close()
 wrk.headers["User-Agent"] = "gqlbench/$version"
 wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Accept"] = "application/json"
+wrk.headers["Accept"] = "application/graphql-response+json, application/json"
 EOF
 
 URL=http://127.0.0.1:$PORT/graphql
