@@ -412,23 +412,30 @@ func TestHealthz(t *testing.T) {
 	}
 }
 
-// FuzzHandler: whatever the body, the handler answers valid GraphQL JSON
-// with a status from its policy, and never panics.
+// FuzzHandler: whatever the request — a POST body, or a GET query string
+// (get) — the handler answers valid GraphQL JSON with a status from its
+// policy, and never panics. testdata/fuzz/FuzzHandler holds the seed corpus.
 func FuzzHandler(f *testing.F) {
 	for _, s := range []string{`{"query":"{x}"}`, `{"query":"{x}","variables":{"a":[1,{"b":null}]}}`, `[]`, `null`, `{"query":1}`, ``, `{"query":"{x}"} trailing`} {
-		f.Add(s)
+		f.Add(false, s)
 	}
+	f.Add(true, "query=%7Bx%7D&variables=%7B%22a%22%3A1%7D")
 	h := Handler(echo, HTTPOptions{MaxRequestBytes: 4096})
-	f.Fuzz(func(t *testing.T, body string) {
+	f.Fuzz(func(t *testing.T, get bool, input string) {
+		r := post(input)
+		if get {
+			r = httptest.NewRequest(http.MethodGet, "/graphql", nil)
+			r.URL.RawQuery = input
+		}
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, post(body))
+		h.ServeHTTP(rec, r)
 		switch rec.Code {
 		case 200, 400, 413:
 		default:
-			t.Fatalf("status %d for %q", rec.Code, body)
+			t.Fatalf("status %d for get=%v %q", rec.Code, get, input)
 		}
 		if !json.Valid(rec.Body.Bytes()) {
-			t.Fatalf("invalid JSON %q for %q", rec.Body, body)
+			t.Fatalf("invalid JSON %q for get=%v %q", rec.Body, get, input)
 		}
 	})
 }

@@ -13,6 +13,8 @@
 //	inst, _ := workload.Generate(meta, workload.Options{PerTemplate: 100, Seed: 1})
 //	workload.WriteJSONL(os.Stdout, inst)
 //
+// (ExampleGenerate runs it, with metadata built in memory by the generator.)
+//
 // Every template is validated against the schema when the package loads, and
 // every instance read from a file is validated with its variables before use.
 package workload

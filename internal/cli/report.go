@@ -21,6 +21,7 @@ Recomputes every figure from the run files (written by gqlbench load) and compar
 them: runs are grouped into series by their server label (else variant, else the
 target's host:port) and compared under equal conditions (mode, sf, clients, pool,
 workload). See docs/report.md for every metric, the statistics and the CSV columns.
+A run file named - is read from standard input, once: gqlbench load ... | gqlbench report -.
 
 The format comes from --format, else from -o's extension (.html, .md, .csv, .json);
 without -o, Markdown goes to stdout. A one-line-per-template summary goes to stderr.
@@ -60,13 +61,16 @@ func runReport(ctx context.Context, env Env, args []string) error {
 			return usagef("--fail-if: %v", err)
 		}
 	}
-	runs, err := report.Load(files...)
+	if err := stdinOnce(append(files, baseline...)...); err != nil {
+		return err
+	}
+	runs, err := loadRuns(env, files)
 	if err != nil {
 		return err
 	}
 	var base []*report.Run
 	if len(baseline) > 0 {
-		if base, err = report.Load(baseline...); err != nil {
+		if base, err = loadRuns(env, baseline); err != nil {
 			return fmt.Errorf("baseline: %w", err)
 		}
 	}
@@ -90,6 +94,31 @@ func runReport(ctx context.Context, env Env, args []string) error {
 		return exitError{ExitCheck, fmt.Errorf("%d threshold violation(s) (--fail-if %s)", len(violations), *failIf)}
 	}
 	return nil
+}
+
+// loadRuns reads the run files named, - from standard input, in their order.
+func loadRuns(env Env, names []string) ([]*report.Run, error) {
+	runs := make([]*report.Run, 0, len(names))
+	for _, name := range names {
+		if name != stdinArg {
+			rs, err := report.Load(name)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, rs...)
+			continue
+		}
+		f, err := readRunFile(env, name)
+		if err != nil {
+			return nil, err
+		}
+		r, err := report.NewRun(stdinName, f)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
 }
 
 // reportFormat picks the format: --format, else -o's extension, else md.

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +18,89 @@ func reportFixtures(t *testing.T) []string {
 		t.Fatalf("no fixtures: %v", err)
 	}
 	return paths
+}
+
+// runStdin runs a command line with stdin as its standard input.
+func runStdin(stdin io.Reader, args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), Env{Args: args, Stdin: stdin, Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+	return code, out.String(), errb.String()
+}
+
+// TestReportStdin: - reads a run file from standard input, so that
+// `gqlbench load ... | gqlbench report -` works; the report is the one of the
+// same file named on the command line, with the file called stdin.
+func TestReportStdin(t *testing.T) {
+	qt3, qt5 := "../../report/testdata/batch-qt3.jsonl", "../../report/testdata/naive-qt5.jsonl"
+	data, err := os.ReadFile(qt3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name       string
+		args       []string // after report --format json --quiet
+		named      []string // the same with files for -
+		stdinAfter string   // the file that - stands for
+	}{
+		{"alone", []string{"-"}, []string{qt3}, qt3},
+		{"beside a file", []string{qt5, "-"}, []string{qt5, qt3}, qt3},
+		{"as the baseline", []string{qt5, "--baseline", "-"}, []string{qt5, "--baseline", qt3}, qt3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			flags := []string{"report", "--format", "json", "--quiet"}
+			code, want, stderr := run(append(flags, c.named...)...)
+			if code != ExitOK {
+				t.Fatalf("named: exit %d, %s", code, stderr)
+			}
+			code, got, stderr := runStdin(bytes.NewReader(data), append(flags, c.args...)...)
+			if code != ExitOK {
+				t.Fatalf("piped: exit %d, %s", code, stderr)
+			}
+			if want = strings.ReplaceAll(want, c.stdinAfter, "stdin"); got != want {
+				t.Errorf("piped report differs from the named one:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// TestReportStdinMisuse: standard input can be read once, and what it holds
+// must be a run file.
+func TestReportStdinMisuse(t *testing.T) {
+	qt3 := "../../report/testdata/batch-qt3.jsonl"
+	data, err := os.ReadFile(qt3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		stdin  io.Reader
+		args   []string // after report --quiet
+		code   int
+		stderr []string // substrings of the error
+	}{
+		// Twice among the run files.
+		{"twice", bytes.NewReader(data), []string{"-", "-"}, ExitUsage, []string{"standard input", "once"}},
+		// Once as a run file and once as the baseline.
+		{"run and baseline", bytes.NewReader(data), []string{"-", "--baseline", "-"}, ExitUsage, []string{"standard input", "once"}},
+		// Nothing piped in: not a run file, and the error says where it looked.
+		{"empty", strings.NewReader(""), []string{"-"}, ExitFailure, []string{"stdin", "no header"}},
+		// A corrupt line is named as in a file.
+		{"corrupt", strings.NewReader(strings.Replace(string(data), "\n", "\n{not json\n", 1)), []string{"-"}, ExitFailure, []string{"stdin", "line 2"}},
+		// No standard input at all (an Env without one).
+		{"no stdin", nil, []string{"-"}, ExitFailure, []string{"stdin"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runStdin(c.stdin, append([]string{"report", "--quiet"}, c.args...)...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d: %s", code, c.code, stderr)
+			}
+			for _, s := range c.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr %q lacks %q", stderr, s)
+				}
+			}
+		})
+	}
 }
 
 func TestReportFormats(t *testing.T) {

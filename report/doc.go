@@ -1,0 +1,17 @@
+// Package report compares runs: it reads run files (package runfile),
+// recomputes every figure from their interval lines, groups the runs into
+// series (servers) and conditions (mode, scale factor, clients, pool,
+// workload), and renders one report — a self-contained HTML page with
+// charts, Markdown, CSV or JSON (Formats) — with a terminal summary and
+// thresholds for CI gates. docs/report.md documents every metric and
+// statistic.
+//
+//	runs, err := report.Load("naive.jsonl", "batch.jsonl") // or NewRun for a run file read elsewhere
+//	rep, err := report.Build(runs, report.Options{Title: "naive vs batch"})
+//	err = rep.Write(w, "html")
+//	rep.Summary(os.Stderr)
+//	violations := rep.Check(thresholds) // from ParseThresholds("wrong>0,regression>5%")
+//
+// ExampleBuild runs it on two real run files in testdata. `gqlbench report`
+// is this with flags.
+package report
