@@ -446,7 +446,7 @@ func runLoadShow(env Env, args []string) error {
 	if len(files) != 1 {
 		return usagef("name one run file")
 	}
-	f, err := runfile.ReadFile(files[0])
+	f, err := readRunFile(env, files[0])
 	if err != nil {
 		return err
 	}
