@@ -111,9 +111,8 @@ type edit struct {
 }
 
 // frame is one open bracket: the edits made inside it, and for argument
-// lists and object values the name: value pairs in it and how many were
-// dropped (an argument list left empty is dropped whole: f() is not
-// GraphQL).
+// lists and object values their name: value pairs, some dropped (an
+// argument list left empty is dropped whole: f() is not GraphQL).
 type frame struct {
 	open  int
 	kind  lexer.Type
