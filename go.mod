@@ -34,9 +34,14 @@ go 1.26.0
 //	gonum.org/v1/gonum             statistics for the report: Student's t distribution (CDF and
 //	                               quantiles) for t-tests and confidence intervals; plot's own
 //	                               dependency, so it costs nothing more.
+//	github.com/goccy/go-yaml       YAML, for one job: reading hasura/graphql-bench's query
+//	                               configurations (gqlbench queries --import-graphql-bench);
+//	                               already in the module graph through gqlgen, so it costs
+//	                               nothing more; pure Go.
 require (
 	github.com/99designs/gqlgen v0.17.92
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
+	github.com/goccy/go-yaml v1.19.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/vektah/gqlparser/v2 v2.5.35
@@ -53,7 +58,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/agnivade/levenshtein v1.2.1 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
-	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect

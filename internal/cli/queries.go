@@ -19,7 +19,7 @@ import (
 )
 
 func init() {
-	register("queries", "instantiate the 16 query templates from a dataset's metadata (JSON lines; --count; LinGBM files)", runQueries)
+	register("queries", "instantiate the 16 query templates from a dataset's metadata (JSON lines; --count; LinGBM files), or make a queries file of your own operations (--ops)", runQueries)
 }
 
 const queriesSynopsis = `queries (--meta FILE | --db URL) --per-template N [--templates 1,5,9] [--seed S] [--mix all|1:2,5:1] [--expect] [--lingbm-out DIR] [-o FILE]
@@ -44,7 +44,7 @@ type queriesFlags struct {
 }
 
 func runQueries(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "queries", queriesSynopsis)
+	fs := newFlags(env, "queries", queriesSynopsis+opsSynopsis)
 	var f queriesFlags
 	fs.StringVar(&f.meta, "meta", "", "the metadata JSON `FILE` written by gqlbench gen (PATH.meta.json, or its --meta)")
 	fs.StringVar(&f.db, "db", "", "read the metadata stored with a dataset at `URL`: postgres://..., a keyword/value DSN or sqlite:PATH")
@@ -57,11 +57,16 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	fs.BoolVar(&f.expect, "expect", false, "add \"expect\": the hash of every instance's right answer, from the in-memory oracle (generates the dataset in memory)")
 	fs.BoolVar(&f.count, "count", false, "print the number of possible instances per template (with LinGBM's Table 4 figures)")
 	fs.StringVar(&f.out, "o", "", "output `FILE` for the JSON lines (default: stdout)")
+	var ops opsFlags
+	ops.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if ops.chosen(f.set) {
+		return runOps(ctx, env, f, ops)
+	}
 	switch {
 	case f.importDir != "":
 		if err := f.only("import-lingbm", "o"); err != nil {

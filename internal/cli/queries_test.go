@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
@@ -317,5 +321,258 @@ func TestQueriesExpect(t *testing.T) {
 	code, _, stderr = runCLI("queries", "--meta", tampered, "--per-template", "1", "--expect")
 	if code != ExitFailure || !strings.Contains(stderr, "other rows") {
 		t.Errorf("tampered metadata: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// opsFixture writes two .graphql files (operations sharing a fragment in a
+// third) and a CSV of their variables, and returns the directory.
+func opsFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"ops/users.graphql": `query Users($first: Int = 10, $order: Order) {
+  users(first: $first, order: $order) { ...U }
+}
+`,
+		"ops/search/search.graphql": `# gqlbench: unordered
+query Search($text: String!, $limit: Int) {
+  search(text: $text, limit: $limit) { ... on User { ...U } }
+}
+`,
+		"ops/fragments.graphql": "fragment U on User { id name }\n",
+		"vars.csv": `text,limit,first,order
+hello,3,,
+,,5,DESC
+"a, b",null,,
+,,7,
+`,
+		"schema.graphqls": `type Query { users(first: Int, order: Order): [User!]! search(text: String!, limit: Int): [User!]! }
+type User { id: ID! name: String! }
+enum Order { ASC DESC }
+`,
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// readQueries reads a queries file the way gqlbench load does.
+func readQueries(t *testing.T, path string) []queryfile.Entry {
+	t.Helper()
+	f, err := queryfile.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Entries
+}
+
+// TestQueriesOps: --ops and --vars make a queries file that load reads,
+// one entry per row and operation; the other flags select, mix and inline.
+func TestQueriesOps(t *testing.T) {
+	dir := opsFixture(t)
+	ops, vars, out := filepath.Join(dir, "ops"), filepath.Join(dir, "vars.csv"), filepath.Join(dir, "q.jsonl")
+	code, stdout, stderr := runCLI("queries", "--ops", ops, "--vars", vars, "-o", out)
+	if code != ExitOK || stdout != "" {
+		t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
+	}
+	got := map[string]string{}
+	for _, e := range readQueries(t, out) {
+		got[e.ID] = fmt.Sprintf("%s %s %v", e.Label, e.Variables, e.Unordered)
+		if !strings.HasSuffix(e.Query, "fragment U on User { id name }") {
+			t.Errorf("%s: the fragment is not in the query: %s", e.ID, e.Query)
+		}
+	}
+	want := map[string]string{
+		"Search-0001": `Search {"limit":3,"text":"hello"} true`,
+		"Search-0002": `Search {"limit":null,"text":"a, b"} true`,
+		"Users-0001":  `Users {"first":5,"order":"DESC"} false`,
+		"Users-0002":  `Users {"first":7} false`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("entries %v\nwant %v", got, want)
+	}
+	if !strings.Contains(stderr, "queries: 4 entries of 2 operations from "+ops+" to "+out) {
+		t.Errorf("stderr %q", stderr)
+	}
+	written, _ := os.ReadFile(out)
+	if _, stdout, _ := runCLI("queries", "--ops", ops, "--vars", vars); stdout != string(written) {
+		t.Error("stdout differs from -o")
+	}
+
+	// --per-op and --shuffle --seed: the same seed the same file.
+	_, first, _ := runCLI("queries", "--ops", ops, "--vars", vars, "--per-op", "1")
+	if ids := idsOf(t, first); ids != "Search-0001 Users-0001" {
+		t.Errorf("--per-op 1: %s", ids)
+	}
+	_, a, _ := runCLI("queries", "--ops", ops, "--vars", vars, "--shuffle", "--seed", "3")
+	_, b, _ := runCLI("queries", "--ops", ops, "--vars", vars, "--shuffle", "--seed", "3")
+	if a != b || a == "" {
+		t.Error("--shuffle --seed 3 twice gave other files")
+	}
+
+	// --weights: weight·per-op entries each, shuffled.
+	code, mixed, stderr := runCLI("queries", "--ops", ops, "--vars", vars, "--per-op", "1", "--weights", "Users:2,Search:1", "--seed", "1")
+	if code != ExitOK || strings.Count(idsOf(t, mixed), "Users-") != 2 || strings.Count(idsOf(t, mixed), "Search-") != 1 {
+		t.Errorf("--weights: exit %d, %s: %s", code, idsOf(t, mixed), stderr)
+	}
+
+	// --literal with --schema: no variables, enums bare.
+	code, lit, stderr := runCLI("queries", "--ops", ops, "--vars", vars, "--literal", "--schema", filepath.Join(dir, "schema.graphqls"))
+	if code != ExitOK || !strings.Contains(lit, `users(first: 5, order: DESC)`) || strings.Contains(lit, `"variables":{"`) {
+		t.Errorf("--literal: exit %d: %s\n%s", code, stderr, lit)
+	}
+}
+
+// idsOf reads a queries file from text and lists its ids.
+func idsOf(t *testing.T, text string) string {
+	t.Helper()
+	entries, err := queryfile.Read(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range entries {
+		ids = append(ids, e.ID)
+	}
+	return strings.Join(ids, " ")
+}
+
+// TestQueriesOpsSchemaURL: --schema URL introspects the endpoint, and an
+// operation that does not validate is refused at its file:line:col.
+func TestQueriesOpsSchemaURL(t *testing.T) {
+	intro, err := os.ReadFile("../../operation/testdata/introspection.json") // the schema of operation's tests
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(intro) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.graphql")
+	os.WriteFile(good, []byte("query U($id: ID!) { user(id: $id) { name role } }\n"), 0o644)
+	vars := filepath.Join(dir, "v.jsonl")
+	os.WriteFile(vars, []byte(`{"id": 1}`+"\n"), 0o644)
+	code, stdout, stderr := runCLI("queries", "--ops", good, "--vars", vars, "--schema", srv.URL)
+	if code != ExitOK || idsOf(t, stdout) != "U-0001" {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	bad := filepath.Join(dir, "bad.graphql")
+	os.WriteFile(bad, []byte("query U($id: ID!) {\n  user(id: $id) { name age }\n}\n"), 0o644)
+	out := filepath.Join(dir, "q.jsonl")
+	code, _, stderr = runCLI("queries", "--ops", bad, "--vars", vars, "--schema", srv.URL, "-o", out)
+	if code != ExitFailure || !strings.Contains(stderr, bad+`:2:24: Cannot query field "age" on type "User"`) {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a queries file was written despite the error")
+	}
+}
+
+// TestQueriesImportGraphQLBench: a graphql-bench configuration becomes a
+// queries file and a header file only its owner reads; the header values are
+// never printed; the load command is.
+func TestQueriesImportGraphQLBench(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	os.WriteFile(cfg, []byte(`url: http://localhost:8085/v1/graphql
+headers:
+  X-Hasura-Admin-Secret: s3cr3t-value
+queries:
+  - name: AlbumByPK
+    tools: [k6]
+    execution_strategy: REQUESTS_PER_SECOND
+    rps: 500
+    duration: 10s
+    query: |
+      query AlbumByPK($id: Int!) { albums_by_pk(id: $id) { id title } }
+    variables:
+      id: 1
+`), 0o644)
+	out := filepath.Join(dir, "q.jsonl")
+	code, stdout, stderr := runCLI("queries", "--import-graphql-bench", cfg, "-o", out)
+	if code != ExitOK || stdout != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	entries := readQueries(t, out)
+	if len(entries) != 1 || entries[0].ID != "AlbumByPK-0001" || string(entries[0].Variables) != `{"id":1}` {
+		t.Errorf("entries %+v", entries)
+	}
+	headers, err := os.ReadFile(out + ".headers")
+	if err != nil || string(headers) != "X-Hasura-Admin-Secret: s3cr3t-value\n" {
+		t.Errorf("headers %q, %v", headers, err)
+	}
+	if info, err := os.Stat(out + ".headers"); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the header file's mode: %v %v", info.Mode(), err)
+	}
+	if strings.Contains(stderr, "s3cr3t") {
+		t.Errorf("a header value was printed: %s", stderr)
+	}
+	wantCmd := "gqlbench load --target http://localhost:8085/v1/graphql --header-file " + out + ".headers --queries " + out + " --check status"
+	for _, want := range []string{wantCmd, "rps is left out: gqlbench load --mode open --rate R", "duration is left out: gqlbench load --duration D"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
+
+// TestQueriesOpsBadInput: each mistake exits with its code (2 for the
+// command line, 1 for the files) and a message that names it, and writes
+// nothing.
+func TestQueriesOpsBadInput(t *testing.T) {
+	dir := opsFixture(t)
+	ops, vars := filepath.Join(dir, "ops"), filepath.Join(dir, "vars.csv")
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	syntax := write("bad/syntax.graphql", "query A {\n  a(x: ) \n}\n")
+	unused := write("bad/unused.graphql", "query A($x: Int) { a }\n")
+	oneOp := write("one.graphql", "query Users($first: Int!) { users(first: $first) { id } }\n")
+	os.Mkdir(filepath.Join(dir, "empty"), 0o755)
+	out := filepath.Join(dir, "out.jsonl")
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"--vars without --ops", []string{"--vars", vars}, ExitUsage, "--vars goes with --ops"},
+		{"--ops and --meta", []string{"--ops", ops, "--meta", "m.json"}, ExitUsage, "--meta cannot be combined with --ops"},
+		{"--ops and --import-graphql-bench", []string{"--import-graphql-bench", "c.yaml", "--ops", ops, "-o", out}, ExitUsage, "cannot be combined with --import-graphql-bench"},
+		{"--seed alone", []string{"--ops", ops, "--vars", vars, "--seed", "3"}, ExitUsage, "--seed draws rows (--shuffle)"},
+		{"--weights without --per-op", []string{"--ops", ops, "--vars", vars, "--weights", "Users:1"}, ExitUsage, "--weights needs --per-op N"},
+		{"bad --weights", []string{"--ops", ops, "--vars", vars, "--per-op", "1", "--weights", "Users:x"}, ExitUsage, "must be a positive integer"},
+		{"unknown operation in --weights", []string{"--ops", ops, "--vars", vars, "--per-op", "1", "--weights", "Nope:1"}, ExitUsage, "--weights: Nope is not an operation"},
+		{"--per-op 0", []string{"--ops", ops, "--per-op", "0"}, ExitUsage, "positive integer"},
+		{"import without -o", []string{"--import-graphql-bench", "c.yaml"}, ExitUsage, "needs -o FILE"},
+		{"syntax error", []string{"--ops", syntax, "-o", out}, ExitFailure, syntax + ":2:8: Unexpected )"},
+		{"unused variable", []string{"--ops", unused, "-o", out}, ExitFailure, unused + ":1:9: $x is defined by operation A but never used"},
+		{"empty directory", []string{"--ops", filepath.Join(dir, "empty"), "-o", out}, ExitFailure, "no .graphql or .gql files"},
+		{"missing ops", []string{"--ops", filepath.Join(dir, "none"), "-o", out}, ExitFailure, "none"},
+		{"column of no operation", []string{"--ops", ops, "--vars", write("v1.csv", "text,nope\nx,1\n"), "-o", out}, ExitFailure, "column nope is not a variable of any operation"},
+		{"value of the wrong type", []string{"--ops", oneOp, "--vars", write("v2.csv", "first\n10\nten\n"), "-o", out}, ExitFailure,
+			`v2.csv: row 2 (line 3), column first ($first: Int! of operation Users): "ten" is not an Int (a 32-bit integer)`},
+		{"unknown operation in a row", []string{"--ops", ops, "--vars", write("v3.csv", "operation,text\nNope,x\n"), "-o", out}, ExitFailure, `operation "Nope" is not an operation`},
+		{"row of no operation", []string{"--ops", ops, "--vars", write("v4.csv", "text,first\nx,1\n"), "-o", out}, ExitFailure, "row 1 (line 2) applies to no operation"},
+		{"variables file of another kind", []string{"--ops", ops, "--vars", write("v.txt", "x"), "-o", out}, ExitFailure, "a variables file is CSV"},
+		{"schema that does not load", []string{"--ops", ops, "--vars", vars, "--schema", write("s.graphqls", "type Query { a: Nope }"), "-o", out}, ExitFailure, "s.graphqls:1:"},
+		{"graphql-bench file missing", []string{"--import-graphql-bench", filepath.Join(dir, "none.yaml"), "-o", out}, ExitFailure, "none.yaml"},
+		{"graphql-bench query with an error", []string{"--import-graphql-bench", write("c.yaml", "url: http://x\nqueries:\n  - name: A\n    query: 'query A { a('\n"), "-o", out},
+			ExitFailure, "c.yaml: query A:1:"},
+	} {
+		code, _, stderr := runCLI(append([]string{"queries"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", c.name, code, stderr, c.code, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: %s was written", c.name, out)
+			os.Remove(out)
+		}
 	}
 }

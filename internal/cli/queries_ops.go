@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/gqlbench/gqlbench/operation"
+	"github.com/gqlbench/gqlbench/queryfile"
+)
+
+const opsSynopsis = `
+
+Your own operations (docs/any-api.md):
+       gqlbench queries --ops FILE|DIR [--vars FILE] [--per-op N] [--shuffle] [--seed S]
+                        [--weights OP:W,...] [--literal] [--schema FILE|URL] [-o FILE]
+       gqlbench queries --import-graphql-bench CONFIG.yaml -o FILE
+
+--ops reads .graphql files of named operations (a directory recursively, in
+lexical order) and --vars a CSV (header = variable names) or JSON lines file of
+their variables, and writes one entry per row and operation, id <Op>-0001,
+labelled with the operation's name. --import-graphql-bench reads
+hasura/graphql-bench's configuration, writes its headers to FILE.headers and
+prints the command that runs the load.`
+
+// opsFlags are the flags of queries --ops and --import-graphql-bench.
+type opsFlags struct {
+	ops, vars, weights, schema, bench string
+	perOp                             int
+	shuffle, literal                  bool
+}
+
+// opsOnly are the flags that mean nothing without --ops.
+var opsOnly = []string{"vars", "per-op", "shuffle", "weights", "literal", "schema"}
+
+// introspectionTimeout bounds the request of --schema URL.
+const introspectionTimeout = 30 * time.Second
+
+func (o *opsFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&o.ops, "ops", "", "your own operations: a .graphql `FILE`, or a DIR of them (read recursively)")
+	fs.StringVar(&o.vars, "vars", "", "--ops: the variables `FILE`: CSV (.csv, a header of variable names) or JSON lines (.jsonl, .ndjson)")
+	fs.Var((*positiveInt)(&o.perOp), "per-op", "--ops: `N` entries per operation at most, per unit of weight with --weights (default: every row)")
+	fs.BoolVar(&o.shuffle, "shuffle", false, "--ops: draw each operation's rows at random with --seed, instead of the first ones")
+	fs.StringVar(&o.weights, "weights", "", "--ops: a shuffled mix `MIX` of weight·N entries of each operation, e.g. Search:3,Home:1 (with --per-op N)")
+	fs.BoolVar(&o.literal, "literal", false, "--ops: write the variables into the query text as literals, instead of sending them as variables")
+	fs.StringVar(&o.schema, "schema", "", "--ops: validate against a schema: SDL `FILE` (.graphql, .graphqls), an introspection result (.json), or an endpoint's URL")
+	fs.StringVar(&o.bench, "import-graphql-bench", "", "read hasura/graphql-bench's query configuration `FILE` (YAML) instead; needs -o")
+}
+
+// chosen reports whether the command line asks for operations, not
+// templates: --ops, --import-graphql-bench, or a flag of theirs.
+func (o *opsFlags) chosen(set map[string]bool) bool {
+	if set["ops"] || set["import-graphql-bench"] {
+		return true
+	}
+	for _, name := range opsOnly {
+		if set[name] {
+			return true
+		}
+	}
+	return false
+}
+
+// runOps is gqlbench queries --ops and --import-graphql-bench.
+func runOps(ctx context.Context, env Env, f queriesFlags, o opsFlags) error {
+	switch {
+	case f.set["import-graphql-bench"]:
+		if err := f.only("import-graphql-bench", "o"); err != nil {
+			return err
+		}
+		if f.out == "" {
+			return usagef("--import-graphql-bench needs -o FILE (its headers go to FILE.headers)")
+		}
+		return importGraphQLBench(env, o.bench, f.out)
+	case !f.set["ops"]:
+		for _, name := range opsOnly {
+			if f.set[name] {
+				return usagef("--%s goes with --ops FILE|DIR", name)
+			}
+		}
+	}
+	opt, err := o.options(f)
+	if err != nil {
+		return err
+	}
+	set, err := operation.ReadPath(o.ops)
+	if err != nil {
+		return err
+	}
+	for name := range opt.Weights {
+		if set.Lookup(name) == nil {
+			return usagef("--weights: %s is not an operation of %s (the operations: %s)", name, o.ops, strings.Join(set.Names(), ", "))
+		}
+	}
+	if o.schema != "" {
+		ctx, cancel := context.WithTimeout(ctx, introspectionTimeout)
+		defer cancel()
+		schema, err := operation.LoadSchema(ctx, o.schema, nil)
+		if err != nil {
+			return err
+		}
+		if err := set.Validate(schema); err != nil {
+			return fmt.Errorf("the operations are not valid against %s:\n%w", o.schema, err)
+		}
+	}
+	var vars *operation.Vars
+	if o.vars != "" {
+		if vars, err = operation.ReadVarsFile(o.vars); err != nil {
+			return err
+		}
+	}
+	res, err := operation.Build(set, vars, opt)
+	if err != nil {
+		return err
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(env.Stderr, "queries: %s\n", n)
+	}
+	where, err := writeEntries(env, f.out, res.Entries)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "queries: %d entries of %d operations from %s to %s\n",
+		len(res.Entries), len(queryfile.Labels(res.Entries)), o.ops, where)
+	return nil
+}
+
+// options checks the flags of --ops against each other.
+func (o *opsFlags) options(f queriesFlags) (operation.Options, error) {
+	opt := operation.Options{PerOp: o.perOp, Shuffle: o.shuffle, Seed: f.seed, Literal: o.literal}
+	if err := f.only("ops", "vars", "per-op", "shuffle", "seed", "weights", "literal", "schema", "o"); err != nil {
+		return opt, err
+	}
+	if f.set["seed"] && !o.shuffle && !f.set["weights"] {
+		return opt, usagef("--seed draws rows (--shuffle) or shuffles a mix (--weights): give one of them")
+	}
+	if f.set["weights"] {
+		if !f.set["per-op"] {
+			return opt, usagef("--weights needs --per-op N: each operation named gets weight·N entries")
+		}
+		w, err := operation.ParseWeights(o.weights)
+		if err != nil {
+			return opt, usagef("--weights: %v", err)
+		}
+		opt.Weights = w
+	}
+	return opt, nil
+}
+
+// writeEntries writes a queries file to path, or to stdout when path is
+// "", and says where.
+func writeEntries(env Env, path string, entries []queryfile.Entry) (string, error) {
+	if path == "" {
+		return "stdout", queryfile.Write(env.Stdout, entries)
+	}
+	return path, writeFileAtomic(path, func(w io.Writer) error { return queryfile.Write(w, entries) })
+}
+
+// importGraphQLBench is gqlbench queries --import-graphql-bench CONFIG -o OUT.
+func importGraphQLBench(env Env, config, out string) error {
+	data, err := os.ReadFile(config)
+	if err != nil {
+		return err
+	}
+	cfg, err := operation.ImportGraphQLBench(data, config)
+	if err != nil {
+		return err
+	}
+	headerFile := out + ".headers"
+	if len(cfg.Headers) > 0 {
+		var b strings.Builder
+		for _, h := range cfg.Headers {
+			fmt.Fprintf(&b, "%s: %s\n", h.Name, h.Value)
+		}
+		if err := writeSecretFile(headerFile, []byte(b.String())); err != nil {
+			return err
+		}
+	}
+	if _, err := writeEntries(env, out, cfg.Entries); err != nil {
+		return err
+	}
+	for _, n := range cfg.Notes {
+		fmt.Fprintf(env.Stderr, "queries: %s\n", n)
+	}
+	fmt.Fprintf(env.Stderr, "queries: %d entries from %s to %s\n", len(cfg.Entries), config, out)
+	cmd := "gqlbench load --target " + shellQuote(redactURL(cfg.URL))
+	if len(cfg.Headers) > 0 {
+		fmt.Fprintf(env.Stderr, "queries: %d headers to %s (readable by you alone; their values are not printed)\n", len(cfg.Headers), headerFile)
+		cmd += " --header-file " + shellQuote(headerFile)
+	}
+	cmd += " --queries " + shellQuote(out) + " --check status"
+	if u, err := url.Parse(cfg.URL); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			fmt.Fprintf(env.Stderr, "queries: the password in the URL is left out below: take the URL from %s\n", config)
+		}
+	}
+	fmt.Fprintf(env.Stderr, "queries: run the load with\n  %s\n", cmd)
+	return nil
+}
+
+// writeSecretFile writes data to path, readable and writable by its owner
+// alone, through a temporary file renamed into place.
+func writeSecretFile(path string, data []byte) error {
+	f, err := os.CreateTemp(dirOf(path), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	defer os.Remove(f.Name())
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	return nil
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
