@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/operation"
 	"github.com/gqlbench/gqlbench/queryfile"
 )
@@ -189,7 +190,7 @@ func importGraphQLBench(env Env, config, out string) error {
 		fmt.Fprintf(env.Stderr, "queries: %s\n", n)
 	}
 	fmt.Fprintf(env.Stderr, "queries: %d entries from %s to %s\n", len(cfg.Entries), config, out)
-	cmd := "gqlbench load --target " + shellQuote(redactURL(cfg.URL))
+	cmd := "gqlbench load --target " + shellQuote(dbloc.Redact(cfg.URL))
 	if len(cfg.Headers) > 0 {
 		fmt.Fprintf(env.Stderr, "queries: %d headers to %s (readable by you alone; their values are not printed)\n", len(cfg.Headers), headerFile)
 		cmd += " --header-file " + shellQuote(headerFile)
