@@ -18,7 +18,7 @@
 # Needs: taskset, jq, two cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CLIENTS=${CLIENTS:-4}; DURATION=${DURATION:-5}; ROUNDS=${ROUNDS:-3}; PORT=${PORT:-4720}
+CLIENTS=${CLIENTS:-4}; DURATION=${DURATION:-5}; ROUNDS=${ROUNDS:-3}; PORT=${PORT:-4830}
 for tool in taskset jq; do
   command -v "$tool" >/dev/null || { echo "bench/anyapi.sh: $tool is missing" >&2; exit 1; }
 done
@@ -54,7 +54,7 @@ taskset -c 1 "$B" record --target "$URL" --queries "$work/ops.jsonl" -o "$work/g
 # run NAME ARGS... prints req/s (and fails loudly on a wrong answer)
 run() {
   local name=$1; shift
-  local out=$work/$name.jsonl
+  local out=$work/run-$name.jsonl
   taskset -c 1 "$B" load --target "$URL" --mode closed --clients "$CLIENTS" --duration "${DURATION}s" --runs 2 --quiet -o "$out" "$@" \
     || { echo "bench/anyapi.sh: $name failed" >&2; jq -c 'select(.type=="summary")' "$out" >&2; exit 1; }
   jq -r 'select(.type=="summary") | .throughput.mean' "$out"
