@@ -12,18 +12,19 @@ import (
 // The parsing of the flag values that the experiments share. Every error
 // is a UsageError that names the flag.
 
-// scaleValue is a scale factor flag: a positive integer, with a message
-// that says so.
-type scaleValue int
+// Scale is a scale factor flag: a positive integer, with a message that
+// says so.
+type Scale int
 
-func (s *scaleValue) String() string { return strconv.Itoa(int(*s)) }
+func (s *Scale) String() string { return strconv.Itoa(int(*s)) }
 
-func (s *scaleValue) Set(v string) error {
+// Set parses a scale factor.
+func (s *Scale) Set(v string) error {
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
 		return fmt.Errorf("the scale factor must be a positive integer (the number of universities), got %q", v)
 	}
-	*s = scaleValue(n)
+	*s = Scale(n)
 	return nil
 }
 
@@ -51,21 +52,9 @@ func joinInts(xs []int) string {
 
 // parseTemplates parses --templates: nil for all.
 func parseTemplates(s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var ids []int
-	seen := map[int]bool{}
-	for _, part := range strings.Split(s, ",") {
-		t, err := workload.TemplateByName(part)
-		if err != nil {
-			return nil, usagef("--templates: %v", err)
-		}
-		if seen[t.ID] {
-			return nil, usagef("--templates: %s appears twice", t.Name)
-		}
-		seen[t.ID] = true
-		ids = append(ids, t.ID)
+	ids, err := workload.ParseTemplateList(s)
+	if err != nil {
+		return nil, usagef("--templates: %v", err)
 	}
 	return ids, nil
 }

@@ -51,7 +51,7 @@ paper: --db postgres --sf 10 --variants naive,batch --clients
 // poolingFlags registers the flags of Pooling.
 func poolingFlags(fs *flag.FlagSet) Setup {
 	var p Pooling
-	sf := scaleValue(10)
+	sf := Scale(10)
 	fs.Var(&sf, "sf", "scale factor of the dataset")
 	variants := fs.String("variants", "batch", "comma-separated server variants (the paper: batch; naive too for Fig. 10a-c)")
 	templates := fs.String("templates", "3,5,11", "comma-separated templates")

@@ -66,7 +66,7 @@ died: the run files are kept), 2 usage, 3 wrong answers or errors.`
 // are every one but null, in the order of server.Variant.Order.
 func quickstartFlags(fs *flag.FlagSet) Setup {
 	var q Quickstart
-	sf := scaleValue(1)
+	sf := Scale(1)
 	fs.Var(&sf, "sf", "scale factor of the dataset")
 	variants := fs.String("variants", strings.Join(allVariants(), ","), "comma-separated server variants")
 	templates := fs.String("templates", "", "comma-separated templates (default all 16), e.g. 1,5,9")

@@ -307,7 +307,7 @@ func (p *literalPrinter) write(b *strings.Builder, kind int, def *ast.Definition
 		case kind == unknown && nameRE.MatchString(v) && v != "true" && v != "false" && v != "null":
 			return fmt.Errorf("%s%q could be an enum value or a string, and without a schema gqlbench cannot tell which: give --schema", at(path), v)
 		default:
-			b.WriteString(quote(v))
+			b.WriteString(Quote(v))
 		}
 	case json.Number:
 		b.WriteString(string(v))
@@ -387,7 +387,7 @@ func (p *literalPrinter) object(b *strings.Builder, kind int, def *ast.Definitio
 func constant(v *ast.Value) string {
 	switch v.Kind {
 	case ast.StringValue, ast.BlockValue:
-		return quote(v.Raw)
+		return Quote(v.Raw)
 	case ast.ListValue:
 		parts := make([]string, len(v.Children))
 		for i, c := range v.Children {

@@ -22,7 +22,7 @@ func (w *sdlWriter) fail(format string, a ...any) {
 // description writes a description, quoted, on a line of its own.
 func (w *sdlWriter) description(d *string, indent string) {
 	if d != nil && *d != "" {
-		w.printf("%s%s\n", indent, quote(*d))
+		w.printf("%s%s\n", indent, Quote(*d))
 	}
 }
 
@@ -93,7 +93,7 @@ func (w *sdlWriter) args(args []introInput) string {
 	for i, a := range args {
 		parts[i] = w.input(a)
 		if a.Description != nil && *a.Description != "" {
-			parts[i] = quote(*a.Description) + " " + parts[i]
+			parts[i] = Quote(*a.Description) + " " + parts[i]
 		}
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
@@ -150,5 +150,5 @@ func deprecated(is bool, reason *string) string {
 	case reason == nil:
 		return " @deprecated"
 	}
-	return " @deprecated(reason: " + quote(*reason) + ")"
+	return " @deprecated(reason: " + Quote(*reason) + ")"
 }

@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// quote writes s as a GraphQL string: ", \ and the control characters
-// escaped, everything else as UTF-8.
-func quote(s string) string {
+// Quote writes s as a GraphQL string literal: ", \ and the control
+// characters escaped, everything else as UTF-8.
+func Quote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/gqlbench/gqlbench/operation"
 )
 
 // printer writes an operation in the templates' style: two-space indentation,
@@ -137,7 +139,7 @@ func (p *printer) value(v *ast.Value) {
 		p.fail(err)
 		p.b.WriteString(s)
 	case ast.StringValue, ast.BlockValue:
-		p.b.WriteString(quote(v.Raw))
+		p.b.WriteString(operation.Quote(v.Raw))
 	case ast.ListValue:
 		p.b.WriteString("[")
 		for i, c := range v.Children {
@@ -209,7 +211,7 @@ func literal(v any, t *ast.Type) (string, error) {
 			if intLiteral.MatchString(x) {
 				return x, nil
 			}
-			return quote(x), nil
+			return operation.Quote(x), nil
 		case int:
 			return strconv.Itoa(x), nil
 		}
@@ -219,7 +221,7 @@ func literal(v any, t *ast.Type) (string, error) {
 		}
 	case t.NamedType == "String":
 		if x, ok := v.(string); ok {
-			return quote(x), nil
+			return operation.Quote(x), nil
 		}
 	case def != nil && def.Kind == ast.Enum:
 		if x, ok := v.(string); ok && nameLiteral.MatchString(x) {
@@ -227,36 +229,4 @@ func literal(v any, t *ast.Type) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("cannot write %v (%T) as a %s literal", v, v, t)
-}
-
-// quote writes s as a GraphQL string literal.
-func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		default:
-			if r < 0x20 || r == 0x7f {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

@@ -211,3 +211,26 @@ func (t *Template) VarNames() string {
 	}
 	return b.String()
 }
+
+// ParseTemplateList parses a comma-separated list of templates ("1,5,9" or
+// "QT1,QT5"): their IDs in the order given, nil for an empty list; a
+// template named twice is an error.
+func ParseTemplateList(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var ids []int
+	seen := map[int]bool{}
+	for _, part := range strings.Split(s, ",") {
+		t, err := TemplateByName(part)
+		if err != nil {
+			return nil, err
+		}
+		if seen[t.ID] {
+			return nil, fmt.Errorf("%s appears twice", t.Name)
+		}
+		seen[t.ID] = true
+		ids = append(ids, t.ID)
+	}
+	return ids, nil
+}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/experiment"
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/store"
 )
@@ -18,22 +18,10 @@ func init() {
 	register("gen", "generate the LinGBM dataset into a database (--db) or a file (--format, -o)", runGen)
 }
 
-// scaleFlag is a scale factor: a positive integer, with a message that says so.
-type scaleFlag int
-
-func (s *scaleFlag) String() string { return strconv.Itoa(int(*s)) }
-func (s *scaleFlag) Set(v string) error {
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return fmt.Errorf("the scale factor must be a positive integer (the number of universities), got %q", v)
-	}
-	*s = scaleFlag(n)
-	return nil
-}
 
 func runGen(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "gen", "gen --sf N [--seed S] (--db URL | --format F -o PATH) [flags]")
-	sf := scaleFlag(1)
+	sf := experiment.Scale(1)
 	fs.Var(&sf, "sf", "scale factor: the number of universities (positive integer)")
 	seed := fs.Uint64("seed", 0, "random seed: the same seed gives the same data")
 	db := fs.String("db", "", "target database: postgres://USER:PASS@HOST:PORT/DB, a keyword/value DSN ('host=H user=U password=P dbname=D') or sqlite:PATH")
@@ -154,12 +142,22 @@ func progressPrinter(w io.Writer) func(store.Progress) {
 
 // writeFileAtomic writes path through a temporary file renamed into place.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
+	return writeFileMode(path, 0o644, write)
+}
+
+// writeFileMode writes path with permissions mode through a temporary file
+// renamed into place: a reader never sees half a file, and a secret file is
+// never readable by others, not even for a moment.
+func writeFileMode(path string, mode os.FileMode, write func(io.Writer) error) error {
 	f, err := os.CreateTemp(dirOf(path), ".tmp-*")
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	defer os.Remove(f.Name())
-	f.Chmod(0o644)
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		return fmt.Errorf("cannot write %s: %w", path, err)
+	}
 	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", path, err)

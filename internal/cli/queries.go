@@ -134,21 +134,9 @@ func (f queriesFlags) only(allowed ...string) error {
 
 // templateList parses --templates: nil for all.
 func templateList(s string) ([]int, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	var ids []int
-	seen := map[int]bool{}
-	for _, part := range strings.Split(s, ",") {
-		t, err := workload.TemplateByName(part)
-		if err != nil {
-			return nil, usagef("--templates: %v", err)
-		}
-		if seen[t.ID] {
-			return nil, usagef("--templates: %s appears twice", t.Name)
-		}
-		seen[t.ID] = true
-		ids = append(ids, t.ID)
+	ids, err := workload.ParseTemplateList(s)
+	if err != nil {
+		return nil, usagef("--templates: %v", err)
 	}
 	return ids, nil
 }

@@ -208,26 +208,7 @@ func importGraphQLBench(env Env, config, out string) error {
 // writeSecretFile writes data to path, readable and writable by its owner
 // alone, through a temporary file renamed into place.
 func writeSecretFile(path string, data []byte) error {
-	f, err := os.CreateTemp(dirOf(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return nil
+	return writeFileMode(path, 0o600, func(w io.Writer) error { _, err := w.Write(data); return err })
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
