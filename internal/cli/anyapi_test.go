@@ -214,6 +214,7 @@ func TestAnyAPIBadChecks(t *testing.T) {
 		{"reference down", []string{"--reference", down.URL}, ExitFailure, "cannot reach"},
 		{"reference with errors", []string{"--reference", failing.URL}, ExitFailure, "no such field book"},
 		{"bad method", []string{"--check", "status", "--method", "PUT"}, ExitUsage, "--method"},
+		{"unknown label", []string{"--check", "status", "--templates", "Book,Shelf"}, ExitFailure, `no entry is labelled "Shelf" (the labels are Book)`},
 	} {
 		out := filepath.Join(dir, "run.jsonl")
 		os.Remove(out)

@@ -9,15 +9,14 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/dataset"
-	"github.com/gqlbench/gqlbench/experiment"
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/experiment"
 	"github.com/gqlbench/gqlbench/store"
 )
 
 func init() {
 	register("gen", "generate the LinGBM dataset into a database (--db) or a file (--format, -o)", runGen)
 }
-
 
 func runGen(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "gen", "gen --sf N [--seed S] (--db URL | --format F -o PATH) [flags]")

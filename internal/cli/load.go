@@ -18,6 +18,7 @@ import (
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
+	"github.com/gqlbench/gqlbench/workload"
 )
 
 func init() {
@@ -140,7 +141,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.queries, "queries", "", "the queries `FILE` (JSON lines from gqlbench queries)")
 	fs.StringVar(&f.mode, "mode", "closed", strings.Join(modeNames(), ", "))
 	fs.StringVar(&f.out, "o", "", "the run `FILE` (default: stdout)")
-	fs.StringVar(&f.templates, "templates", "", "only the queries of these templates, e.g. 5 or QT3,QT5")
+	fs.StringVar(&f.templates, "templates", "", "only the queries of these templates or labels, e.g. 5, QT3,QT5 or Book,Shelf")
 	fs.IntVar(&f.clients, "clients", 1, "closed: simulated clients, one connection each")
 	fs.IntVar(&f.connections, "connections", 64, "open, capacity: connections, the most requests in flight")
 	fs.DurationVar(&f.duration, "duration", 60*time.Second, "closed, open: each run; capacity: each step; ramp: at most")
@@ -256,10 +257,11 @@ func (f *loadFlags) queriesFile() (*queryfile.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ids, err := templateList(f.templates); err != nil {
-		return nil, err
-	} else if ids != nil {
-		q.Entries = onlyTemplates(q.Entries, ids)
+	if f.templates != "" {
+		var err error
+		if q.Entries, err = onlyLabels(q.Entries, f.templates); err != nil {
+			return nil, fmt.Errorf("queries file %s: %w", f.queries, err)
+		}
 	}
 	if len(q.Entries) == 0 {
 		return nil, fmt.Errorf("queries file %s: no queries to send", f.queries)
@@ -355,19 +357,32 @@ func (f *loadFlags) check() error {
 	return nil
 }
 
-// onlyTemplates keeps the entries of the given templates (labels QT<n>).
-func onlyTemplates(in []queryfile.Entry, ids []int) []queryfile.Entry {
+// onlyLabels keeps the entries of the comma-separated labels: a
+// template's number or name (5, QT5) or any label of the file (an
+// operation's name); a label the file does not have is an error.
+func onlyLabels(in []queryfile.Entry, list string) ([]queryfile.Entry, error) {
 	keep := map[string]bool{}
-	for _, id := range ids {
-		keep["QT"+strconv.Itoa(id)] = true
+	for _, l := range strings.Split(list, ",") {
+		l = strings.TrimSpace(l)
+		if ids, err := workload.ParseTemplateList(l); err == nil && len(ids) == 1 {
+			l = "QT" + strconv.Itoa(ids[0])
+		}
+		keep[l] = true
 	}
+	have := map[string]bool{}
 	var out []queryfile.Entry
 	for _, e := range in {
+		have[e.Label] = true
 		if keep[e.Label] {
 			out = append(out, e)
 		}
 	}
-	return out
+	for l := range keep {
+		if !have[l] {
+			return nil, fmt.Errorf("--templates: no entry is labelled %q (the labels are %s)", l, strings.Join(queryfile.Labels(in), ", "))
+		}
+	}
+	return out, nil
 }
 
 // headerInfo is the run file header's account of the command.
