@@ -26,6 +26,16 @@
 // request) or on net/http. Measurements go to package measure; results are
 // written as a run file (package runfile).
 //
-// The package shares no code with the servers and databases it measures
-// (a test enforces it).
+// One verified run into one run file is a Job (see ExampleJob): the
+// queries file's entries (package queryfile), where they go and how they
+// are sent, how their answers are checked (the file's expected answers, a
+// reference server's, or status only), the processes watched, and the run
+// file's header. The CLI's load and the experiments make every run through
+// it. Recorder fetches the right answers from a trusted server once: the
+// golden file later runs are checked against.
+//
+// Each mode is a ModeSpec registered in its own file; Modes lists them.
+//
+// The package shares no code with the servers and databases it measures,
+// and links no GraphQL parser (a test enforces an allow-list of imports).
 package drive
