@@ -75,139 +75,153 @@ func post(body string) *http.Request {
 	return r
 }
 
+// TestHandler serves each of handlerCases and checks the status, the
+// Content-Type, the data, the first error and a header of the response.
 func TestHandler(t *testing.T) {
-	big := strings.Repeat("x", 200)
-	for _, c := range []struct {
-		name    string
-		exec    Executor
-		opts    HTTPOptions
-		req     func() *http.Request
-		status  int
-		data    string // expected data, when not ""
-		message string // a substring of the first error's message, when not ""
-		header  [2]string
-	}{
-		// A POST reaches the executor with query, variables and operation name.
-		{"post", echo, HTTPOptions{}, func() *http.Request {
-			return post(`{"query":"query Q($a: ID){x}","variables":{"a":"1"},"operationName":"Q"}`)
-		}, 200, `{"query":"query Q($a: ID){x}","operationName":"Q","variables":{"a":"1"}}`, "", [2]string{}},
-		// Content-Type parameters are fine.
-		{"post with charset", echo, HTTPOptions{}, func() *http.Request {
-			r := post(`{"query":"{x}"}`)
-			r.Header.Set("Content-Type", "application/json; charset=utf-8")
-			return r
-		}, 200, `{"query":"{x}"}`, "", [2]string{}},
-		// A GET carries the same in its query string, variables JSON-encoded.
-		{"get", echo, HTTPOptions{}, func() *http.Request {
-			q := url.Values{"query": {"{x}"}, "variables": {`{"n":5}`}, "operationName": {"Op"}}
-			return httptest.NewRequest(http.MethodGet, "/graphql?"+q.Encode(), nil)
-		}, 200, `{"query":"{x}","operationName":"Op","variables":{"n":5}}`, "", [2]string{}},
-		// / is an alias of /graphql.
-		{"root path", echo, HTTPOptions{}, func() *http.Request {
-			r := post(`{"query":"{x}"}`)
-			r.URL.Path = "/"
-			return r
-		}, 200, `{"query":"{x}"}`, "", [2]string{}},
-		// Other paths are 404, still as GraphQL JSON.
-		{"unknown path", echo, HTTPOptions{}, func() *http.Request {
-			return httptest.NewRequest(http.MethodGet, "/other", nil)
-		}, 404, "", "/graphql", [2]string{}},
-		// Methods other than GET and POST: 405 with Allow.
-		{"put", echo, HTTPOptions{}, func() *http.Request {
-			return httptest.NewRequest(http.MethodPut, "/graphql", strings.NewReader(`{"query":"{x}"}`))
-		}, 405, "", "PUT", [2]string{"Allow", "GET, POST"}},
-		// A body over the limit, announced by Content-Length: 413.
-		{"body too large", echo, HTTPOptions{MaxRequestBytes: 100}, func() *http.Request {
-			return post(`{"query":"` + big + `"}`)
-		}, 413, "", "limit of 100 bytes", [2]string{}},
-		// The same without Content-Length (chunked): found while reading.
-		{"body too large, chunked", echo, HTTPOptions{MaxRequestBytes: 100}, func() *http.Request {
-			r := post(`{"query":"` + big + `"}`)
-			r.ContentLength = -1
-			return r
-		}, 413, "", "limit of 100 bytes", [2]string{}},
-		// A body that is not JSON: 400.
-		{"malformed JSON", echo, HTTPOptions{}, func() *http.Request { return post(`{"query":`) }, 400, "", "malformed request body", [2]string{}},
-		// A JSON array (batching) is refused by name.
-		{"batch", echo, HTTPOptions{}, func() *http.Request { return post(`[{"query":"{x}"}]`) }, 400, "", "batched", [2]string{}},
-		// variables must be an object.
-		{"variables not an object", echo, HTTPOptions{}, func() *http.Request {
-			return post(`{"query":"{x}","variables":[1]}`)
-		}, 400, "", "malformed request body", [2]string{}},
-		// Malformed GET variables: 400.
-		{"get malformed variables", echo, HTTPOptions{}, func() *http.Request {
-			return httptest.NewRequest(http.MethodGet, "/graphql?query=%7Bx%7D&variables=%7B", nil)
-		}, 400, "", "variables", [2]string{}},
-		// No query at all: 400.
-		{"missing query", echo, HTTPOptions{}, func() *http.Request { return post(`{"variables":{}}`) }, 400, "", "missing query", [2]string{}},
-		// A blank query: 400.
-		{"empty query", echo, HTTPOptions{}, func() *http.Request { return post(`{"query":"  "}`) }, 400, "", "missing query", [2]string{}},
-		// A GET without a query: 400.
-		{"get without query", echo, HTTPOptions{}, func() *http.Request {
-			return httptest.NewRequest(http.MethodGet, "/graphql", nil)
-		}, 400, "", "missing query", [2]string{}},
-		// A POST that is not JSON: 415.
-		{"wrong content type", echo, HTTPOptions{}, func() *http.Request {
-			r := post(`{"query":"{x}"}`)
-			r.Header.Set("Content-Type", "text/plain")
-			return r
-		}, 415, "", "Content-Type", [2]string{}},
-		// The executor's request error (syntax, validation, ...) to a client
-		// of application/json: 200 and the errors (TestContentNegotiation
-		// has the 400 of application/graphql-response+json).
-		{"request error", fixed(&Response{Errors: gqlerror.List{{Message: "Syntax Error"}}, RequestError: true}),
-			HTTPOptions{}, func() *http.Request { return post(`{"query":"{"}`) }, 200, "", "Syntax Error", [2]string{}},
-		// Field errors beside data: 200.
-		{"field error", fixed(&Response{Data: json.RawMessage(`{"x":null}`), Errors: gqlerror.List{{Message: "boom"}}}),
-			HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 200, `{"x":null}`, "boom", [2]string{}},
-		// Response.Status overrides everything.
-		{"status override", fixed(&Response{Errors: gqlerror.List{{Message: "database down"}}, RequestError: true, Status: 503}),
-			HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 503, "", "database down", [2]string{}},
-		// A response without data or errors is still a GraphQL response.
-		{"empty response", fixed(&Response{}), HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 200, "null", "", [2]string{}},
-		// An executor that panics: 500 and the process lives on.
-		{"panic", fake(func(context.Context, *Request) *Response { panic("kaboom") }),
-			HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 500, "", "kaboom", [2]string{}},
-		// An executor that returns nil: 500.
-		{"nil response", fixed(nil), HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 500, "", "no response", [2]string{}},
-		// A response over the limit: 500 naming the size and the limit.
-		{"response too large", fixed(&Response{Data: json.RawMessage(`"` + big + `"`)}), HTTPOptions{MaxResponseBytes: 100},
-			func() *http.Request { return post(`{"query":"{x}"}`) }, 500, "", "at least 211 bytes, over the server's limit of 100 bytes", [2]string{}},
-		// A limit smaller than the error message itself still gets the error.
-		{"tiny response limit", fixed(&Response{Data: json.RawMessage(`1`)}), HTTPOptions{MaxResponseBytes: 5},
-			func() *http.Request { return post(`{"query":"{x}"}`) }, 500, "", "limit of 5 bytes", [2]string{}},
-		// A response exactly at the limit passes: {"data":1} is 10 bytes.
-		{"response at the limit", fixed(&Response{Data: json.RawMessage(`1`)}), HTTPOptions{MaxResponseBytes: 10},
-			func() *http.Request { return post(`{"query":"{x}"}`) }, 200, "1", "", [2]string{}},
-		// The executor can see the limit in its context.
-		{"limit in context", fake(func(ctx context.Context, _ *Request) *Response {
-			return &Response{Data: json.RawMessage(itoa(int(ResponseLimit(ctx))))}
-		}), HTTPOptions{MaxResponseBytes: 1234}, func() *http.Request { return post(`{"query":"{x}"}`) }, 200, "1234", "", [2]string{}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			rec, b := do(t, Handler(c.exec, c.opts), c.req())
-			if rec.Code != c.status {
-				t.Fatalf("status %d, want %d: %s", rec.Code, c.status, rec.Body)
-			}
-			if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
-				t.Errorf("Content-Type %q", ct)
-			}
-			if c.data != "" && string(b.Data) != c.data {
-				t.Errorf("data %s, want %s", b.Data, c.data)
-			}
-			if c.status != 200 && len(b.Errors) == 0 {
-				t.Errorf("status %d without errors: %s", rec.Code, rec.Body)
-			}
-			if c.message != "" && (len(b.Errors) == 0 || !strings.Contains(b.Errors[0].Message, c.message)) {
-				t.Errorf("errors %+v, want a message containing %q", b.Errors, c.message)
-			}
-			if c.header[0] != "" && rec.Header().Get(c.header[0]) != c.header[1] {
-				t.Errorf("%s: %q, want %q", c.header[0], rec.Header().Get(c.header[0]), c.header[1])
-			}
-			if b.Extensions != nil {
-				t.Errorf("extensions without trace: %s", rec.Body)
-			}
-		})
+	for _, c := range handlerCases {
+		t.Run(c.name, c.check)
+	}
+}
+
+// handlerCase is one request to a Handler and what its response must be.
+type handlerCase struct {
+	name    string
+	exec    Executor
+	opts    HTTPOptions
+	req     func() *http.Request
+	status  int
+	data    string // expected data, when not ""
+	message string // a substring of the first error's message, when not ""
+	header  [2]string
+}
+
+// longText is a string over the 100-byte limits of handlerCases.
+var longText = strings.Repeat("x", 200)
+
+// handlerCases are the requests TestHandler serves: the forms of a request,
+// the ways it can be malformed, and what the executor can answer.
+var handlerCases = []handlerCase{
+	// A POST reaches the executor with query, variables and operation name.
+	{"post", echo, HTTPOptions{}, func() *http.Request {
+		return post(`{"query":"query Q($a: ID){x}","variables":{"a":"1"},"operationName":"Q"}`)
+	}, 200, `{"query":"query Q($a: ID){x}","operationName":"Q","variables":{"a":"1"}}`, "", [2]string{}},
+	// Content-Type parameters are fine.
+	{"post with charset", echo, HTTPOptions{}, func() *http.Request {
+		r := post(`{"query":"{x}"}`)
+		r.Header.Set("Content-Type", "application/json; charset=utf-8")
+		return r
+	}, 200, `{"query":"{x}"}`, "", [2]string{}},
+	// A GET carries the same in its query string, variables JSON-encoded.
+	{"get", echo, HTTPOptions{}, func() *http.Request {
+		q := url.Values{"query": {"{x}"}, "variables": {`{"n":5}`}, "operationName": {"Op"}}
+		return httptest.NewRequest(http.MethodGet, "/graphql?"+q.Encode(), nil)
+	}, 200, `{"query":"{x}","operationName":"Op","variables":{"n":5}}`, "", [2]string{}},
+	// / is an alias of /graphql.
+	{"root path", echo, HTTPOptions{}, func() *http.Request {
+		r := post(`{"query":"{x}"}`)
+		r.URL.Path = "/"
+		return r
+	}, 200, `{"query":"{x}"}`, "", [2]string{}},
+	// Other paths are 404, still as GraphQL JSON.
+	{"unknown path", echo, HTTPOptions{}, func() *http.Request {
+		return httptest.NewRequest(http.MethodGet, "/other", nil)
+	}, 404, "", "/graphql", [2]string{}},
+	// Methods other than GET and POST: 405 with Allow.
+	{"put", echo, HTTPOptions{}, func() *http.Request {
+		return httptest.NewRequest(http.MethodPut, "/graphql", strings.NewReader(`{"query":"{x}"}`))
+	}, 405, "", "PUT", [2]string{"Allow", "GET, POST"}},
+	// A body over the limit, announced by Content-Length: 413.
+	{"body too large", echo, HTTPOptions{MaxRequestBytes: 100}, func() *http.Request {
+		return post(`{"query":"` + longText + `"}`)
+	}, 413, "", "limit of 100 bytes", [2]string{}},
+	// The same without Content-Length (chunked): found while reading.
+	{"body too large, chunked", echo, HTTPOptions{MaxRequestBytes: 100}, func() *http.Request {
+		r := post(`{"query":"` + longText + `"}`)
+		r.ContentLength = -1
+		return r
+	}, 413, "", "limit of 100 bytes", [2]string{}},
+	// A body that is not JSON: 400.
+	{"malformed JSON", echo, HTTPOptions{}, func() *http.Request { return post(`{"query":`) }, 400, "", "malformed request body", [2]string{}},
+	// A JSON array (batching) is refused by name.
+	{"batch", echo, HTTPOptions{}, func() *http.Request { return post(`[{"query":"{x}"}]`) }, 400, "", "batched", [2]string{}},
+	// variables must be an object.
+	{"variables not an object", echo, HTTPOptions{}, func() *http.Request {
+		return post(`{"query":"{x}","variables":[1]}`)
+	}, 400, "", "malformed request body", [2]string{}},
+	// Malformed GET variables: 400.
+	{"get malformed variables", echo, HTTPOptions{}, func() *http.Request {
+		return httptest.NewRequest(http.MethodGet, "/graphql?query=%7Bx%7D&variables=%7B", nil)
+	}, 400, "", "variables", [2]string{}},
+	// No query at all: 400.
+	{"missing query", echo, HTTPOptions{}, func() *http.Request { return post(`{"variables":{}}`) }, 400, "", "missing query", [2]string{}},
+	// A blank query: 400.
+	{"empty query", echo, HTTPOptions{}, func() *http.Request { return post(`{"query":"  "}`) }, 400, "", "missing query", [2]string{}},
+	// A GET without a query: 400.
+	{"get without query", echo, HTTPOptions{}, func() *http.Request {
+		return httptest.NewRequest(http.MethodGet, "/graphql", nil)
+	}, 400, "", "missing query", [2]string{}},
+	// A POST that is not JSON: 415.
+	{"wrong content type", echo, HTTPOptions{}, func() *http.Request {
+		r := post(`{"query":"{x}"}`)
+		r.Header.Set("Content-Type", "text/plain")
+		return r
+	}, 415, "", "Content-Type", [2]string{}},
+	// The executor's request error (syntax, validation, ...) to a client
+	// of application/json: 200 and the errors (TestContentNegotiation
+	// has the 400 of application/graphql-response+json).
+	{"request error", fixed(&Response{Errors: gqlerror.List{{Message: "Syntax Error"}}, RequestError: true}),
+		HTTPOptions{}, func() *http.Request { return post(`{"query":"{"}`) }, 200, "", "Syntax Error", [2]string{}},
+	// Field errors beside data: 200.
+	{"field error", fixed(&Response{Data: json.RawMessage(`{"x":null}`), Errors: gqlerror.List{{Message: "boom"}}}),
+		HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 200, `{"x":null}`, "boom", [2]string{}},
+	// Response.Status overrides everything.
+	{"status override", fixed(&Response{Errors: gqlerror.List{{Message: "database down"}}, RequestError: true, Status: 503}),
+		HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 503, "", "database down", [2]string{}},
+	// A response without data or errors is still a GraphQL response.
+	{"empty response", fixed(&Response{}), HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 200, "null", "", [2]string{}},
+	// An executor that panics: 500 and the process lives on.
+	{"panic", fake(func(context.Context, *Request) *Response { panic("kaboom") }),
+		HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 500, "", "kaboom", [2]string{}},
+	// An executor that returns nil: 500.
+	{"nil response", fixed(nil), HTTPOptions{}, func() *http.Request { return post(`{"query":"{x}"}`) }, 500, "", "no response", [2]string{}},
+	// A response over the limit: 500 naming the size and the limit.
+	{"response too large", fixed(&Response{Data: json.RawMessage(`"` + longText + `"`)}), HTTPOptions{MaxResponseBytes: 100},
+		func() *http.Request { return post(`{"query":"{x}"}`) }, 500, "", "at least 211 bytes, over the server's limit of 100 bytes", [2]string{}},
+	// A limit smaller than the error message itself still gets the error.
+	{"tiny response limit", fixed(&Response{Data: json.RawMessage(`1`)}), HTTPOptions{MaxResponseBytes: 5},
+		func() *http.Request { return post(`{"query":"{x}"}`) }, 500, "", "limit of 5 bytes", [2]string{}},
+	// A response exactly at the limit passes: {"data":1} is 10 bytes.
+	{"response at the limit", fixed(&Response{Data: json.RawMessage(`1`)}), HTTPOptions{MaxResponseBytes: 10},
+		func() *http.Request { return post(`{"query":"{x}"}`) }, 200, "1", "", [2]string{}},
+	// The executor can see the limit in its context.
+	{"limit in context", fake(func(ctx context.Context, _ *Request) *Response {
+		return &Response{Data: json.RawMessage(itoa(int(ResponseLimit(ctx))))}
+	}), HTTPOptions{MaxResponseBytes: 1234}, func() *http.Request { return post(`{"query":"{x}"}`) }, 200, "1234", "", [2]string{}},
+}
+
+// check serves the request of c and checks the response.
+func (c handlerCase) check(t *testing.T) {
+	rec, b := do(t, Handler(c.exec, c.opts), c.req())
+	if rec.Code != c.status {
+		t.Fatalf("status %d, want %d: %s", rec.Code, c.status, rec.Body)
+	}
+	if ct := rec.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if c.data != "" && string(b.Data) != c.data {
+		t.Errorf("data %s, want %s", b.Data, c.data)
+	}
+	if c.status != 200 && len(b.Errors) == 0 {
+		t.Errorf("status %d without errors: %s", rec.Code, rec.Body)
+	}
+	if c.message != "" && (len(b.Errors) == 0 || !strings.Contains(b.Errors[0].Message, c.message)) {
+		t.Errorf("errors %+v, want a message containing %q", b.Errors, c.message)
+	}
+	if c.header[0] != "" && rec.Header().Get(c.header[0]) != c.header[1] {
+		t.Errorf("%s: %q, want %q", c.header[0], rec.Header().Get(c.header[0]), c.header[1])
+	}
+	if b.Extensions != nil {
+		t.Errorf("extensions without trace: %s", rec.Body)
 	}
 }
 

@@ -331,37 +331,94 @@ const rdfTypeTerm = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
 
 func ubTerm(name string) string { return "<" + store.UnivBench + name + ">" }
 
+// TestNTriples reads the N-Triples file back: every line a triple of LUBM
+// entities, every entity typed once, and as many triples of each class and
+// predicate as the dataset has rows for them.
 func TestNTriples(t *testing.T) {
-	var rows [dataset.NumTables]int
-	var ranks = map[string]int{}
-	var heads, tas int
-	observe := func(b *dataset.Batch) {
-		for i := range b.Tables {
-			rows[i] += b.Tables[i].Len()
-		}
-		p := &b.Tables[dataset.Professor]
-		for i := 0; i < p.Len(); i++ {
-			ranks[p.Row(i)[1].S]++
-			if !p.Row(i)[3].Null {
-				heads++
-			}
-		}
-		c := &b.Tables[dataset.UndergraduateCourse]
-		for i := 0; i < c.Len(); i++ {
-			if !c.Row(i)[3].Null {
-				tas++
-			}
+	w := writtenCounts{ranks: map[string]int{}}
+	path := writeFile(t, "ntriples", fileConfig, store.LoadOptions{Observe: w.observe})
+	classes, preds := readTriples(t, path)
+	if want := w.classes(); fmt.Sprint(classes) != fmt.Sprint(want) {
+		t.Errorf("rdf:type triples per class:\n got %v\nwant %v", classes, want)
+	}
+	for p, n := range w.predicates() {
+		if preds[p] != n {
+			t.Errorf("%d ub:%s triples, want %d", preds[p], p, n)
 		}
 	}
-	path := writeFile(t, "ntriples", fileConfig, store.LoadOptions{Observe: observe})
+}
+
+// writtenCounts is what TestNTriples counts of the dataset as it is written.
+type writtenCounts struct {
+	rows       [dataset.NumTables]int
+	ranks      map[string]int // professors by type
+	heads, tas int            // department heads, teaching assistants
+}
+
+// observe counts the rows of b.
+func (w *writtenCounts) observe(b *dataset.Batch) {
+	for i := range b.Tables {
+		w.rows[i] += b.Tables[i].Len()
+	}
+	p := &b.Tables[dataset.Professor]
+	for i := 0; i < p.Len(); i++ {
+		w.ranks[p.Row(i)[1].S]++
+		if !p.Row(i)[3].Null {
+			w.heads++
+		}
+	}
+	c := &b.Tables[dataset.UndergraduateCourse]
+	for i := 0; i < c.Len(); i++ {
+		if !c.Row(i)[3].Null {
+			w.tas++
+		}
+	}
+}
+
+// classes is the number of rdf:type triples each class must have.
+func (w *writtenCounts) classes() map[string]int {
+	rows, ranks := w.rows, w.ranks
+	return map[string]int{
+		"University": rows[dataset.University], "Department": rows[dataset.Department],
+		"ResearchGroup": rows[dataset.ResearchGroup],
+		"FullProfessor": ranks["fullProfessor"], "AssociateProfessor": ranks["associateProfessor"],
+		"AssistantProfessor": ranks["assistantProfessor"], "Lecturer": rows[dataset.Lecturer],
+		"GraduateStudent": rows[dataset.GraduateStudent], "UndergraduateStudent": rows[dataset.UndergraduateStudent],
+		"Course": rows[dataset.UndergraduateCourse], "GraduateCourse": rows[dataset.GraduateCourse],
+		"Publication": rows[dataset.Publication],
+	}
+}
+
+// predicates is the number of triples some univ-bench predicates must have.
+func (w *writtenCounts) predicates() map[string]int {
+	rows := w.rows
+	return map[string]int{
+		"publicationAuthor":   rows[dataset.Publication] + rows[dataset.CoAuthorOfPublication],
+		"takesCourse":         rows[dataset.GraduateStudentTakeCourse] + rows[dataset.UndergraduateStudentTakeCourse],
+		"teacherOf":           rows[dataset.UndergraduateCourse] + rows[dataset.GraduateCourse],
+		"teachingAssistantOf": w.tas,
+		"headOf":              w.heads,
+		"worksFor":            rows[dataset.Faculty],
+		"doctoralDegreeFrom":  rows[dataset.Faculty],
+		"age":                 rows[dataset.GraduateStudent] + rows[dataset.UndergraduateStudent],
+		"researchInterest":    rows[dataset.Professor],
+		"abstract":            rows[dataset.Publication],
+	}
+}
+
+// readTriples parses the N-Triples file at path, checks that its subjects
+// are LUBM entities, typed once, and that every entity it mentions is
+// typed, and counts its rdf:type triples by class and its other triples by
+// predicate.
+func readTriples(t *testing.T, path string) (classes, preds map[string]int) {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 
-	classes := map[string]int{}
-	preds := map[string]int{}
+	classes = map[string]int{}
+	preds = map[string]int{}
 	typed := map[string]bool{} // subjects with an rdf:type
 	var refs []string          // IRI objects
 	sc := bufio.NewScanner(f)
@@ -404,35 +461,7 @@ func TestNTriples(t *testing.T) {
 			t.Fatalf("%s is used but has no rdf:type", r)
 		}
 	}
-	want := map[string]int{
-		"University": rows[dataset.University], "Department": rows[dataset.Department],
-		"ResearchGroup": rows[dataset.ResearchGroup],
-		"FullProfessor": ranks["fullProfessor"], "AssociateProfessor": ranks["associateProfessor"],
-		"AssistantProfessor": ranks["assistantProfessor"], "Lecturer": rows[dataset.Lecturer],
-		"GraduateStudent": rows[dataset.GraduateStudent], "UndergraduateStudent": rows[dataset.UndergraduateStudent],
-		"Course": rows[dataset.UndergraduateCourse], "GraduateCourse": rows[dataset.GraduateCourse],
-		"Publication": rows[dataset.Publication],
-	}
-	if fmt.Sprint(classes) != fmt.Sprint(want) {
-		t.Errorf("rdf:type triples per class:\n got %v\nwant %v", classes, want)
-	}
-	wantPreds := map[string]int{
-		"publicationAuthor":   rows[dataset.Publication] + rows[dataset.CoAuthorOfPublication],
-		"takesCourse":         rows[dataset.GraduateStudentTakeCourse] + rows[dataset.UndergraduateStudentTakeCourse],
-		"teacherOf":           rows[dataset.UndergraduateCourse] + rows[dataset.GraduateCourse],
-		"teachingAssistantOf": tas,
-		"headOf":              heads,
-		"worksFor":            rows[dataset.Faculty],
-		"doctoralDegreeFrom":  rows[dataset.Faculty],
-		"age":                 rows[dataset.GraduateStudent] + rows[dataset.UndergraduateStudent],
-		"researchInterest":    rows[dataset.Professor],
-		"abstract":            rows[dataset.Publication],
-	}
-	for p, n := range wantPreds {
-		if preds[p] != n {
-			t.Errorf("%d ub:%s triples, want %d", preds[p], p, n)
-		}
-	}
+	return classes, preds
 }
 
 // trickyNames are strings that each format must escape, as university names

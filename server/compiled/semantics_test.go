@@ -151,6 +151,28 @@ func pubsOf(w *world, nr int64, byTitleDesc bool) []int64 {
 func TestArguments(t *testing.T) {
 	bs := backends(t)
 	w := loadWorld(t, bs[1].plain)
+	s := busiestUniversity(w)
+	for _, c := range argumentCases(s) {
+		t.Run(c.name, func(t *testing.T) { checkArgumentCase(t, bs, s.u, c) })
+	}
+	t.Run("order by variable list and single value", func(t *testing.T) { checkOrderForms(t, bs, w) })
+	t.Run("publication order forms", func(t *testing.T) { checkPublicationOrderForms(t, bs, w, s.adv) })
+}
+
+// argUniversity is the university whose students TestArguments selects,
+// with the advisor of its first student and a word of that advisor's
+// research interest.
+type argUniversity struct {
+	w    *world
+	gs   []*grad // its students: the graduates with its undergraduate degree
+	u    string  // the university's nr
+	adv  int64
+	word string
+}
+
+// busiestUniversity is the university with the most students (graduates
+// whose undergraduate degree is from it).
+func busiestUniversity(w *world) *argUniversity {
 	// A university with many students and the interest of one advisor.
 	best := int64(0)
 	for u := int64(0); u < 1000; u++ {
@@ -160,35 +182,47 @@ func TestArguments(t *testing.T) {
 	}
 	gs := w.gradsFrom(best)
 	word := strings.Fields(w.faculty[gs[0].advisor.Int64].interest.String)[0]
-	adv := gs[0].advisor.Int64
-	u := fmt.Sprint(best)
-	expect := func(keep func(g *grad) bool, off, lim int) string {
-		var out []int64
-		for _, g := range gs {
-			if keep(g) {
-				out = append(out, g.nr)
-			}
+	return &argUniversity{w: w, gs: gs, u: fmt.Sprint(best), adv: gs[0].advisor.Int64, word: word}
+}
+
+// expect is the answer that selects the students keep holds for, skips off
+// of them and keeps at most lim (all when lim < 0).
+func (s *argUniversity) expect(keep func(g *grad) bool, off, lim int) string {
+	var out []int64
+	for _, g := range s.gs {
+		if keep(g) {
+			out = append(out, g.nr)
 		}
-		off = min(off, len(out))
-		if lim >= 0 {
-			out = out[off:min(off+lim, len(out))]
-		} else {
-			out = out[off:]
-		}
-		return obj("university", obj("undergraduateDegreeObtainedBystudent", ids(out)))
 	}
-	interest := func(g *grad) bool {
-		f := w.faculty[g.advisor.Int64]
-		return g.advisor.Valid && strings.Contains(f.interest.String, word)
+	off = min(off, len(out))
+	if lim >= 0 {
+		out = out[off:min(off+lim, len(out))]
+	} else {
+		out = out[off:]
 	}
+	return obj("university", obj("undergraduateDegreeObtainedBystudent", ids(out)))
+}
+
+// interest tells whether g's advisor has the word in their research interest.
+func (s *argUniversity) interest(g *grad) bool {
+	f := s.w.faculty[g.advisor.Int64]
+	return g.advisor.Valid && strings.Contains(f.interest.String, s.word)
+}
+
+// argumentCase is one form of the arguments of a university's
+// undergraduateDegreeObtainedBystudent: args written in the query, or vars
+// given to a query that takes them all by variable.
+type argumentCase struct {
+	name, args, vars string
+	want             string
+}
+
+// argumentCases are the where, limit and offset forms TestArguments tries.
+// Their arguments and answers come from the data, so a function builds them.
+func argumentCases(s *argUniversity) []argumentCase {
+	expect, interest, adv, word, u := s.expect, s.interest, s.adv, s.word, s.u
 	all := func(*grad) bool { return true }
-	const lit = `query($u: ID!) { university(nr: $u) { undergraduateDegreeObtainedBystudent%s { id } } }`
-	const byVar = `query($u: ID!, $w: GraduateStudentWhereInput, $l: Int, $o: Int) {
-		university(nr: $u) { undergraduateDegreeObtainedBystudent(where: $w, limit: $l, offset: $o) { id } } }`
-	cases := []struct {
-		name, args, vars string
-		want             string
-	}{
+	return []argumentCase{
 		{"no arguments", "", "", expect(all, 0, -1)},
 		{"limit and offset", "limit: 3, offset: 2", "", expect(all, 2, 3)},
 		{"offset alone", "offset: 4", "", expect(all, 4, -1)},
@@ -213,88 +247,96 @@ func TestArguments(t *testing.T) {
 			expect(func(g *grad) bool { return g.age.Int64 < 24 }, 0, -1)},
 		{"where by variable, all null", "", `{"w": null, "l": null, "o": null}`, expect(all, 0, -1)},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			args := c.args
-			if args != "" {
-				args = "(" + args + ")"
-			}
-			q, v := fmt.Sprintf(lit, args), fmt.Sprintf(`{"u": %q}`, u)
-			if c.vars != "" {
-				q = byVar
-				v = strings.Replace(c.vars, "{", fmt.Sprintf(`{"u": %q, `, u), 1)
-			}
-			for _, b := range bs {
-				if got := b.data(t, q, v); got != c.want {
-					t.Errorf("%s:\ngot  %.500s\nwant %.500s", b.name, got, c.want)
-				}
-			}
-		})
+}
+
+// checkArgumentCase asks every backend for the students of university u
+// with the arguments of c.
+func checkArgumentCase(t *testing.T, bs []*backend, u string, c argumentCase) {
+	const lit = `query($u: ID!) { university(nr: $u) { undergraduateDegreeObtainedBystudent%s { id } } }`
+	const byVar = `query($u: ID!, $w: GraduateStudentWhereInput, $l: Int, $o: Int) {
+		university(nr: $u) { undergraduateDegreeObtainedBystudent(where: $w, limit: $l, offset: $o) { id } } }`
+	args := c.args
+	if args != "" {
+		args = "(" + args + ")"
 	}
-
-	t.Run("order by variable list and single value", func(t *testing.T) {
-		const q = `query($o: [GraduateStudentField], $l: Int) { graduateStudents(order: $o, limit: $l) { id } }`
-		for _, o := range []string{`["advisor", "telephone"]`, `"emailAddress"`, `[null, "memberOf", "ID"]`, `[]`, `null`} {
-			var order []any
-			json.Unmarshal([]byte(o), &order)
-			if strings.HasPrefix(o, `"`) { // one value where a list is declared
-				order = []any{strings.Trim(o, `"`)}
-			}
-			sorted := slices.Clone(w.grads)
-			slices.SortStableFunc(sorted, func(a, b *grad) int {
-				for _, f := range order {
-					if f == nil {
-						continue
-					}
-					if c := gradCmp(strings.Replace(f.(string), "ID", "id", 1), a, b); c != 0 {
-						return c
-					}
-				}
-				return int(a.nr - b.nr)
-			})
-			var nrs []int64
-			for _, g := range sorted[:700] {
-				nrs = append(nrs, g.nr)
-			}
-			for _, b := range bs {
-				want := obj("graduateStudents", ids(nrs))
-				if got := b.data(t, q, `{"l": 700, "o": `+o+`}`); got != want {
-					t.Errorf("%s: order %s:\ngot  %.300s\nwant %.300s", b.name, o, got, want)
-				}
-			}
+	q, v := fmt.Sprintf(lit, args), fmt.Sprintf(`{"u": %q}`, u)
+	if c.vars != "" {
+		q = byVar
+		v = strings.Replace(c.vars, "{", fmt.Sprintf(`{"u": %q, `, u), 1)
+	}
+	for _, b := range bs {
+		if got := b.data(t, q, v); got != c.want {
+			t.Errorf("%s:\ngot  %.500s\nwant %.500s", b.name, got, c.want)
 		}
-	})
+	}
+}
 
-	t.Run("publication order forms", func(t *testing.T) {
-		const q = `query($p: ID!, $o: PublicationSortCriterion) { faculty(nr: $p) { ... on Professor { publications(order: $o) { id } } } }`
-		p := adv
-		byNr, byTitleDesc := pubsOf(w, p, false), pubsOf(w, p, true)
-		byTitleAsc := slices.Clone(byTitleDesc)
-		slices.SortStableFunc(byTitleAsc, func(a, b int64) int {
-			ta, tb := title(w, a), title(w, b)
-			if c := strings.Compare(ta, tb); c != 0 {
-				return c
+// checkOrderForms orders graduate students by a list given as a variable,
+// and by a single value where the list is declared.
+func checkOrderForms(t *testing.T, bs []*backend, w *world) {
+	const q = `query($o: [GraduateStudentField], $l: Int) { graduateStudents(order: $o, limit: $l) { id } }`
+	for _, o := range []string{`["advisor", "telephone"]`, `"emailAddress"`, `[null, "memberOf", "ID"]`, `[]`, `null`} {
+		var order []any
+		json.Unmarshal([]byte(o), &order)
+		if strings.HasPrefix(o, `"`) { // one value where a list is declared
+			order = []any{strings.Trim(o, `"`)}
+		}
+		sorted := slices.Clone(w.grads)
+		slices.SortStableFunc(sorted, func(a, b *grad) int {
+			for _, f := range order {
+				if f == nil {
+					continue
+				}
+				if c := gradCmp(strings.Replace(f.(string), "ID", "id", 1), a, b); c != 0 {
+					return c
+				}
 			}
-			return int(a - b)
+			return int(a.nr - b.nr)
 		})
-		for _, c := range []struct {
-			order string
-			want  []int64
-		}{
-			{`null`, byNr},
-			{`{"direction": "DESC"}`, byNr},
-			{`{"field": "title"}`, byTitleAsc},
-			{`{"field": "title", "direction": "ASC"}`, byTitleAsc},
-			{`{"field": "title", "direction": "DESC"}`, byTitleDesc},
-		} {
-			want := obj("faculty", obj("publications", ids(c.want)))
-			for _, b := range bs {
-				if got := b.data(t, q, fmt.Sprintf(`{"p": "%d", "o": %s}`, p, c.order)); got != want {
-					t.Errorf("%s: order %s:\ngot  %s\nwant %s", b.name, c.order, got, want)
-				}
+		var nrs []int64
+		for _, g := range sorted[:700] {
+			nrs = append(nrs, g.nr)
+		}
+		for _, b := range bs {
+			want := obj("graduateStudents", ids(nrs))
+			if got := b.data(t, q, `{"l": 700, "o": `+o+`}`); got != want {
+				t.Errorf("%s: order %s:\ngot  %.300s\nwant %.300s", b.name, o, got, want)
 			}
 		}
+	}
+}
+
+// checkPublicationOrderForms orders the publications of professor adv in
+// every form of PublicationSortCriterion.
+func checkPublicationOrderForms(t *testing.T, bs []*backend, w *world, adv int64) {
+	const q = `query($p: ID!, $o: PublicationSortCriterion) { faculty(nr: $p) { ... on Professor { publications(order: $o) { id } } } }`
+	p := adv
+	byNr, byTitleDesc := pubsOf(w, p, false), pubsOf(w, p, true)
+	byTitleAsc := slices.Clone(byTitleDesc)
+	slices.SortStableFunc(byTitleAsc, func(a, b int64) int {
+		ta, tb := title(w, a), title(w, b)
+		if c := strings.Compare(ta, tb); c != 0 {
+			return c
+		}
+		return int(a - b)
 	})
+	for _, c := range []struct {
+		order string
+		want  []int64
+	}{
+		{`null`, byNr},
+		{`{"direction": "DESC"}`, byNr},
+		{`{"field": "title"}`, byTitleAsc},
+		{`{"field": "title", "direction": "ASC"}`, byTitleAsc},
+		{`{"field": "title", "direction": "DESC"}`, byTitleDesc},
+	} {
+		want := obj("faculty", obj("publications", ids(c.want)))
+		for _, b := range bs {
+			if got := b.data(t, q, fmt.Sprintf(`{"p": "%d", "o": %s}`, p, c.order)); got != want {
+				t.Errorf("%s: order %s:\ngot  %s\nwant %s", b.name, c.order, got, want)
+			}
+		}
+	}
 }
 
 func title(w *world, nr int64) string {
