@@ -66,7 +66,7 @@ func (e *engine) runCapacity(ctx context.Context) error {
 		if err := e.runPhase(ctx, ph, e.openWork(ph, uint64(n))); err != nil {
 			return err
 		}
-		st := runfile.MakeStep(n, rate, ph.ivs, ph.sum, e.cfg.SLO, e.cfg.MaxErrorRate, e.cfg.Cores)
+		st := runfile.MakeStep(n, rate, ph.ivs, ph.sum, runfile.StepRules{SLO: e.cfg.SLO, MaxErrorRate: e.cfg.MaxErrorRate, Cores: e.cfg.Cores})
 		if err := e.w.Write(st); err != nil {
 			return fmt.Errorf("run file: %w", err)
 		}
