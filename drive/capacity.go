@@ -15,7 +15,7 @@ func init() {
 		Name: Capacity, order: 5,
 		Help: `the highest open-loop rate meeting --slo (e.g. p99<200ms): doubling from
 --rate, then bisection to --precision; each step lasts --duration`,
-		Params:    []string{"connections", "duration", "rate", "arrival", "max-rate", "precision", "max-steps", "late", "max-lateness"},
+		Params:    []string{"connections", "duration", "rate", "arrival", "max-rate", "precision", "max-steps", "late", "max-lateness", "min-on-time"},
 		Corrected: true,
 		defaults: func(c *Config) {
 			if c.Rate == 0 {
@@ -66,7 +66,8 @@ func (e *engine) runCapacity(ctx context.Context) error {
 		if err := e.runPhase(ctx, ph, e.openWork(ph, uint64(n))); err != nil {
 			return err
 		}
-		st := runfile.MakeStep(n, rate, ph.ivs, ph.sum, e.cfg.SLO, e.cfg.MaxErrorRate, e.cfg.Cores)
+		st := runfile.MakeStep(n, rate, ph.ivs, ph.sum, runfile.StepRules{SLO: e.cfg.SLO, MaxErrorRate: e.cfg.MaxErrorRate,
+			MinOnTime: e.cfg.MinOnTime, Cores: e.cfg.Cores})
 		if err := e.w.Write(st); err != nil {
 			return fmt.Errorf("run file: %w", err)
 		}

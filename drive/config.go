@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
 )
 
@@ -20,8 +21,15 @@ type Config struct {
 	Connections int           // open, capacity: connections, the most requests in flight
 	Duration    time.Duration // closed, open: each run; capacity: each step; ramp: at most
 	Runs        int           // closed, open: runs; the first is a warm-up when Runs > 1
-	Think       time.Duration // closed, ramp: think time after each answer, uniform in [0, Think]
-	Passes      int           // sequential: measured passes over every query
+	// CI, when positive, makes the number of runs automatic (--runs auto;
+	// closed, open): after a warm-up, measured runs are repeated until the
+	// 95 % confidence interval of their mean throughput is within ±CI of
+	// the mean (0.05: ±5 %), after at least runfile.MinAutoRuns of them,
+	// or until MaxRuns runs; Runs is then ignored.
+	CI      float64
+	MaxRuns int           // with CI: runs at most, the warm-up included (default 20)
+	Think   time.Duration // closed, ramp: think time after each answer, uniform in [0, Think]
+	Passes  int           // sequential: measured passes over every query
 	// WarmupPasses are sequential passes run before the measured ones and
 	// excluded from every figure: the first pass over a query meets cold
 	// caches (the database's buffers, the server's plans), and without it a
@@ -40,8 +48,15 @@ type Config struct {
 	MaxSteps     int         // capacity: steps at most
 	MaxErrorRate float64     // the error fraction tolerated (ramp and capacity steps; the run's check)
 
-	Interval     time.Duration // interval lines' length
-	Late         time.Duration // a send this much after its intended time is late
+	Interval time.Duration // interval lines' length
+	// Late is how long after it was due a send is late: open loop, after
+	// its intended time; closed loop (closed, ramp), after its client had
+	// the previous answer and thought its think time.
+	Late time.Duration
+	// MinOnTime is the least share of sends that must start on time (open,
+	// capacity): an open run below it fails its check, a capacity step
+	// does not pass. 0: no check.
+	MinOnTime    float64
 	MaxLate      time.Duration // open: a send that cannot start within this of its time is dropped; 0: never
 	AbortAfter   time.Duration // abort when nothing but failures came back for this long
 	VerifySample float64       // fraction of responses whose data are compared (status and errors: always)
@@ -54,7 +69,15 @@ type Config struct {
 	Self    *measure.Proc         // the load generator itself, or nil
 	Cores   int                   // CPUs the load generator may use (for its own saturation)
 	Log     io.Writer             // one progress line per interval, or nil
+
+	// lag makes the load generator slow on purpose, for tests: its own
+	// work after each answer (checking, recording) takes this long.
+	lag time.Duration
 }
+
+// DefaultMaxRuns is how many runs --runs auto makes at most, the warm-up
+// included, unless told otherwise.
+const DefaultMaxRuns = 20
 
 // Defaults returns c with every zero field that has a default set to it.
 func (c Config) Defaults() Config {
@@ -90,6 +113,9 @@ func (c Config) Defaults() Config {
 	defd(&c.Late, time.Millisecond)
 	defd(&c.AbortAfter, 5*time.Second)
 	deff(&c.VerifySample, 1)
+	if c.CI > 0 {
+		def(&c.MaxRuns, DefaultMaxRuns)
+	}
 	return c
 }
 
@@ -122,10 +148,23 @@ func (c *Config) ValidateParams() error {
 		return fmt.Errorf("the verification sample must be in (0, 1], got %g", c.VerifySample)
 	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1:
 		return fmt.Errorf("the maximum error rate must be in [0, 1], got %g", c.MaxErrorRate)
+	case c.MinOnTime < 0 || c.MinOnTime > 1:
+		return fmt.Errorf("the least share of sends on time must be in [0, 1], got %g", c.MinOnTime)
+	case c.CI < 0 || c.CI >= 1:
+		return fmt.Errorf("the confidence interval's half-width must be a fraction of the mean in (0, 1), got %g", c.CI)
+	case c.CI > 0 && c.MaxRuns < runfile.MinAutoRuns+1:
+		return fmt.Errorf("automatic runs need a maximum of at least %d runs (a warm-up and %d measured runs), got %d",
+			runfile.MinAutoRuns+1, runfile.MinAutoRuns, c.MaxRuns)
 	}
 	spec, err := ModeByName(c.Mode)
 	if err != nil {
 		return err
+	}
+	switch {
+	case c.CI > 0 && !spec.Uses("runs"):
+		return fmt.Errorf("mode %s makes no repeated runs to make automatic", spec.Name)
+	case c.MinOnTime > 0 && !spec.Uses("min-on-time"):
+		return fmt.Errorf("mode %s has no schedule for sends to be on time to", spec.Name)
 	}
 	if spec.validate != nil {
 		return spec.validate(c)
@@ -139,7 +178,7 @@ type AbortError struct{ Reason string }
 func (e *AbortError) Error() string { return "run aborted: " + e.Reason }
 
 // CheckError says which check a completed run failed: errors, wrong
-// answers, or the latency objective.
+// answers, the latency objective, or too few sends on time.
 type CheckError struct{ Reason string }
 
 func (e *CheckError) Error() string { return "check failed: " + e.Reason }

@@ -34,6 +34,14 @@
 // it. Recorder fetches the right answers from a trusted server once: the
 // golden file later runs are checked against.
 //
+// The generator tells on itself: in every mode the summary says whether it,
+// not the server, was the bottleneck (its own CPU; open-loop sends that
+// left late with a connection free; closed-loop sends that waited on it
+// after their client's answer), in open loop what share of the sends left
+// on time (MinOnTime makes it a check), and how much the measured runs'
+// throughput varied; with CI the runs are repeated until their mean is
+// known to within it.
+//
 // Each mode is a ModeSpec registered in its own file; Modes lists them.
 //
 // The package shares no code with the servers and databases it measures,

@@ -127,7 +127,10 @@ func (e *engine) closeAll() {
 // send sends request i and records it in w.s and the recorder, and says
 // whether it did. intended < 0 means "now" (closed loop); idle says the
 // worker waited for the intended time, so a late send is the driver's fault.
-func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Duration, idle bool) bool {
+// In closed loop, waited is how long the request waited on the driver
+// itself since it was due (its client had the previous answer and thought
+// its think time); < 0: not known (the client's first request).
+func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Duration, idle bool, waited time.Duration) bool {
 	err := w.conn.Do(i, &w.res)
 	if err != nil && ctx.Err() != nil {
 		return false // cut short by the load generator: not a measurement
@@ -153,10 +156,20 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 		s.FirstByte = w.res.FirstByte.Sub(ph.base)
 		s.Outcome, s.Verified = e.checker.Check(i, w.res.Status, w.res.Body, w.sampled())
 	}
-	s.Late = s.Start-s.Intended > e.cfg.Late
-	s.DriverLate = s.Late && idle
+	if intended < 0 {
+		// Closed loop: a send is late when it waited on the generator; a
+		// slow server makes the answers late, not the sends.
+		s.Late = waited > e.cfg.Late
+		s.DriverLate = s.Late
+	} else {
+		s.Late = s.Start-s.Intended > e.cfg.Late
+		s.DriverLate = s.Late && idle
+	}
 	s.Overrun = ph.window > 0 && s.End > ph.window
 	w.rec.Record(s)
+	if e.cfg.lag > 0 {
+		time.Sleep(e.cfg.lag) // a slowed generator, for tests
+	}
 	// After a failed connect, wait a little before the next: a dead server
 	// is not to be hammered in a tight loop (the abort watchdog decides).
 	if err != nil && s.Outcome == measure.ErrTransport && w.res.SentBytes == 0 {

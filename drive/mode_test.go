@@ -43,7 +43,7 @@ func init() {
 					if err != nil {
 						return
 					}
-					w.send(ctx, ph, i, -1, false)
+					w.send(ctx, ph, i, -1, false, -1)
 				}
 			})
 		},
@@ -112,7 +112,8 @@ func TestModeRegistry(t *testing.T) {
 func TestModeSpecsComplete(t *testing.T) {
 	known := map[string]bool{"clients": true, "connections": true, "duration": true, "runs": true, "think": true,
 		"passes": true, "warmup-passes": true, "rate": true, "arrival": true, "ramp-rate": true, "max-clients": true,
-		"max-rate": true, "precision": true, "max-steps": true, "late": true, "max-lateness": true}
+		"max-rate": true, "precision": true, "max-steps": true, "late": true, "max-lateness": true,
+		"ci": true, "max-runs": true, "min-on-time": true}
 	for _, s := range Modes() {
 		if s.Name == once {
 			continue

@@ -16,8 +16,9 @@ func init() {
 	registerMode(ModeSpec{
 		Name: Closed, order: 1,
 		Help: `--clients N each cycling its share, next query when the answer is complete;
---duration per run, --runs R (the first a warm-up), --think D (uniform in [0,D])`,
-		Params:   []string{"clients", "duration", "runs", "think"},
+--duration per run, --runs R (the first a warm-up) or auto (--ci, --max-runs),
+--think D (uniform in [0,D]); a send --late after its answer waited on the generator`,
+		Params:   []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late"},
 		SLOAtEnd: true,
 		defaults: func(c *Config) {
 			if c.Runs == 0 {
@@ -26,7 +27,8 @@ func init() {
 		},
 		run: (*engine).runClosed,
 		header: func(c *Config, p *runfile.Params) {
-			p.Clients, p.DurationNS, p.Runs, p.ThinkNS = c.Clients, int64(c.Duration), c.Runs, int64(c.Think)
+			p.Clients, p.DurationNS, p.ThinkNS, p.LateNS = c.Clients, int64(c.Duration), int64(c.Think), int64(c.Late)
+			runsParams(c, p)
 		},
 	})
 	registerMode(ModeSpec{
@@ -41,6 +43,16 @@ measured after --warmup-passes W (1)`,
 		},
 		label: func(ph *phase, _ int) string { return fmt.Sprintf("pass %d", ph.run) },
 	})
+}
+
+// runsParams records how many runs were asked for: Runs, or --runs auto's
+// target and limit.
+func runsParams(c *Config, p *runfile.Params) {
+	if c.CI > 0 {
+		p.CI, p.MaxRuns = c.CI, c.MaxRuns
+		return
+	}
+	p.Runs = c.Runs
 }
 
 // cycle is the sequence of requests a closed-loop client goes through, over
@@ -72,16 +84,12 @@ func rotation(c, total int) cycle {
 func (e *engine) runClosed(ctx context.Context) error {
 	e.users.Store(int64(e.cfg.Clients))
 	e.connect(e.cfg.Clients)
-	for r := 1; r <= e.cfg.Runs; r++ {
-		ph := &phase{run: r, warmup: e.cfg.Runs > 1 && r == 1, window: e.cfg.Duration}
-		err := e.runPhase(ctx, ph, func(ctx context.Context) {
+	return e.runs(ctx, func(ctx context.Context, r int, warmup bool) error {
+		ph := &phase{run: r, warmup: warmup, window: e.cfg.Duration}
+		return e.runPhase(ctx, ph, func(ctx context.Context) {
 			e.clients(ctx, ph, e.cfg.Clients)
 		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }
 
 // clients runs n closed-loop clients until the phase's window closes or ctx
@@ -101,21 +109,39 @@ func (e *engine) clients(ctx context.Context, ph *phase, n int) {
 }
 
 // closedLoop sends the share's requests in turn until the window closes.
+// Between an answer and the next send a client does nothing but think: any
+// other delay there (checking and recording the answer, waiting for a CPU)
+// is the load generator's own, and a send it delays more than Late is
+// late, the driver's fault. A slow server delays the answers, never this.
 func (w *worker) closedLoop(ctx context.Context, ph *phase, sh cycle, rng *rand.Rand) {
 	think := w.e.cfg.Think
+	// answered is when the previous answer ended (a phase offset; < 0: no
+	// answer to wait from), thought the think time slept since.
+	answered, thought := time.Duration(-1), time.Duration(0)
 	for pos := 0; ctx.Err() == nil; pos++ {
-		if ph.window > 0 && time.Since(ph.base) >= ph.window {
+		now := time.Since(ph.base)
+		if ph.window > 0 && now >= ph.window {
 			return
 		}
-		w.send(ctx, ph, sh.at(pos), -1, false)
+		waited := time.Duration(-1)
+		if answered >= 0 {
+			waited = now - answered - thought
+		}
+		sent := w.send(ctx, ph, sh.at(pos), -1, false, waited)
+		answered, thought = -1, 0
+		if sent && w.s.Outcome.HasResponse() {
+			answered = w.s.End
+		}
 		if think > 0 {
 			d := time.Duration(rng.Int64N(int64(think) + 1))
-			if ph.window > 0 && time.Since(ph.base)+d >= ph.window {
+			from := time.Since(ph.base)
+			if ph.window > 0 && from+d >= ph.window {
 				return
 			}
 			if !w.sl.sleep(ctx, d) {
 				return
 			}
+			thought = time.Since(ph.base) - from
 		}
 	}
 }
@@ -141,7 +167,7 @@ func (e *engine) runSequential(ctx context.Context) error {
 				if ctx.Err() != nil {
 					return
 				}
-				if w.send(ctx, ph, i, -1, false) && !ph.warmup {
+				if w.send(ctx, ph, i, -1, false, -1) && !ph.warmup {
 					st[i].add(&w.s)
 				}
 			}

@@ -13,8 +13,9 @@ func init() {
 	registerMode(ModeSpec{
 		Name: Open, order: 3,
 		Help: `--rate R per second, --arrival constant|poisson, --connections N; latency
-from the intended send time (coordinated omission corrected)`,
-		Params:    []string{"connections", "duration", "runs", "rate", "arrival", "late", "max-lateness"},
+from the intended send time (coordinated omission corrected); --runs R or auto;
+--min-on-time F fails the run when fewer sends start within --late of their time`,
+		Params:    []string{"connections", "duration", "runs", "ci", "max-runs", "rate", "arrival", "late", "max-lateness", "min-on-time"},
 		Corrected: true,
 		SLOAtEnd:  true,
 		validate: func(c *Config) error {
@@ -26,7 +27,13 @@ from the intended send time (coordinated omission corrected)`,
 		run: (*engine).runOpen,
 		header: func(c *Config, p *runfile.Params) {
 			openParams(c, p)
-			p.Runs = c.Runs
+			runsParams(c, p)
+		},
+		check: func(e *engine, s *runfile.Summary) (string, bool) {
+			if e.cfg.MinOnTime > 0 && s.OnTime != nil && *s.OnTime < e.cfg.MinOnTime {
+				return runfile.OnTimeWhy(*s.OnTime, e.cfg.MinOnTime), true
+			}
+			return "", false
 		},
 	})
 }
@@ -37,19 +44,16 @@ func openParams(c *Config, p *runfile.Params) {
 	if c.Poisson {
 		p.Arrival = "poisson"
 	}
-	p.LateNS, p.MaxLateNS = int64(c.Late), int64(c.MaxLate)
+	p.LateNS, p.MaxLateNS, p.MinOnTime = int64(c.Late), int64(c.MaxLate), c.MinOnTime
 }
 
-// runOpen runs the open loop: Runs runs of Duration at Rate.
+// runOpen runs the open loop: runs of Duration at Rate (see runs).
 func (e *engine) runOpen(ctx context.Context) error {
 	e.connect(e.cfg.Connections)
-	for r := 1; r <= e.cfg.Runs; r++ {
-		ph := &phase{run: r, warmup: e.cfg.Runs > 1 && r == 1, window: e.cfg.Duration, rate: e.cfg.Rate}
-		if err := e.runPhase(ctx, ph, e.openWork(ph, uint64(r))); err != nil {
-			return err
-		}
-	}
-	return nil
+	return e.runs(ctx, func(ctx context.Context, r int, warmup bool) error {
+		ph := &phase{run: r, warmup: warmup, window: e.cfg.Duration, rate: e.cfg.Rate}
+		return e.runPhase(ctx, ph, e.openWork(ph, uint64(r)))
+	})
 }
 
 // pacer returns the phase's schedule; stream separates the runs' and
@@ -125,6 +129,6 @@ func (w *worker) openLoop(ctx context.Context, ph *phase, p Pacer) {
 			w.rec.Drop(int(e.tmplOf[i]), 1)
 			continue
 		}
-		w.send(ctx, ph, i, at, idle)
+		w.send(ctx, ph, i, at, idle, -1)
 	}
 }

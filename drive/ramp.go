@@ -16,7 +16,7 @@ func init() {
 		Name: Ramp, order: 4,
 		Help: `closed-loop users added at --ramp-rate per second (with --think) until errors,
 wrong answers or --slo break, up to --max-clients, within --duration`,
-		Params: []string{"duration", "think", "ramp-rate", "max-clients"},
+		Params: []string{"duration", "think", "ramp-rate", "max-clients", "late"},
 		validate: func(c *Config) error {
 			if c.RampRate <= 0 || c.MaxClients < 1 {
 				return errors.New("a ramp needs a positive rate of users and maximum of users")
@@ -26,6 +26,7 @@ wrong answers or --slo break, up to --max-clients, within --duration`,
 		run: (*engine).runRamp,
 		header: func(c *Config, p *runfile.Params) {
 			p.DurationNS, p.ThinkNS, p.RampRate, p.MaxClients = int64(c.Duration), int64(c.Think), c.RampRate, c.MaxClients
+			p.LateNS = int64(c.Late)
 		},
 		summary: func(e *engine, s *runfile.Summary) { s.Ramp = e.rampResult() },
 		// A ramp runs until something breaks: its errors are its result.

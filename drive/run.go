@@ -18,8 +18,8 @@ import (
 //     interval up to then and a summary of status "interrupted";
 //   - an *AbortError when the server stopped answering (status "aborted");
 //   - a *CheckError when the run completed but failed a check: wrong
-//     answers, more errors than MaxErrorRate, an unmet SLO, no capacity
-//     (status "failed");
+//     answers, more errors than MaxErrorRate, an unmet SLO, fewer sends on
+//     time than MinOnTime, no capacity (status "failed");
 //   - any other error for a failure of the run file itself.
 func Run(ctx context.Context, cfg Config, w *runfile.Writer) (*runfile.Summary, error) {
 	cfg = cfg.Defaults()
@@ -50,6 +50,9 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 		}
 	}
 	sum.DriverLimit, sum.DriverWhy = runfile.DriverLimit(nonWarm, e.cfg.Cores)
+	if e.cfg.CI > 0 {
+		sum.RunsAuto = runfile.NewRunsAuto(e.cfg.CI, e.cfg.MaxRuns, sum.Throughput)
+	}
 	if e.spec.summary != nil {
 		e.spec.summary(e, sum)
 	}

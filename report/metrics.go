@@ -43,6 +43,9 @@ type Throughput struct {
 	Ratio    float64   `json:"ratio"` // mean / the reference series' mean (0: no reference)
 	Rank     int       `json:"rank"`  // 1 = highest mean among the correct series; flagged series rank after them
 	Flagged  bool      `json:"flagged"`
+	// Noisy says that the runs disagree: their CV is above runfile.NoisyCV
+	// (5 %), so differences smaller than that are not differences.
+	Noisy bool `json:"noisy,omitempty"`
 }
 
 // Mix is aTPm: one series' mean (± sd) over its distinct mixed workloads'
@@ -178,6 +181,7 @@ func (r *Report) throughputOf(p *point, template string, mixed bool) Throughput 
 	xs := p.samples(template)
 	tp := Throughput{Key: p.key, Template: template, Mixed: mixed, Stat: Describe(xs), Samples: xs,
 		Warmups: p.warmups(), Flagged: r.flagged(p.key.Series)}
+	tp.Noisy = tp.N >= 2 && tp.CV > runfile.NoisyCV
 	var gp float64
 	for _, run := range p.runs {
 		if template == "" {

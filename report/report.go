@@ -77,6 +77,9 @@ type RunInfo struct {
 	Warmups    int               `json:"warmup_runs"`
 	Truncated  bool              `json:"truncated,omitempty"`
 	DriverWhy  string            `json:"driver_limit,omitempty"` // why the load generator was the bottleneck
+	OnTime     *float64          `json:"on_time,omitempty"`      // open loop, capacity: the share of sends that started on time
+	CV         *float64          `json:"cv,omitempty"`           // the measured runs' throughput: sd / mean
+	RunsAuto   *runfile.RunsAuto `json:"runs_auto,omitempty"`    // load --runs auto's account
 	Watched    []runfile.Watched `json:"watch,omitempty"`
 	Generators int               `json:"generators,omitempty"`
 }
@@ -139,7 +142,7 @@ func runInfo(run *Run) RunInfo {
 		Params: h.Params, Dataset: h.Queries.Dataset, Queries: h.Queries.Path, SHA256: h.Queries.SHA256,
 		Instances: h.Queries.Instances, Templates: run.templates, Machine: h.Machine, Start: h.Start,
 		Status: s.Status, Reason: s.Reason, Measured: len(run.runs), Warmups: run.warmups, Truncated: run.File.Truncated,
-		DriverWhy: s.DriverWhy, Watched: h.Watch, Generators: s.Generators}
+		DriverWhy: s.DriverWhy, OnTime: s.OnTime, CV: s.CV, RunsAuto: s.RunsAuto, Watched: h.Watch, Generators: s.Generators}
 }
 
 // series lists the series in order of first appearance, with their

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -274,6 +275,45 @@ func TestUncheckedSeries(t *testing.T) {
 	v := r.Check(mustThresholds(t, "goodput<1"))
 	if len(v) != 1 || !strings.Contains(v[0], "not checked") {
 		t.Errorf("goodput<1: %q", v)
+	}
+}
+
+// TestNoisySeries: a series whose runs disagree by more than 5 % (CV) is
+// marked in the CV cell and named on the first screen, with where; a steady
+// one is not.
+func TestNoisySeries(t *testing.T) {
+	noisy := synthRun(t, synth{series: "jumpy", workload: "QT1", templates: []string{"QT1"}, perRun: []int64{100, 120, 90}})
+	steady := synthRun(t, synth{series: "calm", workload: "QT1", templates: []string{"QT1"}, perRun: []int64{100, 101, 100}})
+	r, err := Build([]*Run{steady, noisy}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range r.Throughput {
+		if row.Noisy != (row.Series == "jumpy") {
+			t.Errorf("%s: noisy %v at CV %.3f", row.Series, row.Noisy, row.CV)
+		}
+	}
+	if cv := r.Runs[1].CV; cv == nil || math.Abs(*cv-0.1478) > 0.001 {
+		t.Errorf("the noisy file's CV %v, want 14.8 %%", cv)
+	}
+	md := string(render(t, r, "md"))
+	overview := md[:strings.Index(md, "## Correctness")]
+	for _, want := range []string{"**⚠ jumpy: the throughput of its runs varies by more than 5.0 %", "QT1 14.8 %",
+		"Run-to-run CV of a file's throughput: 14.8 % at the highest"} {
+		if !strings.Contains(overview, want) {
+			t.Errorf("the overview does not say %q:\n%s", want, overview)
+		}
+	}
+	if strings.Contains(overview, "calm:") {
+		t.Errorf("the steady series is called out:\n%s", overview)
+	}
+	if !strings.Contains(md, "| 14.8 % ⚠ |") || !strings.Contains(md, "| 0.6 % |") {
+		t.Errorf("the CV cells are not marked as they should be:\n%s", md)
+	}
+	var b bytes.Buffer
+	r.Summary(&b)
+	if !strings.Contains(b.String(), "NOISY: jumpy") || strings.Contains(b.String(), "NOISY: calm") {
+		t.Errorf("terminal summary:\n%s", b.String())
 	}
 }
 

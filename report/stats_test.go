@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
 )
 
 func close(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -102,5 +103,16 @@ func TestQuantilesFromHDR(t *testing.T) {
 	}
 	if (quantiles(nil) != Quantiles{}) {
 		t.Error("nil histogram")
+	}
+}
+
+// TestStudentT975AgreesWithGonum: the load generator's own t quantiles
+// (runfile.StudentT975: a table, then an expansion; it does not import
+// gonum) are the report's, for every degree of freedom it will meet.
+func TestStudentT975AgreesWithGonum(t *testing.T) {
+	for df := 1; df <= 1000; df++ {
+		if got, want := runfile.StudentT975(df), tQuantile(0.975, float64(df)); math.Abs(got-want) > 5e-8 {
+			t.Errorf("df %d: %.10f, gonum %.10f", df, got, want)
+		}
 	}
 }

@@ -27,6 +27,9 @@ func (r *Report) Summary(w io.Writer) {
 			fmt.Fprintf(w, "WRONG ANSWERS: %s returned %d wrong answer(s); it never ranks first.\n", s.Name, s.Wrong)
 		}
 	}
+	for _, a := range r.noisyAlerts() {
+		fmt.Fprintf(w, "NOISY: %s\n", a)
+	}
 	for _, g := range r.Regressions {
 		if g.ChangePct < 0 && g.Test.Significant {
 			fmt.Fprintf(w, "regression: %s %s %s: %s (p %s)\n", g.Series, condLabel(g.Key.cond()), orDash(g.Template), signedPct(g.ChangePct), pCell(g.Test.P))

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // table is a table of formatted cells, shared by the HTML and Markdown
@@ -126,6 +128,17 @@ func cvCell(s Stat) string {
 	return pctCell(s.CV * 100)
 }
 
+// noisyMark marks a run-to-run CV above runfile.NoisyCV.
+const noisyMark = " ⚠"
+
+// runCVCell is the CV of a row's runs, marked when they disagree.
+func runCVCell(t Throughput) string {
+	if t.Noisy {
+		return cvCell(t.Stat) + noisyMark
+	}
+	return cvCell(t.Stat)
+}
+
 // sections lays the report out, skipping what has no data.
 func (r *Report) sections() []section {
 	var out []section
@@ -188,11 +201,84 @@ func (r *Report) overview() section {
 		if ri.DriverWhy != "" {
 			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: the load generator, not the server, was the limit: %s.", ri.Path, ri.DriverWhy))
 		}
+		if ri.OnTime != nil && *ri.OnTime < max(ri.Params.MinOnTime, onTimeAlert) {
+			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: only %s of its sends started on time (within %v of their intended time): the rate asked for was not offered.",
+				ri.Path, pctCell(100**ri.OnTime), time.Duration(ri.Params.LateNS)))
+		}
 	}
+	s.Alerts = append(s.Alerts, r.noisyAlerts()...)
+	s.Paras = append(s.Paras, r.honesty())
 	if w := r.winners(); len(w) > 0 {
 		s.Paras = append(s.Paras, "Fastest correct series (aTPt rank 1): "+strings.Join(w, "; ")+".")
 	}
 	return s
+}
+
+// onTimeAlert is the share of sends on time below which an open-loop run
+// is called out, whatever its own --min-on-time: LDBC's audited runs
+// require 95 %.
+const onTimeAlert = 0.95
+
+// noisyAlerts names each series whose runs disagree (CV above
+// runfile.NoisyCV) in some throughput row, and where.
+func (r *Report) noisyAlerts() []string {
+	where := map[string][]string{}
+	for _, row := range append(slices.Clone(r.Throughput), r.Workloads...) {
+		if !row.Noisy {
+			continue
+		}
+		what := row.Template
+		switch {
+		case what == "":
+			what = row.Workload
+		case row.Mixed:
+			what += " in " + row.Workload
+		}
+		if c := condLabel(row.Key.cond()); len(r.Varying) > 0 && c != "" {
+			what += " (" + c + ")"
+		}
+		where[row.Series] = append(where[row.Series], what+" "+pctCell(100*row.CV))
+	}
+	var out []string
+	for _, se := range r.Series {
+		if w := where[se.Name]; len(w) > 0 {
+			if len(w) > 6 {
+				w = append(w[:6], fmt.Sprintf("and %d more", len(w)-6))
+			}
+			out = append(out, fmt.Sprintf("%s: the throughput of its runs varies by more than %s (CV, marked %s in the tables): %s. Differences smaller than that are noise: make more runs (load --runs auto --ci 5%%) or longer ones, on a quieter machine.",
+				se.Name, pctCell(100*runfile.NoisyCV), strings.TrimSpace(noisyMark), strings.Join(w, ", ")))
+		}
+	}
+	return out
+}
+
+// honesty is the overview's account of what the load generator said of its
+// runs: whether it was the bottleneck, the lowest share of sends on time,
+// the largest disagreement between the runs of a file.
+func (r *Report) honesty() string {
+	limited := 0
+	var lowest, highest *RunInfo
+	for i := range r.Runs {
+		ri := &r.Runs[i]
+		if ri.DriverWhy != "" {
+			limited++
+		}
+		if ri.OnTime != nil && (lowest == nil || *ri.OnTime < *lowest.OnTime) {
+			lowest = ri
+		}
+		if ri.CV != nil && (highest == nil || *ri.CV > *highest.CV) {
+			highest = ri
+		}
+	}
+	p := fmt.Sprintf("The load generator was the bottleneck in %d of %d run file(s) (it watches its own CPU, and whether sends waited on it rather than on the server).",
+		limited, len(r.Runs))
+	if lowest != nil {
+		p += fmt.Sprintf(" Sends on time (open loop and capacity, within --late of their intended time): %s at the lowest (%s).", pctCell(100**lowest.OnTime), lowest.Path)
+	}
+	if highest != nil {
+		p += fmt.Sprintf(" Run-to-run CV of a file's throughput: %s at the highest (%s).", pctCell(100**highest.CV), highest.Path)
+	}
+	return p
 }
 
 func suffix(sep, s string) string {
@@ -274,7 +360,7 @@ func (r *Report) throughputTable(title, note string, rows []Throughput, what str
 			name = row.Workload
 		}
 		t.add(row.Flagged, append(cells(row.Key), name, strconv.Itoa(row.N), meanSDCell(row.Stat), ciCell(row.Stat),
-			cvCell(row.Stat), gpCell(row.Series, row.Goodput), ratioCell(row.Ratio), rankCell(row))...)
+			runCVCell(row), gpCell(row.Series, row.Goodput), ratioCell(row.Ratio), rankCell(row))...)
 	}
 	return t
 }
@@ -290,7 +376,7 @@ func (r *Report) throughputSection() section {
 	s := section{ID: "throughput", Title: "Throughput per template (aTPt)"}
 	if one := nonMixed(r.Throughput); len(one) > 0 {
 		s.Tables = append(s.Tables, r.throughputTable("aTPt: one-template workloads",
-			"Completed queries per second in each measured run, averaged over the runs (LinGBM's aTPt, per second instead of per run). 95 % CI of the mean from Student's t; CV = sd / mean. Ranks put series with wrong answers last.",
+			"Completed queries per second in each measured run, averaged over the runs (LinGBM's aTPt, per second instead of per run). 95 % CI of the mean from Student's t; CV = sd / mean, marked ⚠ above 5 % (the runs disagree). Ranks put series with wrong answers last.",
 			one, "template"))
 	}
 	var in []Throughput

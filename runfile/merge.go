@@ -217,7 +217,7 @@ func mergeSteps(out *File, files []*File) error {
 				ivs = append(ivs, iv)
 			}
 		}
-		st := MakeStep(n, rates[n], ivs, nil, slo, out.Header.Params.MaxErrorRate, 0)
+		st := MakeStep(n, rates[n], ivs, nil, StepRules{SLO: slo, MaxErrorRate: out.Header.Params.MaxErrorRate, MinOnTime: out.Header.Params.MinOnTime})
 		if why, ok := limited[n]; ok && !st.DriverLimit {
 			st.DriverLimit, st.Met, st.Why = true, false, why
 		}
@@ -293,6 +293,10 @@ func mergeSummary(out *File, files []*File) *Summary {
 				drivers = append(drivers, fmt.Sprintf("file %d: %s", i+1, fs.DriverWhy))
 			}
 			sum.SLO = fs.SLO
+			if a := fs.RunsAuto; a != nil && sum.RunsAuto == nil {
+				// the merged runs' throughputs decide again
+				sum.RunsAuto = NewRunsAuto(a.Target, a.MaxRuns, sum.Throughput)
+			}
 		}
 		if rank[status] > rank[sum.Status] {
 			sum.Status = status

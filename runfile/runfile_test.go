@@ -292,6 +292,11 @@ func TestWriteText(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Ramp = &Ramp{MaxUsers: 40, MaxThroughput: 123.4, UsersAtMax: 35, Stop: "12 errors in 500 requests at 40 users"}
+	// the verdict's parts, whatever the mode would have
+	onTime, cv, hw := 0.987, 0.072, 0.061
+	s.OnTime, s.CV = &onTime, &cv
+	s.RunsAuto = &RunsAuto{Target: 0.05, HalfWidth: &hw, Runs: 19, MaxRuns: 20}
+	s.DriverLimit, s.DriverWhy = true, "the generator used 190% CPU of 2 core(s)"
 	var b bytes.Buffer
 	WriteText(&b, s)
 	golden := filepath.Join("testdata", "summary.golden")
@@ -331,5 +336,17 @@ func TestDriverLimit(t *testing.T) {
 		if got, why := DriverLimit(c.ivs, 1); got != c.want {
 			t.Errorf("%s: %v (%s), want %v", c.name, got, why, c.want)
 		}
+	}
+	// The reason names the loop: in open loop (an offered rate) a late send
+	// missed its schedule; in closed loop it waited on the generator after
+	// its client's answer.
+	closed := iv(1000, 20, 30, false, 1e9)
+	open := iv(1000, 20, 30, false, 1e9)
+	open.Rate = 1000
+	if _, why := DriverLimit([]*Interval{closed}, 1); !strings.Contains(why, "after their client had its answer") {
+		t.Errorf("closed loop: %s", why)
+	}
+	if _, why := DriverLimit([]*Interval{open}, 1); !strings.Contains(why, "while a connection was free") {
+		t.Errorf("open loop: %s", why)
 	}
 }

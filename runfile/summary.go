@@ -18,6 +18,7 @@ type Summarizer struct {
 	order     []runKey
 	templates map[string]*tAcc
 	total     tAcc
+	scheduled bool // a measured interval had an offered rate: sends had intended times
 }
 
 type runKey struct{ run, step int }
@@ -50,6 +51,9 @@ func (s *Summarizer) Add(iv *Interval) error {
 	}
 	if !iv.Tail && iv.EndNS > r.windowNS {
 		r.windowNS = iv.EndNS
+	}
+	if !iv.Warmup && iv.Rate > 0 {
+		s.scheduled = true
 	}
 	for name, t := range iv.Templates {
 		r.count += t.Count - t.Overrun
@@ -108,21 +112,19 @@ func histFrom(counts []int64) *hdrhistogram.Histogram {
 	return histOf(slices.Clone(counts))
 }
 
-// Summary returns the totals so far. Status, Reason, End, Elapsed and the
-// mode's results (SLO, Capacity, Ramp) are the caller's to fill.
+// Summary returns the totals so far, the on-time share of scheduled sends
+// and the measured runs' CV. Status, Reason, End, Elapsed and the mode's
+// results (SLO, Capacity, Ramp, RunsAuto) are the caller's to fill.
 func (s *Summarizer) Summary() *Summary {
 	out := &Summary{Type: TypeSummary, Templates: map[string]*TemplateSummary{}}
 	var tp, gp []float64
 	var windowNS int64
+	steps := false
 	for _, k := range s.order {
 		r := s.runs[k]
-		rs := RunSummary{Run: k.run, Step: k.step, Warmup: r.warmup, DurationNS: r.windowNS,
-			Count: r.count, OK: r.ok, Errors: r.errors, Wrong: r.wrong}
-		if r.windowNS > 0 {
-			sec := float64(r.windowNS) / 1e9
-			rs.Throughput, rs.Goodput = float64(r.count)/sec, float64(r.ok)/sec
-		}
+		rs := r.summary(k)
 		out.Runs = append(out.Runs, rs)
+		steps = steps || k.step > 0
 		if !r.warmup {
 			tp, gp = append(tp, rs.Throughput), append(gp, rs.Goodput)
 			windowNS += r.windowNS
@@ -133,7 +135,42 @@ func (s *Summarizer) Summary() *Summary {
 		out.Templates[name] = a.summary(windowNS)
 	}
 	out.Total = *s.total.summary(windowNS)
+	if s.scheduled {
+		t := &out.Total
+		if sends := t.Count + t.Dropped; sends > 0 {
+			on := float64(t.Count-t.Late) / float64(sends)
+			out.OnTime = &on
+		}
+	}
+	// (a capacity search's steps run at different rates: their spread is
+	// the search's, not noise)
+	if cv, ok := CV(out.Throughput); ok && !steps {
+		out.CV = &cv
+	}
 	return out
+}
+
+func (r *runAcc) summary(k runKey) RunSummary {
+	rs := RunSummary{Run: k.run, Step: k.step, Warmup: r.warmup, DurationNS: r.windowNS,
+		Count: r.count, OK: r.ok, Errors: r.errors, Wrong: r.wrong}
+	if r.windowNS > 0 {
+		sec := float64(r.windowNS) / 1e9
+		rs.Throughput, rs.Goodput = float64(r.count)/sec, float64(r.ok)/sec
+	}
+	return rs
+}
+
+// Throughput returns the mean and sample standard deviation of the
+// measured runs' throughput so far, without the rest of a Summary: what
+// --runs auto decides on after each run.
+func (s *Summarizer) Throughput() MeanSD {
+	var tp []float64
+	for _, k := range s.order {
+		if r := s.runs[k]; !r.warmup {
+			tp = append(tp, r.summary(k).Throughput)
+		}
+	}
+	return meanSD(tp)
 }
 
 func (a *tAcc) summary(windowNS int64) *TemplateSummary {
@@ -206,6 +243,7 @@ func Summarize(f *File) (*Summary, error) {
 		out.DriverLimit, out.DriverWhy = o.DriverLimit, o.DriverWhy
 		out.SLO, out.SLOMet, out.SLOWhy = o.SLO, o.SLOMet, o.SLOWhy
 		out.Capacity, out.Ramp, out.Generators = o.Capacity, o.Ramp, o.Generators
+		out.RunsAuto = o.RunsAuto
 	} else {
 		out.Status, out.Reason = "incomplete", "the file ends before its summary line"
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // WriteText writes a summary for people: how the run ended, each run's
@@ -51,6 +52,41 @@ func WriteText(w io.Writer, s *Summary) {
 	}
 	if s.APQMisses > 0 {
 		fmt.Fprintf(w, "  persisted-query misses (the full query sent after the hash): %d\n", s.APQMisses)
+	}
+	writeVerdict(w, s)
+}
+
+// writeVerdict writes what the run says of itself: whether the load
+// generator was the bottleneck, the share of sends on time (open loop,
+// capacity), how much the measured runs' throughput varied, and --runs
+// auto's account.
+func writeVerdict(w io.Writer, s *Summary) {
+	parts := []string{"the load generator was not the bottleneck"}
+	if s.DriverLimit {
+		parts[0] = "the load generator was the bottleneck (the warning below says how it knows)"
+	}
+	if s.OnTime != nil {
+		parts = append(parts, fmt.Sprintf("%.1f%% of sends on time", 100**s.OnTime))
+	}
+	if s.CV != nil {
+		p := fmt.Sprintf("run-to-run CV %.1f%%", 100**s.CV)
+		if *s.CV > NoisyCV {
+			p += fmt.Sprintf(" (above %.0f%%: noisy)", 100*NoisyCV)
+		}
+		parts = append(parts, p)
+	}
+	fmt.Fprintf(w, "  verdict: %s\n", strings.Join(parts, "; "))
+	if a := s.RunsAuto; a != nil {
+		hw, met := "unknown", "not met"
+		if a.HalfWidth != nil {
+			hw = fmt.Sprintf("±%.1f%%", 100**a.HalfWidth)
+		}
+		if a.Met {
+			met = "met"
+		} else if a.Runs+1 >= a.MaxRuns {
+			met = fmt.Sprintf("not met in %d runs (--max-runs)", a.MaxRuns)
+		}
+		fmt.Fprintf(w, "  runs auto: %d measured runs, 95%% CI of the mean %s (target ±%.1f%%): %s\n", a.Runs, hw, 100*a.Target, met)
 	}
 	if s.DriverLimit {
 		fmt.Fprintf(w, "  WARNING: the load generator, not the server, was the bottleneck: %s\n", s.DriverWhy)

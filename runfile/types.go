@@ -1,6 +1,7 @@
 package runfile
 
 import (
+	"math"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -62,7 +63,7 @@ type Params struct {
 	Clients      int     `json:"clients,omitempty"`       // closed, ramp: simulated users (one connection each)
 	Connections  int     `json:"connections,omitempty"`   // open, capacity: connections (the most requests in flight)
 	DurationNS   int64   `json:"duration_ns,omitempty"`   // of each run (closed, open), step (capacity) or the whole ramp
-	Runs         int     `json:"runs,omitempty"`          // closed, open: runs; the first is warm-up when there are several
+	Runs         int     `json:"runs,omitempty"`          // closed, open: runs; the first is warm-up when there are several (absent with --runs auto)
 	ThinkNS      int64   `json:"think_ns,omitempty"`      // closed, ramp: think time, uniform in [0, think]
 	Passes       int     `json:"passes,omitempty"`        // sequential: measured passes over every query
 	WarmupPasses int     `json:"warmup_passes,omitempty"` // sequential: passes before them, excluded
@@ -76,8 +77,11 @@ type Params struct {
 	Precision    float64 `json:"precision,omitempty"`     // capacity: stop when hi/lo ≤ 1+precision
 	IntervalNS   int64   `json:"interval_ns"`             // interval lines' length
 	TimeoutNS    int64   `json:"timeout_ns"`              // per request
-	LateNS       int64   `json:"late_ns,omitempty"`       // a send later than this after its intended time is late
+	LateNS       int64   `json:"late_ns,omitempty"`       // a send later than this after it was due is late (open: its intended time; closed, ramp: its client ready)
 	MaxLateNS    int64   `json:"max_late_ns,omitempty"`   // a send later than this is dropped (0: never)
+	MinOnTime    float64 `json:"min_on_time,omitempty"`   // open, capacity: the least share of sends on time (0: no check)
+	CI           float64 `json:"ci,omitempty"`            // closed, open with --runs auto: the 95 % CI's half-width asked, a fraction of the mean
+	MaxRuns      int     `json:"max_runs,omitempty"`      // --runs auto: runs at most, the warm-up included
 	VerifySample float64 `json:"verify_sample"`           // fraction of responses whose data are compared
 	MaxErrorRate float64 `json:"max_error_rate"`          // ramp: stop when an interval's error rate exceeds it
 	Client       string  `json:"client"`                  // the HTTP client: gqlbench or net/http
@@ -217,6 +221,7 @@ type Step struct {
 	Late        int64   `json:"late"`
 	DriverLate  int64   `json:"driver_late"`
 	Dropped     int64   `json:"dropped"`
+	OnTime      float64 `json:"on_time"`       // the share of sends that started within the late threshold
 	Met         bool    `json:"met"`           // the SLO held, without errors or dropped sends
 	Why         string  `json:"why,omitempty"` // why not
 	DriverLimit bool    `json:"driver_limit"`  // the load generator could not keep the schedule
@@ -270,14 +275,24 @@ type Summary struct {
 	Templates map[string]*TemplateSummary `json:"templates"`
 	Total     TemplateSummary             `json:"total"`
 
-	DriverLimit bool      `json:"driver_limit"`         // the load generator was the bottleneck
-	DriverWhy   string    `json:"driver_why,omitempty"` // how it knows
-	SLO         string    `json:"slo,omitempty"`        // the objectives checked
-	SLOMet      *bool     `json:"slo_met,omitempty"`    // open: on the whole run; ramp, capacity: see below
-	SLOWhy      string    `json:"slo_why,omitempty"`
-	Capacity    *Capacity `json:"capacity,omitempty"`
-	Ramp        *Ramp     `json:"ramp,omitempty"`
-	Generators  int       `json:"generators,omitempty"` // merged files
+	DriverLimit bool   `json:"driver_limit"`         // the load generator was the bottleneck
+	DriverWhy   string `json:"driver_why,omitempty"` // how it knows
+	// OnTime is the share of the measured sends that started within the
+	// late threshold of their intended time (open loop, capacity; absent
+	// in the other modes): late and dropped sends are not on time.
+	OnTime *float64 `json:"on_time,omitempty"`
+	// CV is the coefficient of variation (sd / mean) of the measured runs'
+	// throughput, when there are at least two.
+	CV *float64 `json:"cv,omitempty"`
+	// RunsAuto is the account of --runs auto: how many runs were made and
+	// whether the confidence interval reached its target.
+	RunsAuto   *RunsAuto `json:"runs_auto,omitempty"`
+	SLO        string    `json:"slo,omitempty"`     // the objectives checked
+	SLOMet     *bool     `json:"slo_met,omitempty"` // open: on the whole run; ramp, capacity: see below
+	SLOWhy     string    `json:"slo_why,omitempty"`
+	Capacity   *Capacity `json:"capacity,omitempty"`
+	Ramp       *Ramp     `json:"ramp,omitempty"`
+	Generators int       `json:"generators,omitempty"` // merged files
 	// FirstWrong names the first wrong answer and where it differs, e.g.
 	// "Book-0007 data.book.price: expected 12.5, got 13.5"; Failures is
 	// the directory that shows the first wrong answers of each label.
@@ -286,6 +301,31 @@ type Summary struct {
 	// APQMisses counts persisted-query hashes the server did not know (the
 	// full query was sent after them).
 	APQMisses int64 `json:"apq_misses,omitempty"`
+}
+
+// RunsAuto is the outcome of --runs auto: measured runs were repeated until
+// the 95 % confidence interval of their mean throughput (Student's t) was
+// within Target of the mean, after at least MinAutoRuns of them, or until
+// MaxRuns runs (the warm-up included) were made.
+type RunsAuto struct {
+	Target float64 `json:"target"` // the half-width asked for, a fraction of the mean (0.05: ±5 %)
+	// HalfWidth is the half-width reached, a fraction of the mean; absent
+	// with fewer than two measured runs.
+	HalfWidth *float64 `json:"half_width,omitempty"`
+	Runs      int      `json:"runs"`     // measured runs made (the warm-up excluded)
+	MaxRuns   int      `json:"max_runs"` // runs allowed, the warm-up included
+	Met       bool     `json:"met"`      // the target was reached with at least MinAutoRuns measured runs
+}
+
+// NewRunsAuto returns the account of --runs auto for the measured runs'
+// throughput tp.
+func NewRunsAuto(target float64, maxRuns int, tp MeanSD) *RunsAuto {
+	a := &RunsAuto{Target: target, Runs: tp.N, MaxRuns: maxRuns}
+	if hw := HalfWidth(tp); !math.IsInf(hw, 1) {
+		a.HalfWidth = &hw
+		a.Met = tp.N >= MinAutoRuns && hw <= target
+	}
+	return a
 }
 
 // RunSummary is one run's throughput.

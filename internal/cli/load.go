@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -56,7 +57,8 @@ RUN.failures/. --verify-sample F compares the data of a fraction F. The run file
 (JSON lines: header, interval, step, query, summary) is flushed line by line; without
 -o it goes to stdout (gqlbench load ... | gqlbench report -).
 Exit codes: 0 ok; 1 failure (unreachable target, server died or stalled mid-run,
-interrupted, I/O); 2 wrong usage; 3 a check failed (wrong answers, errors, SLO).`
+interrupted, I/O); 2 wrong usage; 3 a check failed (wrong answers, errors, SLO,
+--min-on-time).`
 }
 
 // modeNames lists the registered modes' names.
@@ -70,18 +72,20 @@ func modeNames() []string {
 
 // loadFlags are load's flags.
 type loadFlags struct {
-	target, queries, mode, out, arrival, slo, records, templates           string
-	verify, reference                                                      string
-	clients, connections, runs, passes, warmupPasses, maxClients, maxSteps int
-	failures                                                               int
-	duration, think, interval, late, maxLate, abortAfter                   time.Duration
-	rate, rampRate, maxRate, precision, maxErrorRate, verifySample         float64
-	seed                                                                   uint64
-	watch                                                                  pidList
-	labels                                                                 labelFlag
-	ignore                                                                 stringList
-	noCheck, quiet                                                         bool
-	req                                                                    requestFlags
+	target, queries, mode, out, arrival, slo, records, templates              string
+	verify, reference                                                         string
+	clients, connections, passes, warmupPasses, maxClients, maxSteps, maxRuns int
+	failures                                                                  int
+	runs                                                                      runsFlag
+	ci, minOnTime                                                             fraction
+	duration, think, interval, late, maxLate, abortAfter                      time.Duration
+	rate, rampRate, maxRate, precision, maxErrorRate, verifySample            float64
+	seed                                                                      uint64
+	watch                                                                     pidList
+	labels                                                                    labelFlag
+	ignore                                                                    stringList
+	noCheck, quiet                                                            bool
+	req                                                                       requestFlags
 }
 
 // pidList is a repeatable flag of process ids.
@@ -103,6 +107,53 @@ func (p *pidList) Set(v string) error {
 		}
 		*p = append(*p, n)
 	}
+	return nil
+}
+
+// runsFlag is --runs: a number of runs, or auto.
+type runsFlag struct {
+	n    int
+	auto bool
+}
+
+func (r *runsFlag) String() string {
+	if r.auto {
+		return "auto"
+	}
+	return strconv.Itoa(r.n)
+}
+
+func (r *runsFlag) Set(v string) error {
+	if v == "auto" {
+		r.n, r.auto = 0, true
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return fmt.Errorf("want a number of runs (at least 1) or auto, got %q", v)
+	}
+	r.n, r.auto = n, false
+	return nil
+}
+
+// fraction is a flag of a fraction, written as one (0.05) or as a
+// percentage (5%).
+type fraction float64
+
+func (f *fraction) String() string {
+	return strconv.FormatFloat(float64(*f)*100, 'g', -1, 64) + "%"
+}
+
+func (f *fraction) Set(v string) error {
+	s, pct := strings.CutSuffix(strings.TrimSpace(v), "%")
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("want a fraction (0.05) or a percentage (5%%), got %q", v)
+	}
+	if pct {
+		x /= 100
+	}
+	*f = fraction(x)
 	return nil
 }
 
@@ -145,7 +196,10 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.clients, "clients", 1, "closed: simulated clients, one connection each")
 	fs.IntVar(&f.connections, "connections", 64, "open, capacity: connections, the most requests in flight")
 	fs.DurationVar(&f.duration, "duration", 60*time.Second, "closed, open: each run; capacity: each step; ramp: at most")
-	fs.IntVar(&f.runs, "runs", 0, "closed, open: runs, the first a warm-up when more than one (default: closed 6, open 1)")
+	fs.Var(&f.runs, "runs", "closed, open: `N` runs, the first a warm-up when more than one (default: closed 6, open 1); auto: a warm-up, then measured runs until the mean throughput is known to within --ci")
+	f.ci = 0.05
+	fs.Var(&f.ci, "ci", "closed, open with --runs auto: the half-width `F` of the 95 % confidence interval of the mean throughput to reach, a fraction (0.05) or percentage (5%) of the mean")
+	fs.IntVar(&f.maxRuns, "max-runs", drive.DefaultMaxRuns, "closed, open with --runs auto: runs at most, the warm-up included")
 	fs.DurationVar(&f.think, "think", 0, "closed, ramp: think time after each answer, uniform in [0, `D`]")
 	fs.IntVar(&f.passes, "passes", 1, "sequential: measured passes over every query")
 	fs.IntVar(&f.warmupPasses, "warmup-passes", 1, "sequential: passes before the measured ones, excluded from every figure (cold caches)")
@@ -160,7 +214,8 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxSteps, "max-steps", 20, "capacity: steps at most")
 	fs.Float64Var(&f.maxErrorRate, "max-error-rate", 0, "the fraction of requests that may fail (0: none)")
 	fs.DurationVar(&f.interval, "interval", time.Second, "length of the run file's interval lines")
-	fs.DurationVar(&f.late, "late", time.Millisecond, "open: a send this much after its intended time counts as late")
+	fs.DurationVar(&f.late, "late", time.Millisecond, "a send this much after it was due is late: open, capacity: after its intended time; closed, ramp: after its client had its answer and thought (then it waited on the load generator)")
+	fs.Var(&f.minOnTime, "min-on-time", "open, capacity: fail the run (a step) when fewer than a fraction `F` (0.95 or 95%) of the sends start within --late of their time (default 0: no check)")
 	fs.DurationVar(&f.maxLate, "max-lateness", 0, "open: drop a send that cannot start within this of its time (0: never drop)")
 	fs.DurationVar(&f.abortAfter, "abort-after", 5*time.Second, "abort when only failures came back for this long")
 	fs.Float64Var(&f.verifySample, "verify-sample", 1, "fraction of responses whose data are compared with the expected answer")
@@ -309,11 +364,19 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 			}
 		}
 	}
+	for _, p := range []string{"ci", "max-runs"} {
+		if set[p] && !f.runs.auto {
+			return c, usagef("--%s applies to --runs auto only", p)
+		}
+	}
 	c = drive.Config{Mode: spec.Name, Clients: f.clients, Connections: f.connections, Duration: f.duration,
-		Runs: f.runs, Think: f.think, Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
+		Runs: f.runs.n, Think: f.think, MinOnTime: float64(f.minOnTime), Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
 		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
 		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, MaxLate: f.maxLate, AbortAfter: f.abortAfter,
 		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0)}
+	if f.runs.auto {
+		c.CI, c.MaxRuns = float64(f.ci), f.maxRuns
+	}
 	if f.slo != "" {
 		if c.SLO, err = measure.ParseSLO(f.slo); err != nil {
 			return c, usagef("--slo: %v", err)
@@ -337,8 +400,6 @@ func (f *loadFlags) check() error {
 		return usagef("--clients, --connections, --passes, --max-clients and --max-steps must be at least 1")
 	case f.warmupPasses < 0:
 		return usagef("--warmup-passes must not be negative")
-	case f.runs < 0:
-		return usagef("--runs must be at least 1")
 	case f.duration <= 0 || f.interval <= 0:
 		return usagef("--duration and --interval must be positive")
 	case f.failures < 1:
@@ -389,7 +450,9 @@ func onlyLabels(in []queryfile.Entry, list string) ([]queryfile.Entry, error) {
 func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.HeaderInfo {
 	flags := map[string]string{}
 	fs.VisitAll(func(fl *flag.Flag) { flags[fl.Name] = fl.Value.String() })
-	flags["runs"] = strconv.Itoa(c.Runs) // the effective default
+	if c.CI == 0 {
+		flags["runs"] = strconv.Itoa(c.Runs) // the effective default
+	}
 	f.req.redactFlags(flags)
 	return drive.HeaderInfo{
 		Version: Version, Command: append([]string{"gqlbench"}, f.req.redactArgs(env.Args)...), Flags: flags,

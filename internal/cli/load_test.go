@@ -75,7 +75,8 @@ func TestLoadClosedEndToEnd(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if stdout != "" || !strings.Contains(stderr, "throughput") || !strings.Contains(stderr, "run 1 (warm-up, excluded)") {
+	if stdout != "" || !strings.Contains(stderr, "throughput") || !strings.Contains(stderr, "run 1 (warm-up, excluded)") ||
+		!strings.Contains(stderr, "verdict: the load generator") {
 		t.Errorf("stdout %q; stderr %s", stdout, stderr)
 	}
 	f := readRun(t, out)
@@ -262,6 +263,13 @@ func TestLoadBadInput(t *testing.T) {
 		{"bad slo", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--slo", "p99>1s"}, ExitUsage, "--slo"},
 		{"bad sample", []string{"--target", url, "--queries", q, "--verify-sample", "2"}, ExitUsage, "--verify-sample"},
 		{"bad arrival", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--arrival", "burst"}, ExitUsage, "--arrival"},
+		{"ci without runs auto", []string{"--target", url, "--queries", q, "--ci", "5%"}, ExitUsage, "--ci applies to --runs auto only"},
+		{"max-runs without runs auto", []string{"--target", url, "--queries", q, "--max-runs", "9"}, ExitUsage, "--max-runs applies to --runs auto only"},
+		{"too few runs auto", []string{"--target", url, "--queries", q, "--runs", "auto", "--max-runs", "3"}, ExitUsage, "at least 4 runs"},
+		{"ci not a fraction", []string{"--target", url, "--queries", q, "--runs", "auto", "--ci", "5"}, ExitUsage, "in (0, 1)"},
+		{"runs neither a number nor auto", []string{"--target", url, "--queries", q, "--runs", "many"}, ExitUsage, "or auto"},
+		{"runs auto in a ramp", []string{"--target", url, "--queries", q, "--mode", "ramp", "--runs", "auto"}, ExitUsage, "--runs does not apply to --mode ramp"},
+		{"min-on-time beyond all", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--min-on-time", "120%"}, ExitUsage, "in [0, 1]"},
 		{"negative warm-up passes", []string{"--target", url, "--queries", q, "--mode", "sequential", "--warmup-passes", "-1"}, ExitUsage, "--warmup-passes"},
 		{"warm-up passes in closed mode", []string{"--target", url, "--queries", q, "--warmup-passes", "2"}, ExitUsage, "--warmup-passes does not apply"},
 		{"bad target", []string{"--target", "ftp://x", "--queries", q}, ExitUsage, "want http://"},
