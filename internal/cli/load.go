@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,6 +87,7 @@ type loadFlags struct {
 	labels                                                                    labelFlag
 	ignore                                                                    stringList
 	noCheck, quiet                                                            bool
+	cpuProfile, execTrace                                                     string
 	req                                                                       requestFlags
 }
 
@@ -229,6 +232,8 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	f.req.register(fs)
 	fs.BoolVar(&f.noCheck, "no-check", false, "skip the checks of the target before the load")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile (pprof) to `FILE`: where its time goes")
+	fs.StringVar(&f.execTrace, "exectrace", "", "write the load generator's execution trace (go tool trace) to `FILE`: its goroutine wake-ups, network waits and system calls")
 }
 
 func runLoad(ctx context.Context, env Env, args []string) error {
@@ -270,7 +275,12 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	if f.records != "" {
 		job.Records = func() (io.Writer, error) { return files.create(f.records, nil) }
 	}
+	stop, err := profile(f.cpuProfile, f.execTrace)
+	if err != nil {
+		return err
+	}
 	sum, err := job.Run(ctx)
+	stop()
 	if sum != nil && !f.quiet {
 		runfile.WriteText(env.Stderr, sum)
 	}
@@ -574,4 +584,41 @@ func loadSplitArgs(fs *flag.FlagSet, args []string) (flags, files []string) {
 		}
 	}
 	return flags, files
+}
+
+// profile starts the load generator's CPU profile and execution trace, as
+// asked; stop ends them and closes their files.
+func profile(cpuPath, tracePath string) (stop func(), err error) {
+	var files []*os.File
+	stop = func() {
+		pprof.StopCPUProfile()
+		trace.Stop()
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	if cpuPath != "" {
+		f, err := os.Create(cpuPath)
+		if err != nil {
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+		files = append(files, f)
+		if err := pprof.StartCPUProfile(f); err != nil {
+			stop()
+			return nil, fmt.Errorf("--cpuprofile: %w", err)
+		}
+	}
+	if tracePath != "" {
+		f, err := os.Create(tracePath)
+		if err != nil {
+			stop()
+			return nil, fmt.Errorf("--exectrace: %w", err)
+		}
+		files = append(files, f)
+		if err := trace.Start(f); err != nil {
+			stop()
+			return nil, fmt.Errorf("--exectrace: %w", err)
+		}
+	}
+	return stop, nil
 }

@@ -330,3 +330,24 @@ func TestLoadModesFromRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadProfiles: --cpuprofile and --exectrace write the load
+// generator's own profile and trace.
+func TestLoadProfiles(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 1, "")
+	cpu, tr := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "trace.out")
+	code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "200ms", "--runs", "1", "--quiet",
+		"-o", filepath.Join(dir, "run.jsonl"), "--cpuprofile", cpu, "--exectrace", tr)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, p := range []string{cpu, tr} {
+		if st, err := os.Stat(p); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if code, _, stderr := run("load", "--target", url, "--queries", q, "--cpuprofile", filepath.Join(dir, "no", "such", "dir")); code != ExitFailure || !strings.Contains(stderr, "--cpuprofile") {
+		t.Errorf("an unwritable profile: exit %d, %s", code, stderr)
+	}
+}

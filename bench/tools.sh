@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# bench/tools.sh — the load generator beside the fastest tools, at every concurrency, in one run.
+#
+# `gqlbench serve null` (a canned answer) runs pinned to core 0; each tool runs pinned to
+# core 1 against it with the same POST body and headers, CONNS_LIST connections in turn,
+# DURATION seconds, ROUNDS rounds alternating the tools; the best round of each counts:
+#   wrk (Debian's, the reference; -t1)          checks nothing
+#   autocannon (npm; graphql-bench's engine)    checks nothing      when installed
+#   hey                                         checks nothing      when installed
+#   k6 with a JSON check of every answer        checks the body     when installed
+#   gqlbench load --mode closed                 verifies every answer (status, errors, data hash)
+# Printed: a table of req/s per tool and connections, and gqlbench's ratio to the faster of
+# wrk and autocannon (target ≥ 0.95), the driver's CPU while it ran, and its RSS.
+#
+#   bench/tools.sh                                    # CONNS_LIST="1 50 1000" DURATION=5 ROUNDS=2
+#   AUTOCANNON=/path/to/node_modules/.bin/autocannon K6=~/go/bin/k6 bench/tools.sh
+#
+# Needs: taskset, wrk, jq, two cores; ulimit -n above the largest CONNS.
+# Optional: autocannon (npm install autocannon@9.0.0), hey (go install github.com/rakyll/hey@v0.1.4),
+# k6 (go install go.k6.io/k6@v1.8.1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CONNS_LIST=${CONNS_LIST:-"1 50 1000"}; DURATION=${DURATION:-5}; ROUNDS=${ROUNDS:-2}; PORT=${PORT:-4740}
+AUTOCANNON=${AUTOCANNON:-$(command -v autocannon || true)}
+HEY=${HEY:-$(command -v hey || ls "$(go env GOPATH)/bin/hey" 2>/dev/null || true)}
+K6=${K6:-$(command -v k6 || ls "$(go env GOPATH)/bin/k6" 2>/dev/null || true)}
+for tool in taskset wrk jq; do
+  command -v "$tool" >/dev/null || { echo "bench/tools.sh: $tool is missing (apt-get install -y wrk jq)" >&2; exit 1; }
+done
+[ "$(nproc)" -ge 2 ] || { echo "bench/tools.sh: needs two cores (server on 0, load on 1)" >&2; exit 1; }
+ulimit -n 65536 2>/dev/null || true
+
+work=$(mktemp -d /tmp/gqlbench-tools.XXXXXX)
+B=$work/gqlbench
+go build -o "$B" ./cmd/gqlbench
+server_pid=""
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+expect=$(printf '%s' '{"__typename":"Query"}' | sha256sum | cut -d' ' -f1)
+query='query Q { __typename }'
+jq -nc --arg q "$query" --arg e "$expect" '{id: "q", template: "Q", query: $q, variables: {}, expect: $e}' > "$work/queries.jsonl"
+jq -j -nc --arg q "$query" '{query: $q, variables: {}}' > "$work/body.json"
+version=$("$B" version | awk '{print $2}')
+ACCEPT="application/graphql-response+json, application/json"
+cat > "$work/post.lua" <<LUA
+local f = assert(io.open("$work/body.json", "rb"))
+wrk.method = "POST"
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["User-Agent"] = "gqlbench/$version"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "$ACCEPT"
+LUA
+cat > "$work/k6.js" <<JS
+import http from 'k6/http';
+import { check } from 'k6';
+const body = open('$work/body.json');
+const params = { headers: { 'Content-Type': 'application/json', 'Accept': '$ACCEPT', 'User-Agent': 'gqlbench/$version' } };
+export default function () {
+  const r = http.post('__URL__', body, params);
+  check(r, { 'right answer': (res) => res.status === 200 && res.json().data.__typename === 'Query' });
+}
+JS
+
+URL=http://127.0.0.1:$PORT/graphql
+sed -i "s|__URL__|$URL|" "$work/k6.js"
+taskset -c 0 "$B" serve null --addr "127.0.0.1:$PORT" >"$work/serve.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do grep -q "serving on" "$work/serve.log" 2>/dev/null && break; sleep 0.1; done
+grep -q "serving on" "$work/serve.log" || { cat "$work/serve.log" >&2; exit 1; }
+
+# Each runner prints req/s for CONNS connections.
+run_wrk() { taskset -c 1 wrk -t1 -c"$1" -d"${DURATION}s" -s "$work/post.lua" "$URL" | awk '/^Requests\/sec:/ {print $2}'; }
+run_autocannon() {
+  taskset -c 1 "$AUTOCANNON" -c "$1" -d "$DURATION" -m POST -H "Content-Type=application/json" -H "Accept=$ACCEPT" \
+    -H "User-Agent=gqlbench/$version" -i "$work/body.json" -j "$URL" 2>/dev/null | jq -r '.requests.total / .duration'
+}
+run_hey() {
+  taskset -c 1 "$HEY" -c "$1" -z "${DURATION}s" -m POST -T application/json -H "Accept: $ACCEPT" -D "$work/body.json" "$URL" \
+    | awk '/Requests\/sec:/ {print $2}'
+}
+run_k6() {
+  taskset -c 1 "$K6" run --quiet --no-color --vus "$1" --duration "${DURATION}s" --summary-export "$work/k6.json" "$work/k6.js" >/dev/null 2>&1 || true
+  jq -r '.metrics.http_reqs.rate' "$work/k6.json"
+}
+# gqlbench prints "req/s driver-CPU-% driver-RSS-MB wrong"
+run_gqlbench() {
+  local run=$work/gq-$1.jsonl
+  taskset -c 1 "$B" load --target "$URL" --queries "$work/queries.jsonl" --mode closed --clients "$1" \
+    --duration "${DURATION}s" --runs 1 --quiet -o "$run" || true
+  jq -r 'select(.type=="summary") | .throughput.mean' "$run" | tr '\n' ' '
+  jq -s -r '[.[] | select(.type=="interval" and .driver != null) | .driver] as $d |
+    "\(([$d[].cpu_pct] | add) / ($d | length) | floor) \(([$d[].rss_bytes] | max) / 1048576 | floor)"' "$run" | tr '\n' ' '
+  jq -r 'select(.type=="summary") | .total.wrong' "$run"
+}
+
+tools=(wrk)
+[ -n "$AUTOCANNON" ] && tools+=(autocannon)
+[ -n "$HEY" ] && tools+=(hey)
+[ -n "$K6" ] && tools+=(k6)
+tools+=(gqlbench)
+declare -A best extra
+for c in $CONNS_LIST; do
+  for r in $(seq "$ROUNDS"); do
+    for t in "${tools[@]}"; do
+      out=$("run_$t" "$c")
+      rps=${out%% *}
+      echo "round $r, $c connections: $t $out" >&2
+      if [ -z "${best[$t,$c]:-}" ] || awk -v a="$rps" -v b="${best[$t,$c]}" 'BEGIN {exit !(a > b)}'; then
+        best[$t,$c]=$rps; extra[$t,$c]=$out
+      fi
+    done
+  done
+done
+
+echo
+echo "req/s against gqlbench serve null (server on core 0, each tool on core 1), ${DURATION}s runs, best of $ROUNDS; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+printf '| tool | checks |'; for c in $CONNS_LIST; do printf ' %s conn. |' "$c"; done; echo
+printf '|---|---|'; for c in $CONNS_LIST; do printf -- '---:|'; done; echo
+declare -A checks=([wrk]="nothing" [autocannon]="nothing" [hey]="nothing" [k6]="JSON check" [gqlbench]="every answer verified")
+for t in "${tools[@]}"; do
+  printf '| %s | %s |' "$t" "${checks[$t]}"
+  for c in $CONNS_LIST; do printf ' %.0f |' "${best[$t,$c]}"; done; echo
+done
+printf '| gqlbench / faster of wrk and autocannon | |'
+for c in $CONNS_LIST; do
+  ref=${best[wrk,$c]}
+  [ -n "${best[autocannon,$c]:-}" ] && ref=$(awk -v a="$ref" -v b="${best[autocannon,$c]}" 'BEGIN {print (a > b) ? a : b}')
+  printf ' %.2f× |' "$(awk -v a="${best[gqlbench,$c]}" -v b="$ref" 'BEGIN {print a/b}')"
+done; echo
+printf '| gqlbench driver CPU %% / RSS MB / wrong | |'
+for c in $CONNS_LIST; do read -r _ cpu rss wrong <<< "${extra[gqlbench,$c]}"; printf ' %s %% / %s / %s |' "$cpu" "$rss" "$wrong"; done; echo
