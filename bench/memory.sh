@@ -15,10 +15,11 @@
 # them alike. Printed per build: the load generator's peak RSS (/usr/bin/time's maximum
 # resident set size; the highest round), its requests/s (the best round), the CPU of the
 # driver and of the server (mean of the run file's interval samples, 100 = one core:
-# which one was the limit), the interval lines written against the DURATION expected
-# (the fewest), the longest gap between two of them as they reached stderr (1.0 s when
-# every line is on time) and the wall time of the load. A run whose RSS passes MAX_RSS_MB
-# is killed and shown as such: old builds grew to gigabytes here.
+# which one was the limit), the driver's CPU time per request, the interval lines
+# written against the DURATION expected (the fewest), the longest gap between two of
+# them as they reached stderr (1.0 s when every line is on time) and the wall time of
+# the load. A run whose RSS passes MAX_RSS_MB is killed (SIGKILL) and shown as such:
+# old builds grew to gigabytes here.
 #
 #   bench/memory.sh                                   # CLIENTS="50 200 1000 10000" DURATION=10
 #   REVS="bcf851c ." ROUNDS=2 bench/memory.sh         # an older commit against the work tree
@@ -127,7 +128,7 @@ load() {
 
 echo "gqlbench load's memory: closed loop, ${DURATION}s, 1 s intervals; server on core 0, load on core 1; best of $ROUNDS"
 echo "  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-14s %8s %-8s %10s %8s %7s %7s %10s %8s %8s  %s\n' workload clients build "peak RSS" "req/s" "driver" "server" "intervals" "max gap" "wall" note
+printf '%-14s %8s %-8s %10s %8s %7s %7s %7s %10s %8s %8s  %s\n' workload clients build "peak RSS" "req/s" "driver" "µs/req" "server" "intervals" "max gap" "wall" note
 for w in $WORKLOADS; do
   case $w in
     16) serve inmem; q=$work/q16.jsonl; name="16 templates" ;;
@@ -146,7 +147,8 @@ for w in $WORKLOADS; do
         END {split(best, b, " "); n = ""; for (i = 8; i <= length(b); i++) n = n " " b[i]
              printf "%d %s %s %s %d %.2f %s%s\n", p, b[2], b[3], b[4], l, g, b[7], n}')
       label=$rev; [ "$rev" = . ] && label=new
-      printf '%-14s %8d %-8s %7d MB %8d %6d%% %6d%% %7d/%-2d %6s s %6s s %s\n' "$name" "$c" "$label" "$peak" "$rps" "$dcpu" "$scpu" \
+      us=$(awk -v c="$dcpu" -v r="$rps" 'BEGIN {if (r > 0) printf "%.1f", c * 1e4 / r; else print "-"}')
+      printf '%-14s %8d %-8s %7d MB %8d %6d%% %7s %6d%% %7d/%-2d %6s s %6s s %s\n' "$name" "$c" "$label" "$peak" "$rps" "$dcpu" "$us" "$scpu" \
         "$lines" "$DURATION" "$gap" "$wall" "${note:-}"
     done
   done
