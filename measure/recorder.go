@@ -131,6 +131,12 @@ func (c *Collector) NewRecorder() *Recorder {
 	return &Recorder{c: c, sh: &c.shards[n%uint64(len(c.shards))], corrected: c.opts.Corrected, samples: c.opts.Samples}
 }
 
+// Bytes returns the memory the recording state has taken so far: per
+// buffer (one per shard and a spare) and template recorded, the counters
+// and the histograms' chunks in use. It grows with the shards, the
+// templates and the spread of the values, never with the recorders.
+func (c *Collector) Bytes() int64 { return c.footprint.Load() }
+
 // NewSnapshot returns an empty Snapshot shaped for this Collector.
 func (c *Collector) NewSnapshot() *Snapshot {
 	return &Snapshot{T: make([]Stats, c.opts.Templates)}

@@ -247,7 +247,7 @@ func TestFootprintIndependentOfRecorders(t *testing.T) {
 			snap.Reset()
 			c.Collect(snap)
 		}
-		return c.footprint.Load()
+		return c.Bytes()
 	}
 	few, many := footprint(shards), footprint(1000*shards)
 	// the values fall into 4 chunks, each in QET, QRT and the latency
