@@ -22,20 +22,25 @@ var StandardHist = HistConfig{Unit: "ns", Lowest: measure.HistLowest, Highest: m
 // EncodeHist returns h in HdrHistogram's V2 compressed encoding, base64: the
 // form every HdrHistogram implementation reads. An empty or nil histogram
 // encodes as "". The bytes are hdrhistogram-go's Encode's (a test checks),
-// made with a reused zlib writer: Encode makes a new one per histogram,
-// about 1 MB at its best compression, which with an interval line a second
-// of tens of templates was most of what the load generator allocated.
+// made with a reused zlib writer and counts array: Encode makes a new
+// writer per histogram, about 1 MB at its best compression, which with an
+// interval line a second of tens of templates was most of what the load
+// generator allocated.
 func EncodeHist(h *hdrhistogram.Histogram) (string, error) {
 	if h == nil || h.TotalCount() == 0 {
 		return "", nil
 	}
-	counts := h.Export().Counts
+	e := encoders.Get().(*encoder)
+	defer encoders.Put(e)
+	// e.h counts into e.counts: Merge copies h's counts there, where Export
+	// would allocate a copy.
+	e.h.Reset()
+	e.h.Merge(h)
+	counts := e.counts
 	end := len(counts) // hdrhistogram-go writes up to Max's index: the last count
 	for end > 0 && counts[end-1] == 0 {
 		end--
 	}
-	e := encoders.Get().(*encoder)
-	defer encoders.Put(e)
 	b := append(e.raw[:0], make([]byte, v2HeaderBytes)...)
 	for i := 0; i < end; {
 		c := counts[i]
@@ -78,13 +83,16 @@ func EncodeHist(h *hdrhistogram.Histogram) (string, error) {
 
 // encoder is EncodeHist's reusable state.
 type encoder struct {
-	raw []byte
-	z   bytes.Buffer
-	zw  *zlib.Writer
+	counts []int64
+	h      *hdrhistogram.Histogram // over counts
+	raw    []byte
+	z      bytes.Buffer
+	zw     *zlib.Writer
 }
 
 var encoders = sync.Pool{New: func() any {
-	e := &encoder{}
+	e := &encoder{counts: make([]int64, countsLen)}
+	e.h = histOf(e.counts)
 	e.zw, _ = zlib.NewWriterLevel(&e.z, zlib.BestCompression) // a valid level: no error
 	return e
 }}
