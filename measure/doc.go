@@ -1,16 +1,21 @@
 // Package measure records what a load generator sees, honestly and cheaply.
 //
-// Every worker (one simulated client or connection) owns a Recorder: per
-// template, HDR histograms (3 significant digits, nanoseconds) of the query
-// execution time (QET: send start → last byte), the query response time
-// (QRT: send start → first byte) and, in open loop, the latency from the
-// intended send time (coordinated omission corrected), plus counters
+// Every worker (one simulated client or connection) records through a
+// Recorder: per template, HDR histograms (3 significant digits, nanoseconds)
+// of the query execution time (QET: send start → last byte), the query
+// response time (QRT: send start → first byte) and, in open loop, the latency
+// from the intended send time (coordinated omission corrected), plus counters
 // (requests, errors by kind, wrong answers, late, dropped and overrun sends,
-// bytes). Recording takes no lock: the worker writes into its active Set, and
-// once per interval a Collector swaps every worker's Set for an empty one
-// (HdrHistogram's writer–reader phaser: two atomic increments per record,
-// the reader waits only for a record in progress, never for a request), and
-// merges the swapped Sets into one Snapshot per template.
+// bytes). The state is sharded by core, not by worker (as wrk2 keeps one
+// histogram per thread, not per connection): a Collector has GOMAXPROCS
+// shards and the recorders take them in turn, so its memory grows with the
+// cores and the templates, never with the clients. A shard's recorders count
+// with atomic adds into one buffer — HdrHistogram's own counts array,
+// allocated a bucket at a time — and take no lock. Once per interval the
+// Collector swaps each shard's buffer for an empty one, waiting only for
+// the records in progress in it (a record registers on the buffer, then
+// checks it is still the active one), and drains it into one Snapshot per
+// template of ordinary hdrhistogram-go histograms, exactly.
 //
 // Proc samples the CPU % and RSS of a process from /proc; SLO parses and
 // checks latency objectives such as "p99<200ms"; RecordWriter writes

@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"math/bits"
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -16,22 +17,50 @@ const (
 	HistDigits  = 3
 )
 
+// The layout of the counts array of gqlbench's configuration, HdrHistogram's
+// (hdrhistogram-go's New, countsIndexFor): with 3 digits a bucket has 2048
+// sub-buckets (unit resolution up to 2·10³), the upper half of each bucket
+// after the first being new; 32 buckets reach one hour. Index i counts the
+// values equivalent to valueAt(i). TestCountsIndex checks all of this
+// against hdrhistogram-go itself.
+const (
+	subBucketHalfMag = 10                                // log2 of half a bucket's sub-buckets
+	subBucketHalf    = 1 << subBucketHalfMag             // 1024
+	subBucketMask    = 2*subBucketHalf - 1               // values below 2048 are bucket 0
+	histBuckets      = 32                                // buckets needed to reach HistHighest
+	countsLen        = (histBuckets + 1) * subBucketHalf // 33,792 counts, 270 KB
+)
+
+// countsIndex returns the index of v's count in HdrHistogram's counts
+// array, for 0 ≤ v ≤ HistHighest.
+func countsIndex(v int64) int {
+	b := bits.Len64(uint64(v)|subBucketMask) - (subBucketHalfMag + 1) // the bucket
+	return (b+1)<<subBucketHalfMag + int(v>>b) - subBucketHalf
+}
+
+// valueAt returns the lowest value counted at index i of the counts array.
+func valueAt(i int) int64 {
+	if i < subBucketHalf {
+		return int64(i) // bucket 0's lower half
+	}
+	b := i>>subBucketHalfMag - 1
+	return int64(i&(subBucketHalf-1)|subBucketHalf) << b
+}
+
 // NewHist returns an empty histogram of gqlbench's configuration.
 func NewHist() *hdrhistogram.Histogram {
 	return hdrhistogram.New(HistLowest, HistHighest, HistDigits)
 }
 
-// record records v, clamped to [0, HistHighest]; it reports whether v had to
-// be clamped.
-func record(h *hdrhistogram.Histogram, v int64) (clamped bool) {
+// clamp returns v clamped to [0, HistHighest], and whether it had to be.
+func clamp(v int64) (int64, bool) {
 	switch {
 	case v < 0:
-		v, clamped = 0, true
+		return 0, true
 	case v > HistHighest:
-		v, clamped = HistHighest, true
+		return HistHighest, true
 	}
-	_ = h.RecordValue(v) // in range by construction
-	return clamped
+	return v, false
 }
 
 // mergeInto adds src into *dst, allocating *dst on first use.

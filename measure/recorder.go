@@ -8,8 +8,8 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// Stats are one template's counters and histograms. A histogram is nil
-// until its first value: a worker only pays for the templates it sends.
+// Stats are one template's counters and histograms, as a Snapshot holds
+// them. A histogram is nil until its first value.
 type Stats struct {
 	Counts
 	QET     *hdrhistogram.Histogram // send start → last byte
@@ -31,92 +31,49 @@ func (s *Stats) reset() {
 	reset(s.Latency)
 }
 
-// Set is what a worker records into during one interval: Stats per template
-// and, when asked for, every Sample.
-type Set struct {
-	T       []Stats
-	Samples []Sample
-}
-
-func newSet(templates int) *Set { return &Set{T: make([]Stats, templates)} }
-
-func (s *Set) reset() {
-	for i := range s.T {
-		s.T[i].reset()
-	}
-	s.Samples = s.Samples[:0]
-}
-
-// Recorder is one worker's recording handle. Record and Drop may be called
-// only from the worker's goroutine; a Collector reads concurrently.
+// Recorder is one worker's recording handle: which shard it records into.
+// Record and Drop may be called from any goroutine, concurrently with each
+// other and with a Collector; per-request Samples keep the order of the
+// Records of one goroutine.
 type Recorder struct {
-	// phase is odd while the worker records: the collector, having swapped
-	// active, waits until the record that may hold the old Set is over.
-	phase     atomic.Uint64
-	active    atomic.Pointer[Set]
+	c         *Collector
+	sh        *shard
 	corrected bool
 	samples   bool
 }
 
-// Options say what a Recorder records.
+// Options say what a Collector's Recorders record.
 type Options struct {
 	Templates int  // number of templates; Sample.Template indexes them
 	Corrected bool // record the intended-start latency (open loop)
-	Samples   bool // keep every Sample (per-request records)
+	Samples   bool // keep every Sample (per-request records; appended under the shard's lock)
+	// Shards is the number of shards the recorders share out; 0 means
+	// GOMAXPROCS. More shards mean fewer recorders adding to the same
+	// counters at the same time, and a set of histograms more.
+	Shards int
 }
 
 // Record records one request.
 func (r *Recorder) Record(s *Sample) {
-	r.phase.Add(1)
-	set := r.active.Load()
-	st := &set.T[s.Template]
-	st.count(s)
-	if s.Outcome.HasResponse() {
-		if st.QET == nil {
-			st.QET, st.QRT = NewHist(), NewHist()
-		}
-		c := record(st.QET, int64(s.QET()))
-		c = record(st.QRT, int64(s.QRT())) || c
-		if r.corrected {
-			if st.Latency == nil {
-				st.Latency = NewHist()
-			}
-			c = record(st.Latency, int64(s.Latency())) || c
-		}
-		if c {
-			st.Clamped++
-		}
-	}
+	b := r.sh.enter()
+	b.stats(s.Template, &r.c.footprint).record(s, r.corrected, &r.c.footprint)
 	if r.samples {
-		set.Samples = append(set.Samples, *s)
+		b.mu.Lock()
+		b.samples = append(b.samples, *s)
+		b.mu.Unlock()
 	}
-	r.phase.Add(1)
+	b.writers.Add(-1)
 }
 
 // Drop counts n sends of template t that were not made.
 func (r *Recorder) Drop(t int, n int64) {
-	r.phase.Add(1)
-	r.active.Load().T[t].Dropped += n
-	r.phase.Add(1)
-}
-
-// swap installs fresh as the active Set and returns the previous one once
-// no record into it is in progress.
-func (r *Recorder) swap(fresh *Set) *Set {
-	old := r.active.Swap(fresh)
-	// Go's atomics are sequentially consistent: a record that loads active
-	// after the Swap uses fresh; one that loaded it before has made phase
-	// odd before this Load, and is over once phase moves on.
-	if p := r.phase.Load(); p&1 == 1 {
-		for r.phase.Load() == p {
-			runtime.Gosched()
-		}
-	}
-	return old
+	b := r.sh.enter()
+	atomic.AddInt64(&b.stats(int32(t), &r.c.footprint).Dropped, n)
+	b.writers.Add(-1)
 }
 
 // Snapshot is what a Collector gathered over one interval: per template the
-// merged Stats of every worker, and the Samples if recorded.
+// merged Stats of every shard, and the Samples if recorded.
 type Snapshot struct {
 	T       []Stats
 	Samples []Sample
@@ -139,29 +96,46 @@ func (s *Snapshot) Total() Counts {
 	return c
 }
 
-// Collector gathers the Recorders of a run. Workers may be added while it
+// Collector gathers what the Recorders of a run record. Its memory grows
+// with the shards and the templates recorded, not with the Recorders:
+// recorders are shared out over a fixed number of shards (HdrHistogram's
+// and wrk2's one histogram per thread, where a thread serves many
+// connections), each shard recording into one buffer of per-template
+// counters and histograms with atomic adds. Recorders may be added while it
 // runs (a ramp adds users).
 type Collector struct {
-	opts  Options
-	mu    sync.Mutex
-	recs  []*Recorder
-	spare *Set
+	opts      Options
+	shards    []shard
+	next      atomic.Uint64 // recorders made: the next one's shard
+	footprint atomic.Int64  // bytes of tstats and counts allocated
+	mu        sync.Mutex    // one Collect at a time
+	spare     *buffer
 }
 
 // NewCollector returns a Collector for recorders of the given options.
 func NewCollector(o Options) *Collector {
-	return &Collector{opts: o, spare: newSet(o.Templates)}
+	if o.Shards <= 0 {
+		o.Shards = runtime.GOMAXPROCS(0)
+	}
+	c := &Collector{opts: o, shards: make([]shard, o.Shards), spare: newBuffer(o.Templates)}
+	for i := range c.shards {
+		c.shards[i].active.Store(newBuffer(o.Templates))
+	}
+	return c
 }
 
-// NewRecorder returns a new worker's Recorder, collected from now on.
+// NewRecorder returns a new worker's Recorder, collected from now on. The
+// recorders take the shards in turn.
 func (c *Collector) NewRecorder() *Recorder {
-	r := &Recorder{corrected: c.opts.Corrected, samples: c.opts.Samples}
-	r.active.Store(newSet(c.opts.Templates))
-	c.mu.Lock()
-	c.recs = append(c.recs, r)
-	c.mu.Unlock()
-	return r
+	n := c.next.Add(1) - 1
+	return &Recorder{c: c, sh: &c.shards[n%uint64(len(c.shards))], corrected: c.opts.Corrected, samples: c.opts.Samples}
 }
+
+// Bytes returns the memory the recording state has taken so far: per
+// buffer (one per shard and a spare) and template recorded, the counters
+// and the histograms' chunks in use. It grows with the shards, the
+// templates and the spread of the values, never with the recorders.
+func (c *Collector) Bytes() int64 { return c.footprint.Load() }
 
 // NewSnapshot returns an empty Snapshot shaped for this Collector.
 func (c *Collector) NewSnapshot() *Snapshot {
@@ -169,20 +143,18 @@ func (c *Collector) NewSnapshot() *Snapshot {
 }
 
 // Collect moves everything recorded since the last Collect into snap (which
-// it adds to: Reset it first for an interval of its own). Each worker's Set
-// is swapped for an empty one, merged, emptied and reused: in a steady state
-// a Collect allocates nothing.
+// it adds to: Reset it first for an interval of its own). Each shard's
+// buffer is swapped for an empty one, the spare, once the records in
+// progress in it are over (a few atomic adds: never a request); it is
+// drained into snap and becomes the spare for the next shard. So a run
+// holds one buffer per shard and one more, and in a steady state a Collect
+// allocates nothing.
 func (c *Collector) Collect(snap *Snapshot) {
 	c.mu.Lock()
-	recs := c.recs
-	c.mu.Unlock()
-	for _, r := range recs {
-		old := r.swap(c.spare)
-		for i := range old.T {
-			snap.T[i].add(&old.T[i])
-		}
-		snap.Samples = append(snap.Samples, old.Samples...)
-		old.reset()
+	defer c.mu.Unlock()
+	for i := range c.shards {
+		old := c.shards[i].swap(c.spare)
+		old.drainInto(snap)
 		c.spare = old
 	}
 }

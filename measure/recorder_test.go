@@ -117,3 +117,26 @@ func BenchmarkRecord(b *testing.B) {
 		r.Record(&s)
 	}
 }
+
+// BenchmarkRecordParallel: recorders on every P, sharing one shard or one
+// shard per P (the default), recording back to back: the worst case for
+// counters shared by a shard, where a real worker spends microseconds on a
+// request between two records.
+func BenchmarkRecordParallel(b *testing.B) {
+	for _, shards := range []int{1, 0} {
+		name := "shards=GOMAXPROCS"
+		if shards == 1 {
+			name = "shards=1"
+		}
+		b.Run(name, func(b *testing.B) {
+			c := NewCollector(Options{Templates: 1, Corrected: true, Shards: shards})
+			b.RunParallel(func(pb *testing.PB) {
+				r := c.NewRecorder()
+				s := Sample{Start: 1, FirstByte: 2, End: 123456}
+				for pb.Next() {
+					r.Record(&s)
+				}
+			})
+		})
+	}
+}

@@ -1,6 +1,9 @@
 package measure
 
-import "time"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // Outcome is the verdict on one request.
 type Outcome uint8
@@ -106,33 +109,39 @@ func (c *Counts) Add(o *Counts) {
 	}
 }
 
-// count adds one sample to c.
-func (c *Counts) count(s *Sample) {
-	c.Count++
+// countAtomic adds one sample to c with atomic adds: recorders sharing a
+// shard count into the same Counts. Only non-zero counters are touched.
+func (c *Counts) countAtomic(s *Sample) {
+	add := func(p *int64, n int64) {
+		if n != 0 {
+			atomic.AddInt64(p, n)
+		}
+	}
+	add(&c.Count, 1)
 	switch {
 	case s.Outcome == OK:
-		c.OK++
+		add(&c.OK, 1)
 		if s.Overrun {
-			c.OverrunOK++
+			add(&c.OverrunOK, 1)
 		}
 	case s.Outcome == Wrong:
-		c.Wrong++
+		add(&c.Wrong, 1)
 	default:
-		c.Errors++
-		c.ErrorKinds[s.Outcome-ErrStatus]++
+		add(&c.Errors, 1)
+		add(&c.ErrorKinds[s.Outcome-ErrStatus], 1)
 	}
 	if s.Verified {
-		c.Verified++
+		add(&c.Verified, 1)
 	}
 	if s.Late {
-		c.Late++
+		add(&c.Late, 1)
 	}
 	if s.DriverLate {
-		c.DriverLate++
+		add(&c.DriverLate, 1)
 	}
 	if s.Overrun {
-		c.Overrun++
+		add(&c.Overrun, 1)
 	}
-	c.SentBytes += s.SentBytes
-	c.RecvBytes += s.RecvBytes
+	add(&c.SentBytes, s.SentBytes)
+	add(&c.RecvBytes, s.RecvBytes)
 }

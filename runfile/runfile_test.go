@@ -350,3 +350,49 @@ func TestDriverLimit(t *testing.T) {
 		t.Errorf("open loop: %s", why)
 	}
 }
+
+// TestEncodeHistIsHDRs: EncodeHist writes exactly the bytes of
+// hdrhistogram-go's own Encode, for histograms of every shape: one value,
+// both ends of the range, runs of zeros of every length, large counts.
+func TestEncodeHistIsHDRs(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	cases := []*hdrhistogram.Histogram{hist(0), hist(1), hist(measure.HistHighest), hist(0, measure.HistHighest),
+		hist(1, 2, 4, 8, 16, 1000, 2047, 2048, 2049)}
+	big := measure.NewHist()
+	big.RecordValues(12345, 1<<40)
+	big.RecordValues(7, 3)
+	cases = append(cases, big)
+	for range 50 {
+		h := measure.NewHist()
+		for range r.IntN(10000) + 1 {
+			h.RecordValue(min(int64(r.ExpFloat64()*float64(r.Int64N(1e9)+1)), measure.HistHighest))
+		}
+		cases = append(cases, h)
+	}
+	for i, h := range cases {
+		want, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := EncodeHist(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Fatalf("case %d: EncodeHist differs from hdrhistogram-go's Encode:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}
+
+func BenchmarkEncodeHist(b *testing.B) {
+	h := measure.NewHist()
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		h.RecordValue(int64(r.ExpFloat64() * 1e6))
+	}
+	for b.Loop() {
+		if _, err := EncodeHist(h); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
