@@ -297,7 +297,7 @@ func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Cont
 				// overruns, counted out of the throughput)
 				end = ph.window
 			}
-			if _, err := e.interval(ph, idx, from, end); err != nil {
+			if _, err := e.interval(ph, idx, from, end, 0); err != nil {
 				return err
 			}
 			if errors.Is(stopErr, errStop) {
@@ -308,11 +308,11 @@ func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Cont
 			ctxDone = nil
 			stop(ctx.Err())
 			if workDone {
-				_, err := e.interval(ph, idx, from, time.Since(ph.base))
+				_, err := e.interval(ph, idx, from, time.Since(ph.base), 0)
 				return errors.Join(stopErr, err)
 			}
 		case <-t.C:
-			iv, err := e.interval(ph, idx, from, to)
+			iv, err := e.interval(ph, idx, from, to, time.Since(ph.base)-to)
 			if err != nil {
 				stop(err)
 				continue

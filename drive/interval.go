@@ -9,14 +9,18 @@ import (
 )
 
 // interval collects what every worker recorded since the last one and
-// writes it as an interval line.
-func (e *engine) interval(ph *phase, idx int, from, to time.Duration) (*runfile.Interval, error) {
+// writes it as an interval line; late is how long after its end the tick
+// came, flagged beyond runfile.LateIntervalNS.
+func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*runfile.Interval, error) {
 	e.snap.Reset()
 	e.coll.Collect(e.snap)
 	tail := ph.window > 0 && from >= ph.window
 	iv := &runfile.Interval{Run: ph.run, Warmup: ph.warmup, Step: ph.step, Index: idx, Tail: tail,
 		StartNS: int64(from), EndNS: int64(max(to, from)), Rate: ph.rate, Users: int(e.users.Load()),
 		Templates: map[string]*runfile.TemplateInterval{}}
+	if int64(late) > runfile.LateIntervalNS {
+		iv.CollectedLateNS = int64(late)
+	}
 	for t := range e.snap.T {
 		st := &e.snap.T[t]
 		if st.Count == 0 && st.Dropped == 0 {

@@ -100,6 +100,11 @@ func TestModeRegistry(t *testing.T) {
 				t.Fatalf("send %d was request %d", k, s.i)
 			}
 		}
+		for _, iv := range r.file.Intervals {
+			if iv.CollectedLateNS != 0 {
+				t.Errorf("interval %d collected %v late on a tick kept exactly", iv.Index, time.Duration(iv.CollectedLateNS))
+			}
+		}
 		h := NewHeader((Config{Mode: once, Clients: 3}).Defaults(), HeaderInfo{}, &queryfile.File{})
 		if h.Mode != string(once) || h.Params.Clients != 3 {
 			t.Errorf("header mode %q clients %d", h.Mode, h.Params.Clients)

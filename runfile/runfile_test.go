@@ -396,3 +396,25 @@ func BenchmarkEncodeHist(b *testing.B) {
 		}
 	}
 }
+
+// TestLateIntervals: intervals collected late are counted in the summary
+// and called out in its text; on-time ones are not.
+func TestLateIntervals(t *testing.T) {
+	s := NewSummarizer()
+	for i, late := range []int64{0, 2 * LateIntervalNS, 0, 5 * LateIntervalNS} {
+		iv := &Interval{Type: TypeInterval, Run: 1, Index: i, StartNS: int64(i) * 1e9, EndNS: int64(i+1) * 1e9,
+			CollectedLateNS: late, Templates: map[string]*TemplateInterval{"QT1": {Count: 1, OK: 1}}}
+		if err := s.Add(iv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := s.Summary()
+	if sum.LateIntervals != 2 {
+		t.Errorf("%d late intervals, want 2", sum.LateIntervals)
+	}
+	var b bytes.Buffer
+	WriteText(&b, sum)
+	if !strings.Contains(b.String(), "2 interval line(s) collected more than 10ms late") {
+		t.Errorf("the summary text does not warn:\n%s", b.String())
+	}
+}

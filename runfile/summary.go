@@ -19,6 +19,7 @@ type Summarizer struct {
 	templates map[string]*tAcc
 	total     tAcc
 	scheduled bool // a measured interval had an offered rate: sends had intended times
+	late      int  // intervals collected late
 }
 
 type runKey struct{ run, step int }
@@ -51,6 +52,9 @@ func (s *Summarizer) Add(iv *Interval) error {
 	}
 	if !iv.Tail && iv.EndNS > r.windowNS {
 		r.windowNS = iv.EndNS
+	}
+	if iv.CollectedLateNS > 0 {
+		s.late++
 	}
 	if !iv.Warmup && iv.Rate > 0 {
 		s.scheduled = true
@@ -116,7 +120,7 @@ func histFrom(counts []int64) *hdrhistogram.Histogram {
 // and the measured runs' CV. Status, Reason, End, Elapsed and the mode's
 // results (SLO, Capacity, Ramp, RunsAuto) are the caller's to fill.
 func (s *Summarizer) Summary() *Summary {
-	out := &Summary{Type: TypeSummary, Templates: map[string]*TemplateSummary{}}
+	out := &Summary{Type: TypeSummary, Templates: map[string]*TemplateSummary{}, LateIntervals: s.late}
 	var tp, gp []float64
 	var windowNS int64
 	steps := false

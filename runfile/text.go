@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // WriteText writes a summary for people: how the run ended, each run's
@@ -43,6 +44,10 @@ func WriteText(w io.Writer, s *Summary) {
 	}
 	if s.SLOMet != nil {
 		fmt.Fprintf(w, "  objective %s met: %v %s\n", s.SLO, *s.SLOMet, s.SLOWhy)
+	}
+	if s.LateIntervals > 0 {
+		fmt.Fprintf(w, "  WARNING: %d interval line(s) collected more than %v late: the load generator could not keep its tick (what completed meanwhile counts in them)\n",
+			s.LateIntervals, time.Duration(LateIntervalNS))
 	}
 	if s.FirstWrong != "" {
 		fmt.Fprintf(w, "  first wrong answer: %s\n", s.FirstWrong)

@@ -144,7 +144,15 @@ type Interval struct {
 	Driver    *ProcSample                  `json:"driver,omitempty"` // the load generator itself
 	// Generators is the number of load generators merged into this interval.
 	Generators int `json:"generators,omitempty"`
+	// CollectedLateNS is how long after EndNS the interval was collected
+	// when the load generator could not keep its tick (more than
+	// LateIntervalNS): what completed meanwhile counts in it. 0: on time.
+	CollectedLateNS int64 `json:"collected_late_ns,omitempty"`
 }
+
+// LateIntervalNS is how late an interval may be collected before it is
+// flagged (CollectedLateNS): 10 ms.
+const LateIntervalNS = int64(10e6)
 
 // TemplateInterval is one template's share of an interval.
 type TemplateInterval struct {
@@ -297,7 +305,10 @@ type Summary struct {
 	// "Book-0007 data.book.price: expected 12.5, got 13.5"; Failures is
 	// the directory that shows the first wrong answers of each label.
 	FirstWrong string `json:"first_wrong,omitempty"`
-	Failures   string `json:"failures,omitempty"`
+	// LateIntervals counts the interval lines collected late (see
+	// Interval.CollectedLateNS): the load generator could not keep its tick.
+	LateIntervals int    `json:"late_intervals,omitempty"`
+	Failures      string `json:"failures,omitempty"`
 	// APQMisses counts persisted-query hashes the server did not know (the
 	// full query was sent after them).
 	APQMisses int64 `json:"apq_misses,omitempty"`
