@@ -8,7 +8,8 @@
 #   autocannon (npm; graphql-bench's engine)    checks nothing      when installed
 #   hey                                         checks nothing      when installed
 #   k6 with a JSON check of every answer        checks the body     when installed
-#   gqlbench load --mode closed                 verifies every answer (status, errors, data hash)
+#   gqlbench load --mode closed                 verifies every answer (status, errors, data hash),
+#                                               over a queries file of 10,000 distinct entries
 # Printed: a table of req/s per tool and connections, and gqlbench's ratio to the faster of
 # wrk and autocannon (target ≥ 0.95), the driver's CPU while it ran, and its RSS.
 #
@@ -38,9 +39,11 @@ cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; wait 2>/dev/
 trap cleanup EXIT
 
 expect=$(printf '%s' '{"__typename":"Query"}' | sha256sum | cut -d' ' -f1)
-query='query Q { __typename }'
-jq -nc --arg q "$query" --arg e "$expect" '{id: "q", template: "Q", query: $q, variables: {}, expect: $e}' > "$work/queries.jsonl"
-jq -j -nc --arg q "$query" '{query: $q, variables: {}}' > "$work/body.json"
+# gqlbench replays 10,000 distinct entries (one variables row each), every answer verified
+# by its hash; the other tools send one body.
+query='query Q($row: Int) { __typename }'
+seq 1 10000 | jq -c --arg q "$query" --arg e "$expect" '{id: "q\(.)", template: "Q", query: $q, variables: {row: .}, expect: $e}' > "$work/queries.jsonl"
+jq -j -nc --arg q "$query" '{query: $q, variables: {row: 1}}' > "$work/body.json"
 version=$("$B" version | awk '{print $2}')
 ACCEPT="application/graphql-response+json, application/json"
 cat > "$work/post.lua" <<LUA
