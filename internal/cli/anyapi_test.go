@@ -296,3 +296,40 @@ func TestAnyAPIRequests(t *testing.T) {
 		t.Error("the run file does not show that an Authorization header was sent")
 	}
 }
+
+// TestAnyAPIEveryMode: a golden file of another schema's operation works in
+// every mode, and report reads the runs, grouped by the operation's label.
+func TestAnyAPIEveryMode(t *testing.T) {
+	dir := t.TempDir()
+	url := (&shop{}).start(t)
+	q := shopQueries(t, dir, 4, false)
+	golden := filepath.Join(dir, "golden.jsonl")
+	if code, _, stderr := run("record", "--target", url, "--queries", q, "-o", golden, "--quiet"); code != ExitOK {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	var runs []string
+	for _, args := range [][]string{
+		{"--mode", "closed", "--duration", "200ms", "--runs", "2"},
+		{"--mode", "sequential", "--passes", "2"},
+		{"--mode", "open", "--rate", "100", "--duration", "300ms"},
+		{"--mode", "ramp", "--ramp-rate", "20", "--max-clients", "3", "--duration", "300ms"},
+		{"--mode", "capacity", "--slo", "p99<1s", "--rate", "50", "--duration", "200ms", "--max-steps", "2"},
+	} {
+		out := filepath.Join(dir, args[1]+".jsonl")
+		code, _, stderr := run(append([]string{"load", "--target", url, "--queries", golden, "--ignore-path", "book.seenAt",
+			"--interval", "100ms", "-o", out, "--quiet"}, args...)...)
+		if code != ExitOK {
+			t.Errorf("%s: exit %d: %s", args[1], code, stderr)
+			continue
+		}
+		f := readRun(t, out)
+		if f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 || f.Header.Params.Check != "golden" {
+			t.Errorf("%s: %d wrong of %d verified, check %q", args[1], f.Summary.Total.Wrong, f.Summary.Total.Verified, f.Header.Params.Check)
+		}
+		runs = append(runs, out)
+	}
+	code, md, stderr := run(append([]string{"report"}, runs...)...)
+	if code != ExitOK || !strings.Contains(md, "Book") {
+		t.Errorf("report: exit %d: %s", code, stderr)
+	}
+}
