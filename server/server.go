@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"time"
@@ -72,6 +73,35 @@ type Variant struct {
 	Order int
 	// Open starts the variant; the returned Executor may implement io.Closer.
 	Open func(ctx context.Context, c Config) (Executor, error)
+	// Process, when not nil, makes the variant a server of another stack
+	// (PostGraphile, the Node servers): `gqlbench serve` gets its Program
+	// and replaces itself with it, so the process that is watched, pinned
+	// and signalled is the server itself. Open is then not used. The
+	// program keeps the contract of the Go variants (see ProcessConfig).
+	Process func(ctx context.Context, c ProcessConfig) (*Program, error)
+}
+
+// ProcessConfig is what a Process variant is started with. Its program
+// must listen on Addr (loopback unless asked otherwise), log the line
+// "serving on http://HOST:PORT/graphql" with the actual address once it
+// listens, answer GET /healthz with 200 and the header Gqlbench-Variant set
+// to Variant (503 while its database is unreachable), serve GraphQL at
+// /graphql, use at most Pool database connections, and shut down gracefully
+// on SIGTERM or SIGINT.
+type ProcessConfig struct {
+	Config
+	Variant string
+	Addr    string // HOST:PORT; port 0 picks a free one
+	Log     io.Writer
+}
+
+// Program is a command to run: Path and its arguments (without argv[0]), in
+// Dir, with Env added to the environment of gqlbench.
+type Program struct {
+	Path string
+	Args []string
+	Dir  string
+	Env  []string
 }
 
 var (

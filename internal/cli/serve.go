@@ -79,6 +79,15 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", *addr)
 	}
 
+	if v.Process != nil {
+		if *pprofAddr != "" || *traceOn {
+			return usagef("--pprof and --trace are for gqlbench's own variants, not %s", v.Name)
+		}
+		return serveProcess(ctx, env, v, server.ProcessConfig{
+			Config:  server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout},
+			Variant: v.Name, Addr: *addr,
+		})
+	}
 	if *pprofAddr != "" {
 		if err := servePprof(ctx, *pprofAddr, env.Stderr); err != nil {
 			return err

@@ -28,6 +28,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gqlbench/gqlbench/internal/flock"
 )
 
 // minNodeMajor is the oldest Node the fixtures run on (graphql-yoga's
@@ -136,7 +138,7 @@ const installedMarker = ".package-lock.json"
 // install runs npm ci unless node_modules is up to date, holding the lock.
 func install() error {
 	dir := Dir()
-	unlock, err := lock(filepath.Join(dir, ".install.lock"))
+	unlock, err := flock.Lock(filepath.Join(dir, ".install.lock"))
 	if err != nil {
 		return fmt.Errorf("locking the Node fixtures' install: %w", err)
 	}
