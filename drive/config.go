@@ -67,8 +67,12 @@ type Config struct {
 	Records *measure.RecordWriter // per-request records, or nil
 	Watch   []*measure.Proc       // processes sampled each interval (--watch-pid)
 	Self    *measure.Proc         // the load generator itself, or nil
-	Cores   int                   // CPUs the load generator may use (for its own saturation)
-	Log     io.Writer             // one progress line per interval, or nil
+	// Statements counts the statements the database has executed, read at
+	// the start and each interval: the intervals carry the differences
+	// (runfile.Interval.DBStatements), the summary statements per request.
+	Statements Counter
+	Cores      int       // CPUs the load generator may use (for its own saturation)
+	Log        io.Writer // one progress line per interval, or nil
 
 	// lag makes the load generator slow on purpose, for tests: its own
 	// work after each answer (checking, recording) takes this long.

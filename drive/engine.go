@@ -16,6 +16,7 @@ import (
 
 // engine is one Run: the workers, the collector, the run file.
 type engine struct {
+	stmts   counterDelta // the database's statements, when cfg.Statements
 	cfg     Config
 	w       *runfile.Writer
 	names   []string // templates
@@ -79,6 +80,7 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	e.checker.ignore = cfg.Ignore
 	e.fails = newFailureLog(cfg.FailuresDir, cfg.MaxFailures, cfg.Requests, cfg.Ignore)
 	e.checker.onWrong = e.fails.record
+	e.stmts.c = cfg.Statements
 	return e
 }
 

@@ -1,6 +1,7 @@
 package drive
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -31,6 +32,11 @@ func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*ru
 			return nil, err
 		}
 		iv.Templates[e.names[t]] = ti
+	}
+	// read even when the interval is not written: the next one counts
+	// from here
+	if n, ok := e.stmts.delta(context.Background()); ok {
+		iv.DBStatements = &n
 	}
 	if tail && len(iv.Templates) == 0 {
 		return iv, nil

@@ -30,6 +30,7 @@ func Run(ctx context.Context, cfg Config, w *runfile.Writer) (*runfile.Summary, 
 		cfg.Cores = runtime.GOMAXPROCS(0)
 	}
 	e := newEngine(cfg, w)
+	e.stmts.delta(ctx) // the baseline
 	e.start = time.Now()
 	e.lastResp = e.start
 	err := e.spec.run(e, ctx) // Validate found the spec

@@ -68,6 +68,7 @@ type session struct {
 	serverCPU, loadCPU int // -1: not pinned
 	postmaster         int // the local PostgreSQL's server process, watched beside the servers; 0: none
 	pinNote            string
+	noStatementsOnce   sync.Once
 	unpin              func() // restores the load generator's CPUs
 }
 

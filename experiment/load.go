@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/measure/pgstat"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/workload"
@@ -63,6 +65,26 @@ type runSpec struct {
 	labels   map[string]string
 }
 
+// statements opens the statement counter of a PostgreSQL database, so
+// every run there says how many SQL statements a request cost, whatever the
+// server; nil for SQLite, or when the database cannot count (then said
+// once: the runs go on without).
+func (s *session) statements(ctx context.Context, db string) *pgstat.Counter {
+	if !isPostgres(db) {
+		return nil
+	}
+	loc, err := dbloc.Parse(db)
+	if err != nil {
+		return nil
+	}
+	c, err := pgstat.Open(ctx, loc)
+	if err != nil {
+		s.noStatementsOnce.Do(func() { s.logf("statements per request not counted: %v", err) })
+		return nil
+	}
+	return c
+}
+
 // errSkip says that the server's remaining runs cannot happen: it died or
 // stopped answering. The error is recorded already.
 var errSkip = errors.New("the server failed")
@@ -103,6 +125,10 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 			f, err = os.Create(path)
 			return f, err
 		},
+	}
+	if c := s.statements(ctx, srv.Spec.DB); c != nil {
+		defer c.Close()
+		job.Config.Statements = c
 	}
 	sum, err := job.Run(ctx)
 	if f != nil {

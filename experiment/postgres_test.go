@@ -29,6 +29,31 @@ func TestOptimizationsLocalPostgres(t *testing.T) {
 	}
 	checkReport(t, dir, "PostgreSQL")
 	checkDatabaseWatched(t, filepath.Join(dir, "runs", "atpt-sf1-naive-QT03.jsonl"))
+	checkStatements(t, dir)
+}
+
+// checkStatements checks the statements per request counted by the
+// database (pg_stat_statements) against what each technique sends: QT3 is a
+// chain of four single-row fetches (research group, department, head,
+// university) in both; on QT5 batching sends fewer than one per object.
+func checkStatements(t *testing.T, dir string) {
+	t.Helper()
+	per := map[string]float64{}
+	for _, name := range []string{"naive-QT03", "batch-QT03", "naive-QT05", "batch-QT05"} {
+		path := filepath.Join(dir, "runs", "atpt-sf1-"+name+".jsonl")
+		f, err := runfile.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := f.Summary.Statements
+		if st == nil || st.Missing != 0 || st.Requests == 0 {
+			t.Fatalf("%s: statements %+v", path, st)
+		}
+		per[name] = st.PerRequest
+	}
+	if per["naive-QT03"] != 4 || per["batch-QT03"] != 4 || per["batch-QT05"] >= per["naive-QT05"] {
+		t.Errorf("statements per request %v: want 4 for QT3 in both, fewer for batch on QT5", per)
+	}
 }
 
 // checkDatabaseWatched checks that a run on the local cluster sampled the

@@ -133,6 +133,13 @@ func mergeInterval(k ikey, group []*Interval, scratch *[3][]int64) (*Interval, e
 		m.Users += iv.Users
 		m.Rate += iv.Rate
 		m.Procs = append(m.Procs, iv.Procs...)
+		// every generator counted the same database: its statements are
+		// one count, not a sum (the largest reading: the windows differ
+		// by the generators' clocks)
+		if n := iv.DBStatements; n != nil && (m.DBStatements == nil || *n > *m.DBStatements) {
+			v := *n
+			m.DBStatements = &v
+		}
 		for name := range iv.Templates {
 			names[name] = true
 		}

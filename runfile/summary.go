@@ -20,6 +20,8 @@ type Summarizer struct {
 	total     tAcc
 	scheduled bool // a measured interval had an offered rate: sends had intended times
 	late      int  // intervals collected late
+	stmts     Statements
+	measured  int // measured intervals with requests
 }
 
 type runKey struct{ run, step int }
@@ -59,6 +61,9 @@ func (s *Summarizer) Add(iv *Interval) error {
 	if !iv.Warmup && iv.Rate > 0 {
 		s.scheduled = true
 	}
+	if !iv.Warmup {
+		s.addStatements(iv)
+	}
 	for name, t := range iv.Templates {
 		r.count += t.Count - t.Overrun
 		r.ok += t.OK - t.OverrunOK
@@ -79,6 +84,24 @@ func (s *Summarizer) Add(iv *Interval) error {
 		}
 	}
 	return nil
+}
+
+// addStatements counts a measured interval's database statements with the
+// requests completed in it.
+func (s *Summarizer) addStatements(iv *Interval) {
+	var n int64
+	for _, t := range iv.Templates {
+		n += t.Count
+	}
+	if n == 0 && iv.DBStatements == nil {
+		return
+	}
+	s.measured++
+	if iv.DBStatements != nil {
+		s.stmts.Total += *iv.DBStatements
+		s.stmts.Requests += n
+		s.stmts.Intervals++
+	}
 }
 
 func (a *tAcc) add(t *TemplateInterval) error {
@@ -139,6 +162,13 @@ func (s *Summarizer) Summary() *Summary {
 		out.Templates[name] = a.summary(windowNS)
 	}
 	out.Total = *s.total.summary(windowNS)
+	if st := s.stmts; st.Intervals > 0 {
+		st.Missing = s.measured - st.Intervals
+		if st.Requests > 0 {
+			st.PerRequest = float64(st.Total) / float64(st.Requests)
+		}
+		out.Statements = &st
+	}
 	if s.scheduled {
 		t := &out.Total
 		if sends := t.Count + t.Dropped; sends > 0 {

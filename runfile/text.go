@@ -55,6 +55,14 @@ func WriteText(w io.Writer, s *Summary) {
 	if s.Failures != "" {
 		fmt.Fprintf(w, "  the first wrong answers of each label, with their differences: %s\n", s.Failures)
 	}
+	if st := s.Statements; st != nil {
+		fmt.Fprintf(w, "  database: %.2f SQL statements per request (%d statements, %d requests, %d intervals counted",
+			st.PerRequest, st.Total, st.Requests, st.Intervals)
+		if st.Missing > 0 {
+			fmt.Fprintf(w, ", %d without a count", st.Missing)
+		}
+		fmt.Fprintln(w, ")")
+	}
 	if s.APQMisses > 0 {
 		fmt.Fprintf(w, "  persisted-query misses (the full query sent after the hash): %d\n", s.APQMisses)
 	}

@@ -148,6 +148,10 @@ type Interval struct {
 	// when the load generator could not keep its tick (more than
 	// LateIntervalNS): what completed meanwhile counts in it. 0: on time.
 	CollectedLateNS int64 `json:"collected_late_ns,omitempty"`
+	// DBStatements is how many statements the database executed during
+	// the interval (pg_stat_statements), when counted; absent when not
+	// counted or unknown for this interval.
+	DBStatements *int64 `json:"db_statements,omitempty"`
 }
 
 // LateIntervalNS is how late an interval may be collected before it is
@@ -312,6 +316,20 @@ type Summary struct {
 	// APQMisses counts persisted-query hashes the server did not know (the
 	// full query was sent after them).
 	APQMisses int64 `json:"apq_misses,omitempty"`
+	// Statements is what the database executed during the measured
+	// intervals whose statements were counted, per request completed in
+	// them: SQL statements per GraphQL request, for any server.
+	Statements *Statements `json:"db_statements,omitempty"`
+}
+
+// Statements is the database's count of statements over the measured
+// intervals that have one.
+type Statements struct {
+	Total      int64   `json:"total"`
+	Requests   int64   `json:"requests"`          // completed in those intervals
+	PerRequest float64 `json:"per_request"`       // Total / Requests
+	Intervals  int     `json:"intervals"`         // intervals counted
+	Missing    int     `json:"missing,omitempty"` // measured intervals without a count (a failed read, a reset)
 }
 
 // RunsAuto is the outcome of --runs auto: measured runs were repeated until

@@ -214,6 +214,8 @@ func TestAnyAPIBadChecks(t *testing.T) {
 		{"reference down", []string{"--reference", down.URL}, ExitFailure, "cannot reach"},
 		{"reference with errors", []string{"--reference", failing.URL}, ExitFailure, "no such field book"},
 		{"bad method", []string{"--check", "status", "--method", "PUT"}, ExitUsage, "--method"},
+		{"statements in SQLite", []string{"--check", "status", "--db-statements", "sqlite:/tmp/x.db"}, ExitUsage, "PostgreSQL only"},
+		{"statements from an unset env", []string{"--check", "status", "--db-statements", "env"}, ExitUsage, "$GQLBENCH_DB is not set"},
 		{"unknown label", []string{"--check", "status", "--templates", "Book,Shelf"}, ExitFailure, `no entry is labelled "Shelf" (the labels are Book)`},
 	} {
 		out := filepath.Join(dir, "run.jsonl")

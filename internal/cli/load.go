@@ -20,6 +20,7 @@ import (
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
 )
@@ -75,7 +76,7 @@ func modeNames() []string {
 // loadFlags are load's flags.
 type loadFlags struct {
 	target, queries, mode, out, arrival, slo, records, templates              string
-	verify, reference                                                         string
+	verify, reference, dbStatements                                           string
 	clients, connections, passes, warmupPasses, maxClients, maxSteps, maxRuns int
 	failures                                                                  int
 	runs                                                                      runsFlag
@@ -224,6 +225,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.verifySample, "verify-sample", 1, "fraction of responses whose data are compared with the expected answer")
 	fs.StringVar(&f.records, "records", "", "also write per-request records (CSV, LinGBM's columns first) to `FILE`")
 	fs.Var(&f.watch, "watch-pid", "sample CPU % and memory of process `PID` and its descendants each interval (repeatable: the server, the database's postmaster)")
+	fs.StringVar(&f.dbStatements, "db-statements", "", "count the SQL statements the server's PostgreSQL database executes, from pg_stat_statements, and report them per request: `DB` is its postgres:// URL, or env for $"+server.DBEnv+" (keeps a password out of the process list)")
 	fs.Var(&f.labels, "label", "label the run `KEY=VALUE` in its header (repeatable), e.g. server=batch, sf=10, pool=10: reports group and compare runs by labels")
 	fs.StringVar(&f.verify, "check", "", "status: check HTTP status, GraphQL errors and the presence of data only (the answers themselves not checked)")
 	fs.StringVar(&f.reference, "reference", "", "a reference server's `URL`: its answers, fetched once before the load, are the right ones")
@@ -265,6 +267,14 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	job.Info = f.headerInfo(fs, env, cfg)
+	counter, err := f.statementCounter(ctx, env)
+	if err != nil {
+		return err
+	}
+	if counter != nil {
+		defer counter.Close()
+		job.Config.Statements = counter
+	}
 	job.Warn = func(w string) { fmt.Fprintf(env.Stderr, "load: warning: %s\n", w) }
 	if !f.quiet {
 		job.Config.Log = env.Stderr

@@ -28,12 +28,27 @@ const waitSeconds = "120"
 
 // serverArgs returns the options pg_ctl passes to the server (-o), which
 // pg_ctl hands to a shell.
-func serverArgs(port int, sockDir string) string {
+func serverArgs(port int, sockDir string, statStatements bool) string {
 	args := []string{"-p", strconv.Itoa(port), "-k", shellQuote(sockDir)}
 	for _, s := range serverSettings {
 		args = append(args, "-c", s[0]+"="+s[1])
 	}
+	if statStatements {
+		args = append(args, "-c", "shared_preload_libraries=pg_stat_statements")
+	}
 	return strings.Join(args, " ")
+}
+
+// hasStatStatements says whether the server of pgCtl has the
+// pg_stat_statements module, which counts the statements every server sends
+// (gqlbench load --db-statements): it is loaded when it is there.
+func hasStatStatements(pgCtl string) bool {
+	bin, err := filepath.EvalSymlinks(pgCtl)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(filepath.Dir(filepath.Dir(bin)), "lib", "pg_stat_statements.so"))
+	return err == nil
 }
 
 // shellQuote quotes s for a POSIX shell.
@@ -67,7 +82,7 @@ func (c *Cluster) start(ctx context.Context, r *runner, bins *binaries, o Option
 		logf(o.Log, "pg_ctl start -D %s (port %d)", c.DataDir, port)
 		logStart := fileSize(c.logPath())
 		out, err := r.run(ctx, c.base(), true, bins.pgCtl, "start", "-D", c.DataDir, "-l", c.logPath(),
-			"-w", "-t", waitSeconds, "-s", "-o", serverArgs(port, sock))
+			"-w", "-t", waitSeconds, "-s", "-o", serverArgs(port, sock, hasStatStatements(bins.pgCtl)))
 		if err == nil {
 			break
 		}

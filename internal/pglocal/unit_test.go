@@ -141,7 +141,7 @@ func TestVersionOf(t *testing.T) {
 }
 
 func TestServerArgs(t *testing.T) {
-	got := serverArgs(5433, "/tmp/d")
+	got := serverArgs(5433, "/tmp/d", false)
 	for _, want := range []string{"-p 5433", "-k '/tmp/d'", "-c listen_addresses=127.0.0.1",
 		"-c shared_buffers=256MB", "-c max_connections=200", "-c max_wal_size=4GB", "-c checkpoint_timeout=30min"} {
 		if !strings.Contains(got, want) {

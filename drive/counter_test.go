@@ -1,0 +1,65 @@
+package drive
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// statementsOf counts 3 statements for every request the fake server has
+// answered in full, as a database behind it would; fail makes a read fail.
+type statementsOf struct {
+	s    *fakeServer
+	fail func() bool
+}
+
+func (c statementsOf) Count(context.Context) (int64, error) {
+	if c.fail != nil && c.fail() {
+		return 0, errors.New("connection reset")
+	}
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return 3 * int64(c.s.done), nil
+}
+
+// The intervals carry the database's statements and the summary divides
+// them by the requests of the measured runs: 3 per request, exactly, the
+// warm-up left out.
+func TestStatementsPerRequest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newFake(10 * time.Millisecond)
+		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(10, "QT1"),
+			Clients: 2, Duration: 2 * time.Second, Runs: 2, Statements: statementsOf{s: srv}})
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		st := r.sum.Statements
+		if st == nil || st.Missing != 0 || st.Intervals < 2 {
+			t.Fatalf("statements %+v", st)
+		}
+		if st.Requests != r.sum.Total.Count || st.Total != 3*st.Requests || st.PerRequest != 3 {
+			t.Errorf("statements %+v over %d measured requests, want 3 per request", st, r.sum.Total.Count)
+		}
+	})
+}
+
+// A read that fails leaves its interval without a count (Missing), and the
+// next reading starts afresh: no statement is put on the wrong interval.
+func TestStatementsReadFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newFake(10 * time.Millisecond)
+		reads := 0
+		fail := func() bool { reads++; return reads == 3 }
+		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(10, "QT1"),
+			Clients: 1, Duration: 4 * time.Second, Runs: 1, Statements: statementsOf{s: srv, fail: fail}})
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		st := r.sum.Statements
+		if st == nil || st.Missing != 2 || st.PerRequest != 3 {
+			t.Fatalf("statements %+v: want the failed read's interval and the next missing, 3 per request in the rest", st)
+		}
+	})
+}
