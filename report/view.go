@@ -20,6 +20,7 @@ type table struct {
 	Rows  [][]string
 	Flag  []bool // the row is a series with wrong answers
 	Long  bool   // folded away in HTML (a detail most readers skip)
+	Text  []bool // per column: words, aligned left (set when rendered)
 }
 
 func (t *table) add(flag bool, cells ...string) {
@@ -35,14 +36,26 @@ type section struct {
 	Alerts []string // shown prominently
 	Tables []table
 	Charts []chart
+	Links  []link    // a table of contents of its subsections
+	Subs   []section // subsections, after its charts and tables
+	// The overview's parts: the answer first, then correctness, then the
+	// chart; cautions and notes after it.
+	Lead       []string
+	Verdict    string
+	VerdictBad bool
+	Cautions   []string
+	Notes      []string
 }
+
+// link is a link to an anchor in the page.
+type link struct{ ID, Text string }
 
 // keyCols are the key columns of a table: the series, and the conditions
 // that vary between runs.
 func (r *Report) keyCols(withWorkload bool) (head []string, cells func(Key) []string) {
 	show := map[string]bool{}
 	for _, v := range r.Varying {
-		show[v] = v != "workload" || withWorkload
+		show[v] = v != "workload" || withWorkload && !r.oneTemplate
 	}
 	cols := []struct {
 		name string
@@ -142,10 +155,10 @@ func runCVCell(t Throughput) string {
 // sections lays the report out, skipping what has no data.
 func (r *Report) sections() []section {
 	var out []section
-	for _, s := range []section{r.overview(), r.correctnessSection(), r.throughputSection(), r.mixedSection(),
+	for _, s := range []section{r.overview(), r.throughputSection(), r.mixedSection(),
 		r.latencySection(), r.queriesSection(), r.scalingSection(), r.curveSection(), r.resourcesSection(),
-		r.statisticsSection(), r.regressionSection(), r.reproductionSection()} {
-		if len(s.Paras)+len(s.Alerts)+len(s.Tables)+len(s.Charts) > 0 {
+		r.templateSection(), r.correctnessSection(), r.statisticsSection(), r.regressionSection(), r.reproductionSection()} {
+		if len(s.Paras)+len(s.Alerts)+len(s.Tables)+len(s.Charts)+len(s.Lead)+len(s.Subs)+len(s.Cautions)+len(s.Notes) > 0 || s.Verdict != "" {
 			out = append(out, s)
 		}
 	}
@@ -166,7 +179,77 @@ func (r *Report) chartsWith(prefixes ...string) []chart {
 }
 
 func (r *Report) overview() section {
-	s := section{ID: "overview", Title: "Overview", Paras: slices.Clone(r.Notes)}
+	s := section{ID: "overview", Title: "Overview", Lead: r.Headline, Verdict: r.Verdict, Charts: r.chartsWith("heatmap")}
+	for _, se := range r.Series {
+		s.VerdictBad = s.VerdictBad || se.Wrong > 0 || se.Errors > 0
+		if se.Flagged {
+			s.Alerts = append(s.Alerts, fmt.Sprintf("%s returned %d wrong answer(s) out of %d verified: its speed does not count. It is ranked after every correct series and marked ✗ in tables and with red stripes or dots in charts.",
+				se.Name, se.Wrong, se.Verified))
+		}
+	}
+	for _, se := range r.Series {
+		if strings.HasSuffix(se.Name, uncheckedMark) {
+			s.Cautions = append(s.Cautions, fmt.Sprintf("%s: only the status of its responses was checked (HTTP 200, no GraphQL errors, data present), not the answers: a fast wrong server would look the same. Its goodput is not known.", se.Name))
+		}
+	}
+	s.Cautions = append(s.Cautions, r.runCautions()...)
+	s.Cautions = append(s.Cautions, r.noisyAlerts()...)
+	s.Notes = append(slices.Clone(r.Notes), r.aboutRuns()...)
+	if t := r.limitedTable(); len(t.Rows) > 0 {
+		s.Tables = append(s.Tables, t)
+	}
+	return s
+}
+
+// runCautions call out the run files that did not end well, whose load
+// generator was the limit (all in one), or whose sends were late.
+func (r *Report) runCautions() []string {
+	var out []string
+	for _, ri := range r.Runs {
+		if ri.Status != "ok" {
+			out = append(out, fmt.Sprintf("%s ended with status %q%s.", ri.Path, ri.Status, suffix(": ", ri.Reason)))
+		}
+		if ri.OnTime != nil && *ri.OnTime < max(ri.Params.MinOnTime, onTimeAlert) {
+			out = append(out, fmt.Sprintf("%s: only %s of its sends started on time (within %v of their intended time): the rate asked for was not offered.",
+				ri.Path, pctCell(100**ri.OnTime), time.Duration(ri.Params.LateNS)))
+		}
+	}
+	switch limited := r.limitedRuns(); {
+	case len(limited) == 1:
+		out = append(out, fmt.Sprintf("%s: the load generator, not the server, was the limit: %s.", limited[0].Path, limited[0].DriverWhy))
+	case len(limited) > 1:
+		out = append(out, fmt.Sprintf("In %d run files the load generator, not the server, was the limit: their throughputs are lower bounds. The table below says where and why.", len(limited)))
+	}
+	return out
+}
+
+// limitedTable lists the run files whose load generator was the limit.
+func (r *Report) limitedTable() table {
+	t := table{Title: "Where the load generator was the limit", Head: []string{"file", "series", "workload", "why"}}
+	limited := r.limitedRuns()
+	if len(limited) < 2 {
+		return t
+	}
+	for _, ri := range limited {
+		t.add(r.flagged(ri.Key.Series), ri.Path, ri.Key.Series, ri.Key.Workload, ri.DriverWhy)
+	}
+	return t
+}
+
+// limitedRuns are the run files whose load generator was the limit.
+func (r *Report) limitedRuns() []RunInfo {
+	var out []RunInfo
+	for _, ri := range r.Runs {
+		if ri.DriverWhy != "" {
+			out = append(out, ri)
+		}
+	}
+	return out
+}
+
+// aboutRuns are the overview's notes on the runs: how many, what was held
+// constant, what was excluded, what the load generator said of itself.
+func (r *Report) aboutRuns() []string {
 	var names []string
 	for _, se := range r.Series {
 		names = append(names, se.Name)
@@ -176,42 +259,26 @@ func (r *Report) overview() section {
 		measured += ri.Measured
 		warm += ri.Warmups
 	}
-	s.Paras = append(s.Paras,
-		fmt.Sprintf("%d run file(s) of %d series (%s); ratios and tests compare with the reference series %q.",
-			len(r.Runs), len(r.Series), strings.Join(names, ", "), r.Reference),
-		fmt.Sprintf("Every figure is recomputed from the run files' interval lines. Throughput and latency are over the measured runs: %d run(s) measured, %d warm-up run(s) excluded (in closed and open mode the first of several runs is a warm-up). Correctness counts every request, warm-up included.", measured, warm))
+	out := []string{fmt.Sprintf("%d run file(s) of %d series (%s); ratios and tests compare with the reference series %q.",
+		len(r.Runs), len(r.Series), strings.Join(names, ", "), r.Reference)}
+	if len(r.Constant) > 0 {
+		var kv []string
+		for _, c := range r.Constant {
+			kv = append(kv, c.Key+" "+c.Value)
+		}
+		out = append(out, "Held constant (so the tables leave these columns out): "+strings.Join(kv, ", ")+".")
+	}
+	out = append(out, fmt.Sprintf("Every figure is recomputed from the run files' interval lines. Throughput and latency are over the measured runs: %d run(s) measured, %d warm-up run(s) excluded (in closed and open mode the first of several runs is a warm-up). Correctness counts every request, warm-up included.", measured, warm))
 	if len(r.Baseline) > 0 {
-		s.Paras = append(s.Paras, fmt.Sprintf("Compared with %d baseline run file(s): see Regressions.", len(r.Baseline)))
+		out = append(out, fmt.Sprintf("Compared with %d baseline run file(s): see Regressions.", len(r.Baseline)))
 	}
-	for _, se := range r.Series {
-		if se.Flagged {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s returned %d wrong answer(s) out of %d verified: its speed does not count. It is ranked after every correct series and marked ✗ in tables and with red stripes or dots in charts.",
-				se.Name, se.Wrong, se.Verified))
-		}
-	}
-	for _, se := range r.Series {
-		if strings.HasSuffix(se.Name, uncheckedMark) {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: only the status of its responses was checked (HTTP 200, no GraphQL errors, data present), not the answers: a fast wrong server would look the same. Its goodput is not known.", se.Name))
-		}
-	}
-	for _, ri := range r.Runs {
-		if ri.Status != "ok" {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s ended with status %q%s.", ri.Path, ri.Status, suffix(": ", ri.Reason)))
-		}
-		if ri.DriverWhy != "" {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: the load generator, not the server, was the limit: %s.", ri.Path, ri.DriverWhy))
-		}
-		if ri.OnTime != nil && *ri.OnTime < max(ri.Params.MinOnTime, onTimeAlert) {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: only %s of its sends started on time (within %v of their intended time): the rate asked for was not offered.",
-				ri.Path, pctCell(100**ri.OnTime), time.Duration(ri.Params.LateNS)))
-		}
-	}
-	s.Alerts = append(s.Alerts, r.noisyAlerts()...)
-	s.Paras = append(s.Paras, r.honesty())
-	if w := r.winners(); len(w) > 0 {
-		s.Paras = append(s.Paras, "Fastest correct series (aTPt rank 1): "+strings.Join(w, "; ")+".")
-	}
-	return s
+	return append(out, r.honesty())
+}
+
+// condsVary reports whether the compared runs differ in a condition other
+// than their workload.
+func (r *Report) condsVary() bool {
+	return slices.ContainsFunc(r.Varying, func(v string) bool { return v != "workload" })
 }
 
 // onTimeAlert is the share of sends on time below which an open-loop run
@@ -234,7 +301,7 @@ func (r *Report) noisyAlerts() []string {
 		case row.Mixed:
 			what += " in " + row.Workload
 		}
-		if c := condLabel(row.Key.cond()); len(r.Varying) > 0 && c != "" {
+		if c := condLabel(row.Key.cond()); r.condsVary() && c != "" {
 			what += " (" + c + ")"
 		}
 		where[row.Series] = append(where[row.Series], what+" "+pctCell(100*row.CV))
@@ -286,37 +353,6 @@ func suffix(sep, s string) string {
 		return ""
 	}
 	return sep + s
-}
-
-// winners names the rank-1 series of each aTPt and aTPw group with at
-// least two series.
-func (r *Report) winners() []string {
-	var out []string
-	for _, g := range groupRows(append(nonMixed(r.Throughput), r.Workloads...)) {
-		if len(g) < 2 {
-			continue
-		}
-		for _, row := range g {
-			if row.Rank == 1 && !row.Flagged {
-				what := row.Template
-				if what == "" {
-					what = row.Workload
-				}
-				if c := condLabel(row.Key.cond()); len(r.Varying) > 0 && c != "" {
-					what += " (" + c + ")"
-				}
-				out = append(out, fmt.Sprintf("%s %s%s", what, row.Series, suffix(" ", ratioVs(row, r.Reference))))
-			}
-		}
-	}
-	return out
-}
-
-func ratioVs(row Throughput, ref string) string {
-	if row.Series == ref || row.Ratio == 0 {
-		return ""
-	}
-	return "at " + ratioCell(row.Ratio) + " " + ref
 }
 
 func (r *Report) correctnessSection() section {
