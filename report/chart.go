@@ -160,7 +160,7 @@ func logAxis(a *plot.Axis, values []float64) bool {
 	}
 	a.Scale = plot.LogScale{}
 	a.Tick.Marker = plot.LogTicks{Prec: -1}
-	a.Min, a.Max = math.Pow(10, math.Floor(math.Log10(lo))), math.Pow(10, math.Ceil(math.Log10(hi)))
+	a.Min, a.Max = math.Pow(10, math.Floor(math.Log10(lo))), hi*1.25
 	a.Label.Text += " (log scale)"
 	return true
 }
@@ -314,7 +314,7 @@ func (l refLine) Plot(c draw.Canvas, p *plot.Plot) {
 	sty.Color = refColor
 	if l.above {
 		sty.XAlign, sty.YAlign = draw.XRight, draw.YTop
-		c.FillText(sty, vg.Point{X: c.Max.X - vg.Points(3), Y: c.Max.Y - vg.Points(2)}, l.label)
+		fillLabel(c, sty, vg.Point{X: c.Max.X - vg.Points(3), Y: c.Max.Y - vg.Points(2)}, l.label)
 		return
 	}
 	tx, ty := p.Transforms(&c)
@@ -327,13 +327,23 @@ func (l refLine) Plot(c draw.Canvas, p *plot.Plot) {
 		if x < (c.Min.X+c.Max.X)/2 { // label on the side with room
 			sty.XAlign, off = draw.XLeft, vg.Points(3)
 		}
-		c.FillText(sty, vg.Point{X: x + off, Y: c.Max.Y - vg.Points(2)}, l.label)
+		fillLabel(c, sty, vg.Point{X: x + off, Y: c.Max.Y - vg.Points(2)}, l.label)
 		return
 	}
 	y := ty(l.y)
 	c.StrokeLine2(ls, c.Min.X, y, c.Max.X, y)
 	sty.XAlign, sty.YAlign = draw.XRight, draw.YBottom
-	c.FillText(sty, vg.Point{X: c.Max.X - vg.Points(3), Y: y + vg.Points(2)}, l.label)
+	fillLabel(c, sty, vg.Point{X: c.Max.X - vg.Points(3), Y: y + vg.Points(2)}, l.label)
+}
+
+// fillLabel writes a reference line's label on a white ground, so that
+// bars behind it do not hide it.
+func fillLabel(c draw.Canvas, sty draw.TextStyle, at vg.Point, label string) {
+	r := sty.Rectangle(label).Add(at)
+	pad := vg.Points(1.5)
+	ground := []vg.Point{{X: r.Min.X - pad, Y: r.Min.Y}, {X: r.Min.X - pad, Y: r.Max.Y}, {X: r.Max.X + pad, Y: r.Max.Y}, {X: r.Max.X + pad, Y: r.Min.Y}}
+	c.FillPolygon(color.RGBA{0xe0, 0xe0, 0xe0, 0xe0}, ground) // white at 88 %, premultiplied
+	c.FillText(sty, at, label)
 }
 
 // DataRange covers the line's height only (nothing when it is above).
@@ -365,4 +375,3 @@ func legendName(name string, wrong bool) string {
 	}
 	return name
 }
-

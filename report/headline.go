@@ -11,11 +11,10 @@ import (
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
-// headline answers the question the runs asked, in a few sentences: which
-// series is fastest where and by how much (or, with one series, how fast
-// it is), how far the figures can be trusted, and where the reference
-// measurements stand. With baseline runs it says first whether anything
-// regressed.
+// headline answers the question the runs asked, in a sentence or two:
+// which series is fastest where and by how much (or, with one series, how
+// fast it is). With baseline runs it says first whether anything
+// regressed. Caveats says how far to trust it.
 func (r *Report) headline() []string {
 	var out []string
 	if len(r.Baseline) > 0 {
@@ -29,8 +28,7 @@ func (r *Report) headline() []string {
 	} else {
 		out = append(out, r.soloSentences()...)
 	}
-	out = append(out, r.caveats()...)
-	return append(out, r.apartSentences()...)
+	return out
 }
 
 // cellName names a matrix row for the headline: its label, with the
@@ -107,7 +105,8 @@ func (r *Report) winnersSentence(ms []matrix) string {
 	return joinClauses(parts) + "."
 }
 
-// winPhrase is one winner's clause of the winners sentence.
+// winPhrase is one winner's clause of the winners sentence. When every
+// matrix compares the same two series, the clause says "faster than".
 func (r *Report) winPhrase(s string, i int, wins []string, ratios []float64, total int, ms []matrix, last bool) string {
 	var where string
 	switch {
@@ -124,20 +123,45 @@ func (r *Report) winPhrase(s string, i int, wins []string, ratios []float64, tot
 	default:
 		where = fmt.Sprintf("on %d", len(wins))
 	}
+	ref, other := ms[0].reference, pairOther(ms, s)
+	who := s
 	if i == 0 {
-		s += " is the fastest"
-	}
-	by := ""
-	if len(ratios) > 0 {
-		med := median(ratios)
-		ref := ms[0].reference
-		if s == ref || strings.HasPrefix(s, ref+" ") {
-			by = fmt.Sprintf(", ahead of the runner-up by %s", ratioWord(med, len(ratios)))
-		} else {
-			by = fmt.Sprintf(", %s %s", ratioWord(med, len(ratios)), ref)
+		who += " is the fastest"
+		if other != "" {
+			who = s + " is faster than " + other
 		}
 	}
-	return s + " " + where + by
+	by := ""
+	switch {
+	case len(ratios) == 0:
+	case s != ref:
+		by = fmt.Sprintf(", %s %s", ratioWord(median(ratios), len(ratios)), ref)
+	case other != "":
+		by = fmt.Sprintf(", by %s", ratioWord(median(ratios), len(ratios)))
+	default:
+		by = fmt.Sprintf(", ahead of the runner-up by %s", ratioWord(median(ratios), len(ratios)))
+	}
+	return who + " " + where + by
+}
+
+// pairOther is the other series when every matrix compares the same two
+// series, one of them s; else "".
+func pairOther(ms []matrix, s string) string {
+	other := ""
+	for _, m := range ms {
+		if len(m.series) != 2 || !slices.Contains(m.series, s) {
+			return ""
+		}
+		o := m.series[0]
+		if o == s {
+			o = m.series[1]
+		}
+		if other != "" && o != other {
+			return ""
+		}
+		other = o
+	}
+	return other
 }
 
 // ratioWord is "1.99×", or "a median 1.99×" over several rows.
@@ -262,43 +286,58 @@ func runsWord(s Stat, fm func(float64) string) string {
 	return fmt.Sprintf("mean of %d measured runs, 95 %% CI %s–%s", s.N, fm(s.CILow), fm(s.CIHigh))
 }
 
-// caveats say how far the figures can be trusted: runs too few or too
-// short for confidence intervals, winners within the runner-up's interval,
-// figures the load generator limited, noisy rows.
+// caveats say how far the headline can be trusted: runs too few or too
+// short for a test, winners not significantly faster than the runner-up
+// (Welch's t-test), figures the load generator limited, noisy rows; and
+// where the series left out of the comparison stand.
 func (r *Report) caveats() []string {
 	var out []string
 	ms := r.comparing()
-	single, cis, overlap := 0, 0, []string{}
+	single, tested, unclear, disjoint := 0, 0, []string{}, false
 	for _, m := range ms {
 		for _, row := range m.rows {
 			if row.best < 0 || row.runnerUp < 0 {
 				continue
 			}
-			b, u := row.cells[row.best].stat, row.cells[row.runnerUp].stat
-			if b.N < 2 || u.N < 2 {
+			b, u := row.cells[row.best], row.cells[row.runnerUp]
+			t := WelchTest(b.samples, u.samples)
+			if !t.Valid {
 				single++
 				continue
 			}
-			cis++
-			if b.CILow <= u.CIHigh && u.CILow <= b.CIHigh {
-				overlap = append(overlap, r.cellName(m, row, len(ms) > 1))
+			tested++
+			if !t.Significant {
+				unclear = append(unclear, r.cellName(m, row, len(ms) > 1))
+				disjoint = disjoint || b.stat.CILow > u.stat.CIHigh || u.stat.CILow > b.stat.CIHigh
 			}
 		}
 	}
 	switch {
-	case single > 0 && cis == 0:
+	case single > 0 && tested == 0:
 		out = append(out, fmt.Sprintf("Each figure is one measured run%s: with no confidence interval, small differences are not a verdict (more runs give one: --runs).", r.runLength()))
-	case len(overlap) > 0:
-		out = append(out, fmt.Sprintf("On %s the fastest series' 95 %% confidence interval overlaps the runner-up's: no clear winner there.", listSome(overlap, 6)))
-	case cis > 0:
-		out = append(out, "Every winner's 95 % confidence interval is clear of the runner-up's.")
+	case len(unclear) > 0:
+		overlap := "; their 95 % confidence intervals overlap"
+		if disjoint {
+			overlap = ""
+		}
+		out = append(out, fmt.Sprintf("On %s the fastest and the runner-up do not differ significantly (Welch's t-test, α = 0.05%s): no clear winner there.", listSome(unclear, 6), overlap))
+	case tested > 0:
+		out = append(out, "Every winner is significantly faster than the runner-up (Welch's t-test, α = 0.05).")
 	}
-	if single > 0 && cis > 0 {
-		out = append(out, fmt.Sprintf("%d of the rows rest on one measured run: no confidence interval there.", single))
+	if single > 0 && tested > 0 {
+		out = append(out, fmt.Sprintf("%d of the rows rest on one measured run: no test there.", single))
 	}
 	if s := r.limitedSentence(); s != "" {
 		out = append(out, s)
 	}
+	if s := r.noisySentence(ms); s != "" {
+		out = append(out, s)
+	}
+	return append(out, r.apartSentences()...)
+}
+
+// noisySentence counts the figures whose runs disagree.
+func (r *Report) noisySentence(ms []matrix) string {
 	noisy, cells := 0, 0
 	for _, m := range ms {
 		for _, row := range m.rows {
@@ -312,11 +351,11 @@ func (r *Report) caveats() []string {
 			}
 		}
 	}
-	if noisy > 0 {
-		out = append(out, fmt.Sprintf("%d of %d figures are noisy: their runs disagree by more than %s (CV, marked %s in the tables).",
-			noisy, cells, pctCell(100*runfile.NoisyCV), strings.TrimSpace(noisyMark)))
+	if noisy == 0 {
+		return ""
 	}
-	return out
+	return fmt.Sprintf("%d of %d figures are noisy: their runs disagree by more than %s (CV, marked %s in the tables).",
+		noisy, cells, pctCell(100*runfile.NoisyCV), strings.TrimSpace(noisyMark))
 }
 
 // runLength is " of 500ms" when every compared run file ran its runs for

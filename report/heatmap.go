@@ -11,12 +11,10 @@ import (
 
 // The heat map's geometry, in CSS pixels: its SVG is drawn at 1 unit = 1 px.
 const (
-	hmFont      = 14 // cells and row labels
-	hmHeadFont  = 13 // series names
-	hmSmallFont = 12 // the colour scale: the smallest text
-	hmRowH      = 26
-	hmPad       = 10
-	hmCharW     = 0.6 // average glyph width, in ems, to size columns
+	hmFont  = 13 // every text
+	hmRowH  = 22
+	hmPad   = 8
+	hmCharW = 0.6 // average glyph width, in ems, to size columns
 )
 
 // heatmap draws a matrix as the overview's chart: a row per template or
@@ -31,13 +29,13 @@ func (r *Report) heatmap(m matrix) chart {
 	for _, row := range m.rows {
 		labelW = max(labelW, int(textWidth(row.label, hmFont))+hmPad*2)
 	}
-	cellW, nameW := 76, 0
+	cellW, nameW := 72, 0
 	for _, s := range m.series {
-		nameW = max(nameW, int(textWidth(r.seriesCell(s), hmHeadFont)))
+		nameW = max(nameW, int(textWidth(r.seriesCell(s), hmFont)))
 	}
 	cellW = max(cellW, min(112, nameW+12))
 	rotate := nameW > cellW-8
-	headH := hmRowH + 6
+	headH := hmRowH + 4
 	if rotate {
 		headH = int(float64(nameW)*math.Sin(math.Pi/5)) + hmRowH
 	}
@@ -47,10 +45,8 @@ func (r *Report) heatmap(m matrix) chart {
 			gap = 8
 		}
 	}
-	gridH := len(m.rows)*hmRowH + gap
-	scaleH := 52
 	w := labelW + len(m.series)*cellW + hmPad
-	h := headH + gridH + scaleH
+	h := headH + len(m.rows)*hmRowH + gap + hmPad
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="heatmap" width="%d" height="%d" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', sans-serif">`, w, h, w, h)
 	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="#ffffff"/>`, w, h)
@@ -63,9 +59,18 @@ func (r *Report) heatmap(m matrix) chart {
 		r.heatmapRow(&b, m, row, labelW, cellW, y)
 		y += hmRowH
 	}
-	heatmapScale(&b, labelW, y+14)
 	b.WriteString(`</svg>`)
-	c.SVG, c.WidthPx, c.SmallestPx = b.String(), w, hmSmallFont
+	c.SVG, c.WidthPx, c.SmallestPx = b.String(), w, hmFont
+	for k := -2; k <= 2; k++ {
+		name := scaleLabel(k)
+		switch k {
+		case -2:
+			name += " slower"
+		case 2:
+			name += " faster"
+		}
+		c.Legend = append(c.Legend, legendEntry{Name: name, Color: hexColor(ratioColor(math.Pow(2, float64(k)))), Mark: "box"})
+	}
 	return c
 }
 
@@ -112,10 +117,10 @@ func (r *Report) heatmapHead(b *strings.Builder, m matrix, labelW, cellW, headH 
 			weight = ` font-style="italic"`
 		}
 		if rotate {
-			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d"%s transform="rotate(-36 %d %d)">%s</text>`, x-4, headH-8, hmHeadFont, weight, x-4, headH-8, name)
+			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d"%s transform="rotate(-36 %d %d)">%s</text>`, x-4, headH-8, hmFont, weight, x-4, headH-8, name)
 			continue
 		}
-		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle"%s>%s</text>`, x, headH-10, hmHeadFont, weight, name)
+		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle"%s>%s</text>`, x, headH-8, hmFont, weight, name)
 	}
 }
 
@@ -125,7 +130,7 @@ func (r *Report) heatmapRow(b *strings.Builder, m matrix, row matrixLine, labelW
 	if !row.mixed {
 		label = fmt.Sprintf(`<a href="#%s">%s</a>`, templateAnchor(row.label), label)
 	}
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" fill="#0550ae">%s</text>`, hmPad, y+hmRowH-8, hmFont, label)
+	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" fill="#0550ae">%s</text>`, hmPad, y+hmRowH-7, hmFont, label)
 	for i, c := range row.cells {
 		x := labelW + i*cellW
 		fill, ink := "#ffffff", "#111111"
@@ -156,7 +161,7 @@ func (r *Report) heatmapRow(b *strings.Builder, m matrix, row matrixLine, labelW
 			fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#111111" stroke-width="2"/>`, x+2, y+2, cellW-4, hmRowH-4)
 		}
 		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" fill="%s"%s>%s</text></g>`,
-			x+cellW/2, y+hmRowH-8, hmFont, ink, weight, html.EscapeString(text))
+			x+cellW/2, y+hmRowH-7, hmFont, ink, weight, html.EscapeString(text))
 	}
 }
 
@@ -192,22 +197,6 @@ func (r *Report) cellTitle(m matrix, row matrixLine, i int) string {
 		s += ", WRONG ANSWERS"
 	}
 	return s
-}
-
-// heatmapScale writes the colour scale under the map.
-func heatmapScale(b *strings.Builder, x0, y int) {
-	const sw = 30
-	x := x0
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" text-anchor="end" fill="#333333">slower</text>`, x-6, y+14, hmSmallFont)
-	for k := -4; k <= 4; k++ {
-		ratio := math.Pow(2, float64(k)/2)
-		fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="18" fill="%s"/>`, x, y, sw, hexColor(ratioColor(ratio)))
-		if k%2 == 0 {
-			fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" text-anchor="middle" fill="#333333">%s</text>`, x+sw/2, y+34, hmSmallFont, scaleLabel(k/2))
-		}
-		x += sw
-	}
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" fill="#333333">faster</text>`, x+6, y+14, hmSmallFont)
 }
 
 func scaleLabel(pow int) string {

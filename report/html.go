@@ -94,7 +94,9 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <h1>{{.Title}}</h1>
 {{range $i, $s := .Sections}}{{if eq $i 1}}<nav aria-label="contents"><b>Details:</b> {{range $.Sections}}{{if ne .ID "overview"}}<a href="#{{.ID}}">{{.Title}}</a> {{end}}{{end}}</nav>
 {{end}}<section id="{{.ID}}"{{if eq .ID "overview"}} class="overview"{{end}}>
-{{if eq .ID "overview"}}{{if .Lead}}<div class="lead" id="headline">{{range .Lead}}<p>{{.}}</p>{{end}}</div>
+{{if eq .ID "overview"}}{{if .Lead}}<div class="lead" id="headline"><p>{{range $i, $l := .Lead}}{{if eq $i 0}}<b>{{$l}}</b>{{else}} {{$l}}{{end}}{{end}}</p>
+{{if .Caveats}}<p class="caveats">{{range $i, $l := .Caveats}}{{if $i}} {{end}}{{$l}}{{end}}</p>
+{{end}}</div>
 {{end}}{{if .Verdict}}<p class="verdict {{if .VerdictBad}}bad{{else}}ok{{end}}" id="verdict">{{.Verdict}}</p>
 {{end}}{{else}}<h2>{{.Title}}</h2>
 {{end}}{{template "body" .}}</section>
@@ -147,9 +149,10 @@ a { color: var(--link); }
 h1 { font-size: 1.6rem; margin: .2rem 0 .3rem; line-height: 1.25; }
 h2 { font-size: 1.35rem; margin: 2.2rem 0 .6rem; padding-bottom: .2rem; border-bottom: 1px solid var(--rule); }
 h3 { font-size: 1.05rem; margin: 1.4rem 0 .3rem; }
-.lead { font-size: 1.05rem; margin: 0 0 .2rem; }
-.lead p { margin: .15rem 0; }
-.lead p:first-child { font-size: 1.12rem; font-weight: 600; }
+.lead { margin: 0 0 .2rem; }
+.lead p { margin: .15rem 0; font-size: 1.05rem; }
+.lead b { font-size: 1.1rem; }
+.lead p.caveats { font-size: .9rem; color: var(--muted); }
 .verdict { font-weight: 600; margin: .35rem 0 .5rem; }
 .verdict.ok { color: var(--ok); }
 .verdict.ok::before { content: "✓ "; }

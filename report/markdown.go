@@ -34,6 +34,9 @@ func (r *Report) mdOverview(ew *errWriter, s section) {
 		}
 		ew.printf("\n%s\n", mdText(l))
 	}
+	if len(s.Caveats) > 0 {
+		ew.printf("\n%s\n", mdText(strings.Join(s.Caveats, " ")))
+	}
 	if s.Verdict != "" {
 		mark := "✓"
 		if s.VerdictBad {

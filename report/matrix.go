@@ -32,8 +32,8 @@ type matrixLine struct {
 
 // matrixCell is one series' figure in one row.
 type matrixCell struct {
-	ok      bool    // the series ran it
-	stat    Stat    // per-run throughputs, or the mean QET in ms (N = 1)
+	ok      bool // the series ran it
+	stat    Stat // per-run throughputs, or the mean QET in ms (N = 1)
 	samples []float64
 	speedup float64 // over the reference: above 1 is faster; 0 when unknown
 	flagged bool    // the series returned wrong answers

@@ -30,10 +30,11 @@ type Report struct {
 	Runs        []RunInfo     `json:"runs"`
 	Baseline    []RunInfo     `json:"baseline,omitempty"`
 	Series      []Series      `json:"series"`
-	Reference   string        `json:"reference"` // the series others are compared with
-	Varying     []string      `json:"varying"`   // the conditions that differ between the compared runs: mode, sf, clients, pool, workload
+	Reference   string        `json:"reference"`               // the series others are compared with
+	Varying     []string      `json:"varying"`                 // the conditions that differ between the compared runs: mode, sf, clients, pool, workload
 	Constant    []Setting     `json:"held_constant,omitempty"` // the conditions every compared run shares
-	Headline    []string      `json:"headline"`                // the answer, in a sentence or a few
+	Headline    []string      `json:"headline"`                // the answer, in a sentence or two
+	Caveats     []string      `json:"caveats,omitempty"`       // how far to trust it, and the series beside the comparison
 	Verdict     string        `json:"verdict"`                 // correctness in one line
 	Correctness []Correctness `json:"correctness"`
 	Throughput  []Throughput  `json:"throughput"` // aTPt (one-template workloads) and templates within mixed workloads
@@ -152,6 +153,7 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	r.curve()
 	r.matrices = r.buildMatrices()
 	r.Headline = r.headline()
+	r.Caveats = r.caveats()
 	r.Verdict = r.verdict()
 	r.charts = r.drawCharts()
 	return r, nil

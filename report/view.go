@@ -41,6 +41,7 @@ type section struct {
 	// The overview's parts: the answer first, then correctness, then the
 	// chart; cautions and notes after it.
 	Lead       []string
+	Caveats    []string // under the lead, smaller
 	Verdict    string
 	VerdictBad bool
 	Cautions   []string
@@ -179,7 +180,7 @@ func (r *Report) chartsWith(prefixes ...string) []chart {
 }
 
 func (r *Report) overview() section {
-	s := section{ID: "overview", Title: "Overview", Lead: r.Headline, Verdict: r.Verdict, Charts: r.chartsWith("heatmap")}
+	s := section{ID: "overview", Title: "Overview", Lead: r.Headline, Caveats: r.Caveats, Verdict: r.Verdict, Charts: r.chartsWith("heatmap")}
 	for _, se := range r.Series {
 		s.VerdictBad = s.VerdictBad || se.Wrong > 0 || se.Errors > 0
 		if se.Flagged {
