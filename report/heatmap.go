@@ -126,11 +126,11 @@ func (r *Report) heatmapHead(b *strings.Builder, m matrix, labelW, cellW, headH 
 
 // heatmapRow writes one row: its label and its cells.
 func (r *Report) heatmapRow(b *strings.Builder, m matrix, row matrixLine, labelW, cellW, y int) {
-	label := html.EscapeString(row.label)
-	if !row.mixed {
-		label = fmt.Sprintf(`<a href="#%s">%s</a>`, templateAnchor(row.label), label)
+	label, ink := html.EscapeString(row.label), "#111111"
+	if !row.mixed && r.hasTemplateSection(row.label) {
+		label, ink = fmt.Sprintf(`<a href="#%s">%s</a>`, templateAnchor(row.label), label), "#0550ae"
 	}
-	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" fill="#0550ae">%s</text>`, hmPad, y+hmRowH-7, hmFont, label)
+	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="%d" fill="%s">%s</text>`, hmPad, y+hmRowH-7, hmFont, ink, label)
 	for i, c := range row.cells {
 		x := labelW + i*cellW
 		fill, ink := "#ffffff", "#111111"

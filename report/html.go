@@ -66,12 +66,16 @@ func viewOf(s section) sectionView {
 }
 
 // textColumns marks the columns of words, aligned left; columns of
-// figures align right.
+// figures align right. A figure starts with a digit, a sign or a bracket
+// and has a few words at most ("12 (timeout 2)", "[1.0, 2.0]").
 func textColumns(t table) []bool {
 	out := make([]bool, len(t.Head))
 	for j := range out {
 		for _, row := range t.Rows {
-			if c, _ := utf8.DecodeRuneInString(row[j]); j < len(row) && row[j] != "" && !strings.ContainsRune("0123456789-–+[<", c) {
+			if j >= len(row) || row[j] == "" {
+				continue
+			}
+			if c, _ := utf8.DecodeRuneInString(row[j]); !strings.ContainsRune("0123456789-–+[<", c) || strings.Count(row[j], " ") > 4 {
 				out[j] = true
 				break
 			}
@@ -179,7 +183,7 @@ figure.small { flex: 1 1 300px; max-width: 440px; margin-bottom: .4rem; }
 figure.heatmap { flex: 1 1 100%; display: flex; flex-wrap: wrap; gap: 0 1.5rem; align-items: flex-start; margin-top: .3rem; }
 figure.heatmap .plot { flex: 0 1 auto; order: 1; }
 figure.heatmap figcaption { flex: 1 1 15rem; order: 2; }
-figure.heatmap figcaption.title { flex-basis: 100%; order: 0; }
+figure.heatmap figcaption.title, figure.heatmap ul.legend { flex-basis: 100%; order: 0; }
 .plot { overflow-x: auto; }
 figure svg { display: block; max-width: 100%; height: auto; }
 figure.wide .plot svg { width: 100%; }

@@ -35,6 +35,9 @@ func (r *Report) perTemplate() []string {
 	return out
 }
 
+// hasTemplateSection reports whether a template has a section of its own.
+func (r *Report) hasTemplateSection(t string) bool { return slices.Contains(r.perTemplate(), t) }
+
 // category is one bar (or box) of a template's small chart: a series,
 // under a condition when the report compares under several.
 type category struct {
