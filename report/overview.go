@@ -181,4 +181,3 @@ func (r *Report) honesty() string {
 	}
 	return p
 }
-
