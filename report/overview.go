@@ -13,7 +13,7 @@ import (
 // the correctness verdict and the heat map first, then the alerts, the
 // notes and the load generator's account.
 func (r *Report) overview() section {
-	s := section{ID: "overview", Title: "Overview", Lead: r.Headline, Caveats: r.Caveats, Verdict: r.Verdict, Charts: r.chartsWith("heatmap")}
+	s := section{ID: "overview", Title: "Overview", Lead: r.Headline, Caveats: r.Caveats, Verdict: r.Verdict, Charts: r.overviewMaps()}
 	for _, se := range r.Series {
 		s.VerdictBad = s.VerdictBad || se.Wrong > 0 || se.Errors > 0
 		if se.Flagged {
@@ -33,6 +33,16 @@ func (r *Report) overview() section {
 		s.Tables = append(s.Tables, t)
 	}
 	return s
+}
+
+// overviewMaps are the heat maps the overview shows: the first only when
+// the throughput section can show the others (of further conditions).
+func (r *Report) overviewMaps() []chart {
+	maps := r.chartsWith("heatmap")
+	if len(nonMixed(r.Throughput))+len(r.Workloads) > 0 {
+		return maps[:min(len(maps), 1)]
+	}
+	return maps
 }
 
 // runCautions call out the run files that did not end well, whose load

@@ -421,6 +421,14 @@ func TestScalingCharts(t *testing.T) {
 	if len(r.Varying) != 3 || r.Varying[0] != "sf" {
 		t.Errorf("varying %v, want sf, clients, pool", r.Varying)
 	}
+	// A heat map per condition: the first on the first screen, the others
+	// opening the throughput section.
+	if all, first := len(r.chartsWith("heatmap")), len(r.overviewMaps()); all < 2 || first != 1 {
+		t.Errorf("%d heat maps, %d of them in the overview: want several, one", all, first)
+	}
+	if !strings.Contains(r.Headline[0], "under 7 conditions") {
+		t.Errorf("headline %q: want the count of conditions", r.Headline)
+	}
 }
 
 // TestLoadErrorsNameTheFile: a missing or corrupt file is an error that

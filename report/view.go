@@ -255,7 +255,10 @@ func (r *Report) throughputSection() section {
 			"Each template's completed queries per second in each measured run of a mixed workload.", in, "template"))
 		s.Tables[len(s.Tables)-1].Long = len(in) > 16
 	}
-	s.Charts = r.chartsWith("atpt-bars")
+	if maps := r.chartsWith("heatmap"); len(maps) > len(r.overviewMaps()) {
+		s.Charts = maps[len(r.overviewMaps()):]
+	}
+	s.Charts = append(s.Charts, r.chartsWith("atpt-bars")...)
 	return s
 }
 
