@@ -46,6 +46,9 @@ func (r *Report) heatmap(m matrix) chart {
 		}
 	}
 	w := labelW + len(m.series)*cellW + hmPad
+	if rotate { // the last name reaches beyond its column, up and to the right
+		w += max(0, int(float64(nameW)*math.Cos(math.Pi/5))-cellW/2)
+	}
 	h := headH + len(m.rows)*hmRowH + gap + hmPad
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="heatmap" width="%d" height="%d" viewBox="0 0 %d %d" xmlns="http://www.w3.org/2000/svg" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', sans-serif">`, w, h, w, h)

@@ -27,7 +27,7 @@ func (r *Report) overview() section {
 		}
 	}
 	s.Cautions = append(s.Cautions, r.runCautions()...)
-	s.Cautions = append(s.Cautions, r.noisyAlerts()...)
+	s.Cautions = append(s.Cautions, r.noisyCaution()...)
 	s.Notes = append(slices.Clone(r.Notes), r.aboutRuns()...)
 	if t := r.limitedTable(); len(t.Rows) > 0 {
 		s.Tables = append(s.Tables, t)
@@ -133,6 +133,46 @@ const onTimeAlert = 0.95
 // noisyAlerts names each series whose runs disagree (CV above
 // runfile.NoisyCV) in some throughput row, and where.
 func (r *Report) noisyAlerts() []string {
+	where := r.noisyPlaces()
+	var out []string
+	for _, se := range r.Series {
+		if w := where[se.Name]; len(w) > 0 {
+			out = append(out, fmt.Sprintf("%s: the throughput of its runs varies by more than %s (CV, marked %s in the tables): %s. %s",
+				se.Name, pctCell(100*runfile.NoisyCV), strings.TrimSpace(noisyMark), listNoisy(w), noisyAdvice))
+		}
+	}
+	return out
+}
+
+// noisyAdvice says what to do about noisy runs.
+const noisyAdvice = "Differences smaller than that are noise: make more runs (load --runs auto --ci 5%) or longer ones, on a quieter machine."
+
+// noisyCaution is the page's one alert of noisy series: noisyAlerts' when
+// one series is noisy, else one for all of them.
+func (r *Report) noisyCaution() []string {
+	where := r.noisyPlaces()
+	var parts []string
+	for _, se := range r.Series {
+		if w := where[se.Name]; len(w) > 0 {
+			parts = append(parts, se.Name+" on "+listNoisy(w))
+		}
+	}
+	if len(parts) < 2 {
+		return r.noisyAlerts()
+	}
+	return []string{fmt.Sprintf("The throughput of these series' runs varies by more than %s (CV, marked %s in the tables): %s. %s",
+		pctCell(100*runfile.NoisyCV), strings.TrimSpace(noisyMark), strings.Join(parts, "; "), noisyAdvice)}
+}
+
+func listNoisy(w []string) string {
+	if len(w) > 6 {
+		w = append(w[:6:6], fmt.Sprintf("and %d more", len(w)-6))
+	}
+	return strings.Join(w, ", ")
+}
+
+// noisyPlaces lists, per series, where its runs disagree and by how much.
+func (r *Report) noisyPlaces() map[string][]string {
 	where := map[string][]string{}
 	for _, row := range append(slices.Clone(r.Throughput), r.Workloads...) {
 		if !row.Noisy {
@@ -150,17 +190,7 @@ func (r *Report) noisyAlerts() []string {
 		}
 		where[row.Series] = append(where[row.Series], what+" "+pctCell(100*row.CV))
 	}
-	var out []string
-	for _, se := range r.Series {
-		if w := where[se.Name]; len(w) > 0 {
-			if len(w) > 6 {
-				w = append(w[:6], fmt.Sprintf("and %d more", len(w)-6))
-			}
-			out = append(out, fmt.Sprintf("%s: the throughput of its runs varies by more than %s (CV, marked %s in the tables): %s. Differences smaller than that are noise: make more runs (load --runs auto --ci 5%%) or longer ones, on a quieter machine.",
-				se.Name, pctCell(100*runfile.NoisyCV), strings.TrimSpace(noisyMark), strings.Join(w, ", ")))
-		}
-	}
-	return out
+	return where
 }
 
 // honesty is the overview's account of what the load generator said of its
