@@ -185,7 +185,7 @@ func (r *Report) noisyPlaces() map[string][]string {
 		case row.Mixed:
 			what += " in " + row.Workload
 		}
-		if c := condLabel(row.Key.cond()); r.condsVary() && c != "" {
+		if c := r.condShort(row.Key.cond()); c != "" {
 			what += " (" + c + ")"
 		}
 		where[row.Series] = append(where[row.Series], what+" "+pctCell(100*row.CV))

@@ -90,7 +90,7 @@ func (r *Report) condShort(k Key) string {
 		case "sf":
 			parts = append(parts, "sf="+k.SF)
 		case "clients":
-			parts = append(parts, "c="+clientsCell(k.Clients))
+			parts = append(parts, "clients="+clientsCell(k.Clients))
 		case "pool":
 			parts = append(parts, "pool="+k.Pool)
 		}
