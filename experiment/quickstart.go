@@ -244,7 +244,9 @@ func (q Quickstart) ceiling(ctx context.Context, s *session) error {
 		queries: &queryFile{path: path, data: b.Bytes()},
 		entries: entries,
 		mode:    drive.Closed, clients: 1, duration: q.Duration, runs: 2,
-		labels: map[string]string{"server": "null", "clients": "1", "workload": "typename"},
+		// role=ceiling: the report draws it as a reference line beside
+		// the servers, never as a series compared with them.
+		labels: map[string]string{"server": "null", "clients": "1", "workload": "typename", "role": "ceiling"},
 	})
 	if err == errSkip {
 		return nil

@@ -44,7 +44,7 @@ func TestQuickstart(t *testing.T) {
 		}
 	}
 	if f := runs["null-typename"]; f != nil {
-		checkLabels(t, "null-typename", f, map[string]string{"server": "null"})
+		checkLabels(t, "null-typename", f, map[string]string{"server": "null", "role": "ceiling"})
 		checkCorrect(t, "null-typename", f)
 	}
 	checkGone(t, runs)

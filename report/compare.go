@@ -57,7 +57,18 @@ type CurvePoint struct {
 }
 
 func (r *Report) compare() {
-	r.Welch = append(welch(r.Throughput, r.Reference, false), welch(r.Workloads, r.Reference, false)...)
+	var tp, wl []Throughput
+	for _, t := range r.Throughput {
+		if !r.ceiling(t.Series) {
+			tp = append(tp, t)
+		}
+	}
+	for _, t := range r.Workloads {
+		if !r.ceiling(t.Series) {
+			wl = append(wl, t)
+		}
+	}
+	r.Welch = append(welch(tp, r.Reference, false), welch(wl, r.Reference, false)...)
 	r.pairedTemplates()
 	r.pairedQueries()
 }
@@ -170,7 +181,7 @@ func (r *Report) pairedQueries() {
 func (r *Report) pairedOver(cond Key, over, metric string, values func(series string) map[string]float64) {
 	var present []string
 	for _, s := range r.Series {
-		if len(values(s.Name)) > 0 {
+		if !s.Ceiling && len(values(s.Name)) > 0 {
 			present = append(present, s.Name)
 		}
 	}

@@ -6,6 +6,14 @@
 // thresholds for CI gates. docs/report.md documents every metric and
 // statistic.
 //
+// A report opens on its answer, for any set of series and templates: a
+// headline read from a matrix of speed-ups over the reference series
+// (Report.Headline, with its Caveats), correctness in one line
+// (Report.Verdict) and a heat map of that matrix; then charts of at most
+// 40 bars each, small multiples per template, and the tables. A run
+// labelled role=ceiling (the load generator's ceiling) is drawn as a
+// reference line, never compared.
+//
 //	runs, err := report.Load("naive.jsonl", "batch.jsonl") // or NewRun for a run file read elsewhere
 //	rep, err := report.Build(runs, report.Options{Title: "naive vs batch"})
 //	err = rep.Write(w, "html")

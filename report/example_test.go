@@ -33,6 +33,7 @@ func ExampleBuild() {
 	// throughput/s, mean ± sd over the measured runs (ratio to naive):
 	//   template          naive                  batch
 	//        QT3  4526.0 ± 87.7  2868.0 ± 48.1 (0.63×)
-	// 2 run file(s), 2 series; warm-up runs excluded from throughput and latency.
+	// naive is faster than batch on QT3, by 1.58×.
+	// 2 run files, 21,722 answers verified, 0 wrong, 0 errors. 2 series; warm-up runs excluded from throughput and latency, counted in correctness.
 	// 0 threshold violations
 }

@@ -173,8 +173,8 @@ func (r *Report) throughput() {
 			r.Workloads = append(r.Workloads, r.throughputOf(p, "", true))
 		}
 	}
-	rank(r.Throughput, r.Reference)
-	rank(r.Workloads, r.Reference)
+	rank(r.Throughput, r.Reference, r.ceiling)
+	rank(r.Workloads, r.Reference, r.ceiling)
 }
 
 func (r *Report) throughputOf(p *point, template string, mixed bool) Throughput {
@@ -196,11 +196,15 @@ func (r *Report) throughputOf(p *point, template string, mixed bool) Throughput 
 
 // rank sets Ratio (to the reference series) and Rank within each group of
 // rows that differ in their series only. A flagged series (wrong answers)
-// ranks after every correct one, whatever its speed.
-func rank(rows []Throughput, reference string) {
+// ranks after every correct one, whatever its speed; a ceiling (the load
+// generator's) is not ranked at all.
+func rank(rows []Throughput, reference string, ceiling func(string) bool) {
 	groups := map[[2]any][]int{}
 	var order [][2]any
 	for i, row := range rows {
+		if ceiling(row.Series) {
+			continue
+		}
 		g := [2]any{row.Key.cond(), row.Template}
 		if groups[g] == nil {
 			order = append(order, g)

@@ -30,8 +30,12 @@ type Report struct {
 	Runs        []RunInfo     `json:"runs"`
 	Baseline    []RunInfo     `json:"baseline,omitempty"`
 	Series      []Series      `json:"series"`
-	Reference   string        `json:"reference"` // the series others are compared with
-	Varying     []string      `json:"varying"`   // the conditions that differ between runs: mode, sf, clients, pool, workload
+	Reference   string        `json:"reference"`               // the series others are compared with
+	Varying     []string      `json:"varying"`                 // the conditions that differ between the compared runs: mode, sf, clients, pool, workload
+	Constant    []Setting     `json:"held_constant,omitempty"` // the conditions every compared run shares
+	Headline    []string      `json:"headline"`                // the answer, in a sentence or two
+	Caveats     []string      `json:"caveats,omitempty"`       // how far to trust it, and the series beside the comparison
+	Verdict     string        `json:"verdict"`                 // correctness in one line
 	Correctness []Correctness `json:"correctness"`
 	Throughput  []Throughput  `json:"throughput"` // aTPt (one-template workloads) and templates within mixed workloads
 	Workloads   []Throughput  `json:"workloads"`  // aTPw: whole mixed workloads
@@ -44,9 +48,13 @@ type Report struct {
 	Regressions []Regression  `json:"regressions,omitempty"`
 	Curve       []CurvePoint  `json:"latency_throughput,omitempty"`
 
-	charts []chart
-	points []*point
-	runs   []*Run
+	charts   []chart
+	points   []*point
+	runs     []*Run
+	matrices []matrix // the comparison at a glance, one per condition
+	// oneTemplate says that every compared run's workload is its single
+	// template: a workload column would repeat the template column.
+	oneTemplate bool
 }
 
 // Setting is one line of disclosed configuration.
@@ -94,6 +102,14 @@ type Series struct {
 	Verified  int64  `json:"verified"`
 	Flagged   bool   `json:"flagged"` // it returned wrong answers: ranked after every correct series
 	Reference bool   `json:"reference"`
+	// Ceiling says that the series measures the load generator's ceiling
+	// (its runs are labelled role=ceiling, like quickstart's null server):
+	// a reference line beside the comparison, never in it.
+	Ceiling bool `json:"ceiling,omitempty"`
+	// Apart says that the series shares no conditions and template with
+	// any other series while others are compared: it is shown beside the
+	// comparison (a ceiling is always apart).
+	Apart bool `json:"apart,omitempty"`
 }
 
 // point is the runs of one key.
@@ -122,7 +138,10 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	}
 	r.series(runs)
 	r.points = groupPoints(runs, r.seriesIndex())
-	r.Varying = varying(r.points)
+	r.setApart()
+	compared := r.comparedPoints()
+	r.Varying = varying(compared)
+	r.Constant, r.oneTemplate = heldConstant(compared)
 	r.correctness()
 	r.throughput()
 	r.mixes()
@@ -132,6 +151,10 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	r.compare()
 	r.regressions(groupPoints(o.Baseline, r.seriesIndex()))
 	r.curve()
+	r.matrices = r.buildMatrices()
+	r.Headline = r.headline()
+	r.Caveats = r.caveats()
+	r.Verdict = r.verdict()
 	r.charts = r.drawCharts()
 	return r, nil
 }
@@ -146,7 +169,8 @@ func runInfo(run *Run) RunInfo {
 }
 
 // series lists the series in order of first appearance, with their
-// correctness totals; the reference is "naive" when present, else the first.
+// correctness totals; the reference is "naive" when present, else the first
+// that is not a ceiling.
 func (r *Report) series(runs []*Run) {
 	idx := map[string]int{}
 	for _, run := range runs {
@@ -166,9 +190,18 @@ func (r *Report) series(runs []*Run) {
 			s.Verified += d.all.Verified
 		}
 		s.Flagged = s.Wrong > 0
+		if run.File.Header.Labels["role"] == ceilingRole {
+			s.Ceiling, s.Apart = true, true
+		}
 	}
 	r.Reference = r.Series[0].Name
-	if _, ok := idx["naive"]; ok {
+	for _, s := range r.Series {
+		if !s.Ceiling {
+			r.Reference = s.Name
+			break
+		}
+	}
+	if i, ok := idx["naive"]; ok && !r.Series[i].Ceiling {
 		r.Reference = "naive"
 	}
 	for i := range r.Series {
@@ -183,6 +216,91 @@ func (r *Report) seriesIndex() map[string]int {
 		m[s.Name] = i
 	}
 	return m
+}
+
+// ceilingRole is the value of the label role that marks a run as the load
+// generator's ceiling (gqlbench load --label role=ceiling).
+const ceilingRole = "ceiling"
+
+// setApart marks the series that share no conditions and template with any
+// other series, when some others do: they cannot be compared.
+func (r *Report) setApart() {
+	shared := map[string]bool{} // series in a (conditions, template) with another series
+	byCell := map[string][]string{}
+	var cells []string
+	for _, p := range r.points {
+		if r.ceiling(p.key.Series) {
+			continue
+		}
+		for _, t := range p.templates() {
+			id := rowID(p.key.cond(), t)
+			if byCell[id] == nil {
+				cells = append(cells, id)
+			}
+			byCell[id] = append(byCell[id], p.key.Series)
+		}
+	}
+	for _, id := range cells {
+		if ss := byCell[id]; len(ss) > 1 {
+			for _, s := range ss {
+				shared[s] = true
+			}
+		}
+	}
+	if len(shared) == 0 {
+		return
+	}
+	for i := range r.Series {
+		if !shared[r.Series[i].Name] {
+			r.Series[i].Apart = true
+		}
+	}
+	if r.apart(r.Reference) {
+		for _, s := range r.Series {
+			if !s.Apart {
+				r.Reference = s.Name
+				break
+			}
+		}
+		for i := range r.Series {
+			r.Series[i].Reference = r.Series[i].Name == r.Reference
+		}
+	}
+}
+
+// comparedPoints are the points of the series that are compared: all of
+// them when no series is apart.
+func (r *Report) comparedPoints() []*point {
+	var out []*point
+	for _, p := range r.points {
+		if !r.apart(p.key.Series) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return r.points
+	}
+	return out
+}
+
+// ceiling reports whether a series measures the load generator's ceiling.
+func (r *Report) ceiling(series string) bool {
+	for _, s := range r.Series {
+		if s.Name == series {
+			return s.Ceiling
+		}
+	}
+	return false
+}
+
+// apart reports whether a series is shown beside the comparison.
+func (r *Report) apart(series string) bool {
+	for _, s := range r.Series {
+		if s.Name == series {
+			return s.Apart
+		}
+	}
+	return false
 }
 
 // flagged reports whether a series returned wrong answers.
@@ -303,6 +421,40 @@ func varying(ps []*point) []string {
 		}
 	}
 	return out
+}
+
+// heldConstant lists the conditions every point shares (mode, sf, clients,
+// pool), and reports whether every point's workload is its one template.
+func heldConstant(ps []*point) (out []Setting, oneTemplate bool) {
+	for _, f := range []struct {
+		name string
+		get  func(Key) string
+	}{
+		{"mode", func(k Key) string { return k.Mode }},
+		{"sf", func(k Key) string { return k.SF }},
+		{"clients", func(k Key) string { return clientsCell(k.Clients) }},
+		{"pool", func(k Key) string { return k.Pool }},
+	} {
+		seen := map[string]bool{}
+		for _, p := range ps {
+			seen[f.get(p.key)] = true
+		}
+		if len(seen) == 1 {
+			if v := f.get(ps[0].key); v != "" && v != "–" {
+				out = append(out, Setting{f.name, v})
+			}
+		}
+	}
+	oneTemplate = len(ps) > 0
+	for _, p := range ps {
+		if ts := p.templates(); len(ts) != 1 || ts[0] != p.key.Workload {
+			oneTemplate = false
+		}
+	}
+	if oneTemplate {
+		out = append(out, Setting{"workload", "one template per run"})
+	}
+	return out, oneTemplate
 }
 
 // templates lists the point's templates in order of first appearance.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,12 +121,14 @@ func TestHTMLSelfContained(t *testing.T) {
 			t.Errorf("chart %s has %d <svg> elements", c.ID, n)
 		}
 	}
-	if n := strings.Count(html, "<svg"); n != drawn || n < 6 {
-		t.Errorf("%d <svg> elements in the page for %d charts (want one each, and at least 6 from the fixtures)", n, drawn)
+	plots := regexp.MustCompile(`<div class="plot"><div style="min-width:\d+px">\s*<svg`).FindAllString(html, -1)
+	if n := len(plots); n != drawn || n < 6 {
+		t.Errorf("%d charts' <svg> elements in the page for %d charts (want one each, and at least 6 from the fixtures)", n, drawn)
 	}
-	for _, id := range []string{"atpt-bars-closed-sf-1-clients-1-pool-10", "atpw-bars-closed-sf-1-clients-1-pool-10",
-		"qett-boxes-closed-sf-1-clients-1-pool-10", "latency-throughput", "time-throughput", "time-cpu", "time-rss"} {
-		if !strings.Contains(html, `<figure id="`+id+`">`) {
+	for _, id := range []string{"heatmap-closed-sf-1-clients-1-pool-10", "atpt-bars-closed-sf-1-clients-1-pool-10", "atpw-bars-closed-sf-1-clients-1-pool-10",
+		"qett-boxes-closed-sf-1-clients-1-pool-10", "latency-throughput", "time-throughput", "time-cpu", "time-rss",
+		"tmpl-throughput-qt3", "tmpl-qet-qt5"} {
+		if !strings.Contains(html, `<figure id="`+id+`"`) {
 			t.Errorf("no chart %s", id)
 		}
 	}
@@ -239,7 +242,7 @@ func TestWrongSeriesNeverWins(t *testing.T) {
 			t.Errorf("the HTML does not say %q", s)
 		}
 	}
-	if !strings.Contains(md, "fast returned 12 wrong answer(s)") || strings.Contains(md, "Fastest correct series (aTPt rank 1): QT1 fast") {
+	if !strings.Contains(md, "fast returned 12 wrong answer(s)") || !strings.Contains(md, "**naive is faster than fast on QT1") {
 		t.Errorf("markdown: %s", md)
 	}
 	if v := r.Check(mustThresholds(t, "wrong>0")); len(v) != 1 || !strings.Contains(v[0], "fast") {
@@ -418,6 +421,14 @@ func TestScalingCharts(t *testing.T) {
 	if len(r.Varying) != 3 || r.Varying[0] != "sf" {
 		t.Errorf("varying %v, want sf, clients, pool", r.Varying)
 	}
+	// A heat map per condition: the first on the first screen, the others
+	// opening the throughput section.
+	if all, first := len(r.chartsWith("heatmap")), len(r.overviewMaps()); all < 2 || first != 1 {
+		t.Errorf("%d heat maps, %d of them in the overview: want several, one", all, first)
+	}
+	if !strings.Contains(r.Headline[0], "under 7 conditions") {
+		t.Errorf("headline %q: want the count of conditions", r.Headline)
+	}
 }
 
 // TestLoadErrorsNameTheFile: a missing or corrupt file is an error that
@@ -586,8 +597,9 @@ func TestCPUChart(t *testing.T) {
 			t.Errorf("%s: server %v, database %v (%s); want %v", c.Series, c.server, c.database, c.dbName, want)
 		}
 	}
-	c, err := r.cpuChart(gs[0])
-	if err != nil || !strings.Contains(c.SVG, "database (postgres)") || !strings.HasPrefix(c.ID, "cpu-per-query") {
-		t.Errorf("chart %q: %v, %d bytes of SVG", c.ID, err, len(c.SVG))
+	cs := r.cpuCharts(gs[0])
+	if len(cs) != 1 || cs[0].SVG == "" || !strings.HasPrefix(cs[0].ID, "cpu-per-query") || cs[0].Bars != 2 ||
+		!slices.ContainsFunc(cs[0].Legend, func(e legendEntry) bool { return e.Name == "database (postgres)" }) {
+		t.Errorf("charts %+v", cs)
 	}
 }

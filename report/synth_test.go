@@ -23,6 +23,7 @@ type synth struct {
 	wrong, errors              int64  // per template per interval
 	qetNS                      int64  // default 1 ms
 	check                      string // how answers were checked ("": by hashes)
+	role                       string // the label role ("ceiling": the load generator's ceiling)
 }
 
 // synthRun builds the run in memory (through the writer and reader, so it
@@ -39,7 +40,7 @@ func synthRun(t *testing.T, s synth) *Run {
 		s.qetNS = int64(time.Millisecond)
 	}
 	labels := map[string]string{"server": s.series}
-	for k, v := range map[string]string{"sf": s.sf, "pool": s.pool, "workload": s.workload} {
+	for k, v := range map[string]string{"sf": s.sf, "pool": s.pool, "workload": s.workload, "role": s.role} {
 		if v != "" {
 			labels[k] = v
 		}
@@ -83,4 +84,35 @@ func synthRun(t *testing.T, s synth) *Run {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// quickstartSeries are the series of quickstartRuns, and their speed-ups
+// over the first.
+var quickstartSeries = []struct {
+	name  string
+	speed float64
+}{{"naive", 1}, {"memo", 0.97}, {"batch", 0.9}, {"batch-memo", 1.05}, {"compiled", 1.9}, {"inmem", 2.1}}
+
+// quickstartRuns are shaped like a quickstart's: six series, each running
+// 16 templates for one measured run, and the null server's ceiling. QT8 is
+// two orders of magnitude slower than the rest, as at sf=1.
+func quickstartRuns(t *testing.T) []*Run {
+	t.Helper()
+	var runs []*Run
+	for i, s := range quickstartSeries {
+		for q := 1; q <= 16; q++ {
+			tmpl := "QT" + strconv.Itoa(q)
+			base := 2000 + 150*float64(q)
+			if q == 8 {
+				base = 15
+			}
+			speed := s.speed
+			if s.name == "compiled" && q%3 == 0 { // compiled wins some
+				speed = 2.6
+			}
+			n := int64(base * speed * (1 + 0.02*float64((i+q)%3)))
+			runs = append(runs, synthRun(t, synth{series: s.name, sf: "1", pool: "10", workload: tmpl, templates: []string{tmpl}, perRun: []int64{n}}))
+		}
+	}
+	return append(runs, synthRun(t, synth{series: "null", workload: "typename", templates: []string{"typename"}, perRun: []int64{9000}, role: "ceiling"}))
 }

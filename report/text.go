@@ -9,7 +9,8 @@ import (
 )
 
 // Summary writes a compact plain-text table for a terminal, then flagged
-// series and significant regressions. With several series it is a matrix:
+// series and significant regressions, the headline and the correctness
+// verdict. With several series it is a matrix:
 // a row per condition and template, a column per series, each cell the
 // throughput (mean ± sd over the measured runs) and its ratio to the
 // reference series, with errors and wrong answers called out — a
@@ -35,7 +36,10 @@ func (r *Report) Summary(w io.Writer) {
 			fmt.Fprintf(w, "regression: %s %s %s: %s (p %s)\n", g.Series, condLabel(g.Key.cond()), orDash(g.Template), signedPct(g.ChangePct), pCell(g.Test.P))
 		}
 	}
-	fmt.Fprintf(w, "%d run file(s), %d series; warm-up runs excluded from throughput and latency.\n", len(r.Runs), len(r.Series))
+	for _, h := range r.Headline {
+		fmt.Fprintln(w, h)
+	}
+	fmt.Fprintf(w, "%s %d series; warm-up runs excluded from throughput and latency, counted in correctness.\n", r.Verdict, len(r.Series))
 }
 
 // seriesMatrix is Summary's table for several series.

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // table is a table of formatted cells, shared by the HTML and Markdown
@@ -20,6 +18,7 @@ type table struct {
 	Rows  [][]string
 	Flag  []bool // the row is a series with wrong answers
 	Long  bool   // folded away in HTML (a detail most readers skip)
+	Text  []bool // per column: words, aligned left (set when rendered)
 }
 
 func (t *table) add(flag bool, cells ...string) {
@@ -35,14 +34,27 @@ type section struct {
 	Alerts []string // shown prominently
 	Tables []table
 	Charts []chart
+	Links  []link    // a table of contents of its subsections
+	Subs   []section // subsections, after its charts and tables
+	// The overview's parts: the answer first, then correctness, then the
+	// chart; cautions and notes after it.
+	Lead       []string
+	Caveats    []string // under the lead, smaller
+	Verdict    string
+	VerdictBad bool
+	Cautions   []string
+	Notes      []string
 }
+
+// link is a link to an anchor in the page.
+type link struct{ ID, Text string }
 
 // keyCols are the key columns of a table: the series, and the conditions
 // that vary between runs.
 func (r *Report) keyCols(withWorkload bool) (head []string, cells func(Key) []string) {
 	show := map[string]bool{}
 	for _, v := range r.Varying {
-		show[v] = v != "workload" || withWorkload
+		show[v] = v != "workload" || withWorkload && !r.oneTemplate
 	}
 	cols := []struct {
 		name string
@@ -142,10 +154,10 @@ func runCVCell(t Throughput) string {
 // sections lays the report out, skipping what has no data.
 func (r *Report) sections() []section {
 	var out []section
-	for _, s := range []section{r.overview(), r.correctnessSection(), r.throughputSection(), r.mixedSection(),
+	for _, s := range []section{r.overview(), r.throughputSection(), r.mixedSection(),
 		r.latencySection(), r.queriesSection(), r.scalingSection(), r.curveSection(), r.resourcesSection(),
-		r.statisticsSection(), r.regressionSection(), r.reproductionSection()} {
-		if len(s.Paras)+len(s.Alerts)+len(s.Tables)+len(s.Charts) > 0 {
+		r.templateSection(), r.correctnessSection(), r.statisticsSection(), r.regressionSection(), r.reproductionSection()} {
+		if len(s.Paras)+len(s.Alerts)+len(s.Tables)+len(s.Charts)+len(s.Lead)+len(s.Subs)+len(s.Cautions)+len(s.Notes) > 0 || s.Verdict != "" {
 			out = append(out, s)
 		}
 	}
@@ -165,158 +177,11 @@ func (r *Report) chartsWith(prefixes ...string) []chart {
 	return out
 }
 
-func (r *Report) overview() section {
-	s := section{ID: "overview", Title: "Overview", Paras: slices.Clone(r.Notes)}
-	var names []string
-	for _, se := range r.Series {
-		names = append(names, se.Name)
-	}
-	measured, warm := 0, 0
-	for _, ri := range r.Runs {
-		measured += ri.Measured
-		warm += ri.Warmups
-	}
-	s.Paras = append(s.Paras,
-		fmt.Sprintf("%d run file(s) of %d series (%s); ratios and tests compare with the reference series %q.",
-			len(r.Runs), len(r.Series), strings.Join(names, ", "), r.Reference),
-		fmt.Sprintf("Every figure is recomputed from the run files' interval lines. Throughput and latency are over the measured runs: %d run(s) measured, %d warm-up run(s) excluded (in closed and open mode the first of several runs is a warm-up). Correctness counts every request, warm-up included.", measured, warm))
-	if len(r.Baseline) > 0 {
-		s.Paras = append(s.Paras, fmt.Sprintf("Compared with %d baseline run file(s): see Regressions.", len(r.Baseline)))
-	}
-	for _, se := range r.Series {
-		if se.Flagged {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s returned %d wrong answer(s) out of %d verified: its speed does not count. It is ranked after every correct series and marked ✗ in tables and with red stripes or dots in charts.",
-				se.Name, se.Wrong, se.Verified))
-		}
-	}
-	for _, se := range r.Series {
-		if strings.HasSuffix(se.Name, uncheckedMark) {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: only the status of its responses was checked (HTTP 200, no GraphQL errors, data present), not the answers: a fast wrong server would look the same. Its goodput is not known.", se.Name))
-		}
-	}
-	for _, ri := range r.Runs {
-		if ri.Status != "ok" {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s ended with status %q%s.", ri.Path, ri.Status, suffix(": ", ri.Reason)))
-		}
-		if ri.DriverWhy != "" {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: the load generator, not the server, was the limit: %s.", ri.Path, ri.DriverWhy))
-		}
-		if ri.OnTime != nil && *ri.OnTime < max(ri.Params.MinOnTime, onTimeAlert) {
-			s.Alerts = append(s.Alerts, fmt.Sprintf("%s: only %s of its sends started on time (within %v of their intended time): the rate asked for was not offered.",
-				ri.Path, pctCell(100**ri.OnTime), time.Duration(ri.Params.LateNS)))
-		}
-	}
-	s.Alerts = append(s.Alerts, r.noisyAlerts()...)
-	s.Paras = append(s.Paras, r.honesty())
-	if w := r.winners(); len(w) > 0 {
-		s.Paras = append(s.Paras, "Fastest correct series (aTPt rank 1): "+strings.Join(w, "; ")+".")
-	}
-	return s
-}
-
-// onTimeAlert is the share of sends on time below which an open-loop run
-// is called out, whatever its own --min-on-time: LDBC's audited runs
-// require 95 %.
-const onTimeAlert = 0.95
-
-// noisyAlerts names each series whose runs disagree (CV above
-// runfile.NoisyCV) in some throughput row, and where.
-func (r *Report) noisyAlerts() []string {
-	where := map[string][]string{}
-	for _, row := range append(slices.Clone(r.Throughput), r.Workloads...) {
-		if !row.Noisy {
-			continue
-		}
-		what := row.Template
-		switch {
-		case what == "":
-			what = row.Workload
-		case row.Mixed:
-			what += " in " + row.Workload
-		}
-		if c := condLabel(row.Key.cond()); len(r.Varying) > 0 && c != "" {
-			what += " (" + c + ")"
-		}
-		where[row.Series] = append(where[row.Series], what+" "+pctCell(100*row.CV))
-	}
-	var out []string
-	for _, se := range r.Series {
-		if w := where[se.Name]; len(w) > 0 {
-			if len(w) > 6 {
-				w = append(w[:6], fmt.Sprintf("and %d more", len(w)-6))
-			}
-			out = append(out, fmt.Sprintf("%s: the throughput of its runs varies by more than %s (CV, marked %s in the tables): %s. Differences smaller than that are noise: make more runs (load --runs auto --ci 5%%) or longer ones, on a quieter machine.",
-				se.Name, pctCell(100*runfile.NoisyCV), strings.TrimSpace(noisyMark), strings.Join(w, ", ")))
-		}
-	}
-	return out
-}
-
-// honesty is the overview's account of what the load generator said of its
-// runs: whether it was the bottleneck, the lowest share of sends on time,
-// the largest disagreement between the runs of a file.
-func (r *Report) honesty() string {
-	limited := 0
-	var lowest, highest *RunInfo
-	for i := range r.Runs {
-		ri := &r.Runs[i]
-		if ri.DriverWhy != "" {
-			limited++
-		}
-		if ri.OnTime != nil && (lowest == nil || *ri.OnTime < *lowest.OnTime) {
-			lowest = ri
-		}
-		if ri.CV != nil && (highest == nil || *ri.CV > *highest.CV) {
-			highest = ri
-		}
-	}
-	p := fmt.Sprintf("The load generator was the bottleneck in %d of %d run file(s) (it watches its own CPU, and whether sends waited on it rather than on the server).",
-		limited, len(r.Runs))
-	if lowest != nil {
-		p += fmt.Sprintf(" Sends on time (open loop and capacity, within --late of their intended time): %s at the lowest (%s).", pctCell(100**lowest.OnTime), lowest.Path)
-	}
-	if highest != nil {
-		p += fmt.Sprintf(" Run-to-run CV of a file's throughput: %s at the highest (%s).", pctCell(100**highest.CV), highest.Path)
-	}
-	return p
-}
-
 func suffix(sep, s string) string {
 	if s == "" {
 		return ""
 	}
 	return sep + s
-}
-
-// winners names the rank-1 series of each aTPt and aTPw group with at
-// least two series.
-func (r *Report) winners() []string {
-	var out []string
-	for _, g := range groupRows(append(nonMixed(r.Throughput), r.Workloads...)) {
-		if len(g) < 2 {
-			continue
-		}
-		for _, row := range g {
-			if row.Rank == 1 && !row.Flagged {
-				what := row.Template
-				if what == "" {
-					what = row.Workload
-				}
-				if c := condLabel(row.Key.cond()); len(r.Varying) > 0 && c != "" {
-					what += " (" + c + ")"
-				}
-				out = append(out, fmt.Sprintf("%s %s%s", what, row.Series, suffix(" ", ratioVs(row, r.Reference))))
-			}
-		}
-	}
-	return out
-}
-
-func ratioVs(row Throughput, ref string) string {
-	if row.Series == ref || row.Ratio == 0 {
-		return ""
-	}
-	return "at " + ratioCell(row.Ratio) + " " + ref
 }
 
 func (r *Report) correctnessSection() section {
@@ -390,7 +255,10 @@ func (r *Report) throughputSection() section {
 			"Each template's completed queries per second in each measured run of a mixed workload.", in, "template"))
 		s.Tables[len(s.Tables)-1].Long = len(in) > 16
 	}
-	s.Charts = r.chartsWith("atpt-bars")
+	if maps := r.chartsWith("heatmap"); len(maps) > len(r.overviewMaps()) {
+		s.Charts = maps[len(r.overviewMaps()):]
+	}
+	s.Charts = append(s.Charts, r.chartsWith("atpt-bars")...)
 	return s
 }
 
