@@ -16,6 +16,7 @@ var CSVColumns = []string{
 	"atp_ratio", "atp_rank",
 	"qet_n", "qet_min_ns", "qet_p25_ns", "qet_p50_ns", "qet_p75_ns", "qet_p90_ns", "qet_p99_ns", "qet_max_ns", "qet_mean_ns", "qet_sd_ns",
 	"latency_p50_ns", "latency_p99_ns", "bytes_sent_per_request", "bytes_received_per_request",
+	"db_statements_per_request",
 }
 
 func (r *Report) writeCSV(w io.Writer) error {
@@ -34,18 +35,26 @@ func (r *Report) writeCSV(w io.Writer) error {
 		row = append(row, itoa(c.Requests), itoa(c.OK), itoa(c.Errors), itoa(c.Wrong), itoa(c.Verified), ftoa(c.Throughput), ftoa(c.Goodput))
 		row = append(row, atpCells(tp, c.Key, c.Template)...)
 		row = append(row, latencyCells(lat, c.Key, c.Template)...)
-		row = append(row, ftoa(c.SentPerRequest), ftoa(c.RecvPerRequest))
+		row = append(row, ftoa(c.SentPerRequest), ftoa(c.RecvPerRequest), stmtsCSV(c.Statements))
 		cw.Write(row)
 	}
 	for _, t := range r.Workloads {
 		row := keyCells(t.Key, "all", t.Flagged)
 		row = append(row, "", "", "", "", "", "", ftoa(t.Goodput))
 		row = append(row, atpCells(tp, t.Key, "")...)
-		row = append(row, make([]string, 14)...)
+		row = append(row, make([]string, 15)...)
 		cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// stmtsCSV is "" when statements were not counted.
+func stmtsCSV(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	return ftoa(v)
 }
 
 func keyCells(k Key, template string, flagged bool) []string {

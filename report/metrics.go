@@ -26,6 +26,10 @@ type Correctness struct {
 	Goodput        float64          `json:"goodput"`
 	SentPerRequest float64          `json:"bytes_sent_per_request"`
 	RecvPerRequest float64          `json:"bytes_received_per_request"`
+	// Statements is the SQL statements per request the database counted
+	// (load --db-statements), over the run files of this template alone;
+	// 0: not counted.
+	Statements float64 `json:"db_statements_per_request,omitempty"`
 }
 
 // Throughput is a throughput over the measured runs of one point: of one
@@ -121,12 +125,18 @@ func (r *Report) correctness() {
 		for _, t := range p.templates() {
 			c := Correctness{Key: p.key, Template: t}
 			files := 0
+			var stmts, stmtReqs int64
 			for _, run := range p.runs {
 				d := run.perTmpl[t]
 				if d == nil {
 					continue
 				}
 				files++
+				// a run file counts statements for all its requests: they
+				// are this template's when it is the only one
+				if st := run.Summary.Statements; st != nil && len(run.perTmpl) == 1 {
+					stmts, stmtReqs = stmts+st.Total, stmtReqs+st.Requests
+				}
 				c.Requests += d.all.Count
 				c.OK += d.all.OK
 				c.Errors += d.all.Errors
@@ -146,6 +156,9 @@ func (r *Report) correctness() {
 			if files > 0 {
 				c.Throughput /= float64(files)
 				c.Goodput /= float64(files)
+			}
+			if stmtReqs > 0 {
+				c.Statements = float64(stmts) / float64(stmtReqs)
 			}
 			if c.Requests > 0 {
 				c.SentPerRequest /= float64(c.Requests)

@@ -193,13 +193,30 @@ func (r *Report) correctnessSection() section {
 	t := table{Title: "Requests, errors and wrong answers per template",
 		Note: "All requests, warm-up included. Wrong = the answer differed from the oracle's; verified = answers compared. Throughput and goodput (correct answers) per second over the measured runs; bytes per request as sent and received on the wire.",
 		Head: append(head, "template", "requests", "errors", "wrong", "verified", "throughput/s", "goodput/s", "sent B/req", "recv B/req")}
+	stmts := slices.ContainsFunc(r.Correctness, func(c Correctness) bool { return c.Statements > 0 })
+	if stmts {
+		t.Head = append(t.Head, "SQL stmts/req")
+		t.Note += " SQL statements per request as the database counted them (pg_stat_statements), for any server; – where not counted."
+	}
 	for _, c := range r.Correctness {
-		t.add(c.Wrong > 0, append(cells(c.Key), c.Template, strconv.FormatInt(c.Requests, 10), errorsCell(c),
+		row := append(cells(c.Key), c.Template, strconv.FormatInt(c.Requests, 10), errorsCell(c),
 			strconv.FormatInt(c.Wrong, 10), strconv.FormatInt(c.Verified, 10), f1(c.Throughput), gpCell(c.Series, c.Goodput),
-			strconv.FormatFloat(c.SentPerRequest, 'f', 0, 64), strconv.FormatFloat(c.RecvPerRequest, 'f', 0, 64))...)
+			strconv.FormatFloat(c.SentPerRequest, 'f', 0, 64), strconv.FormatFloat(c.RecvPerRequest, 'f', 0, 64))
+		if stmts {
+			row = append(row, stmtsCell(c.Statements))
+		}
+		t.add(c.Wrong > 0, row...)
 	}
 	s.Tables = append(s.Tables, t)
 	return s
+}
+
+// stmtsCell is a statements-per-request figure, "–" when not counted.
+func stmtsCell(v float64) string {
+	if v == 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
 func errorsCell(c Correctness) string {
