@@ -15,6 +15,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -31,7 +32,10 @@ type DB struct {
 	Loc     dbloc.Location // where it is; prints without the password
 
 	pool *pgxpool.Pool // PostgreSQL
-	sql  *sql.DB       // SQLite
+	sql  *sql.DB       // SQLite, read-only
+
+	wmu  sync.Mutex
+	wsql *sql.DB // SQLite, for writes: opened by the first Write
 }
 
 // Rows is the current row of a statement's result.
@@ -113,6 +117,11 @@ func (d *DB) Close() error {
 	if d.pool != nil {
 		d.pool.Close()
 		return nil
+	}
+	d.wmu.Lock()
+	defer d.wmu.Unlock()
+	if d.wsql != nil {
+		d.wsql.Close()
 	}
 	return d.sql.Close()
 }
