@@ -179,14 +179,14 @@ func request(query string, vars map[string]any) *server.Request {
 	return req
 }
 
-// dbVariants lists the registered variants that serve a database, the
-// reference aside unless withReference, and the test-only broken ones
+// dbVariants lists the registered GraphQL variants that serve a database,
+// the reference aside unless withReference, and the test-only broken ones
 // aside unless withBroken.
 func dbVariants(withReference, withBroken bool) []server.Variant {
 	var out []server.Variant
 	for _, v := range server.Variants() {
 		switch {
-		case !v.NeedsDB:
+		case !v.NeedsDB, !v.GraphQL():
 		case v.Name == reference && !withReference:
 		case deliberatelyBroken[v.Name] && !withBroken:
 		default:

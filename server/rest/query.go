@@ -1,0 +1,210 @@
+package rest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gqlbench/gqlbench/store"
+)
+
+// shape is a GET request without its values (nr, limit, offset): what its
+// statement depends on. Plans are cached by shape.
+type shape struct {
+	kind   shapeKind
+	c      *collection // the collection of the rows returned
+	parent *collection // relation: the parent's collection
+	rel    *relation   // relation: the list field
+	fields []*field    // c's fields to return, in c's order (nullKind ones included)
+	embeds []*embed    // in the order asked
+	paged  bool        // LIMIT and OFFSET parameters
+}
+
+type shapeKind int
+
+const (
+	one     shapeKind = iota // /rest/C/{nr}
+	related                  // /rest/C/{nr}/RELATION
+	listing                  // /rest/C
+)
+
+// embed is one ?embed=NAME: a to-one field whose object replaces its id, or
+// a list field added to the representation.
+type embed struct {
+	name   string
+	ref    *field    // to-one
+	rel    *relation // list
+	target *collection
+	fields []*field // the target's fields to return
+}
+
+// plan is the statement of a shape and how to read its rows: the columns
+// of the returned rows' fields, of each to-one embed's and of the list
+// embed's, in that order.
+type plan struct {
+	sql     string
+	s       *shape
+	main    []int   // column of each of s.fields (-1: no column, nullKind)
+	embeds  [][]int // per embed, the column of each of its fields
+	kinds   []kind  // per column
+	refCol  []int   // per embed, the main column of its reference (-1 for the list embed)
+	embedOf []int   // per field of s.fields, the embed that replaces it, or -1
+	listIdx int     // index in s.embeds of the list embed, -1 for none
+}
+
+// sub writes alias a for the placeholder @ of model SQL.
+func sub(sql, a string) string { return strings.ReplaceAll(sql, "@", a) }
+
+// build writes the one statement of s. The rows returned come from a
+// derived table m (filtered, ordered and paged), so that embeds join after
+// paging; a relation's parent row is joined first, so that a parent that
+// does not exist gives no row at all (404) and one with no children a row
+// of NULLs (an empty list):
+//
+//	SELECT m.f0, …, e1.…, l.… FROM department p
+//	LEFT JOIN (SELECT b.nr AS f0, …, b.nr AS o0 FROM graduateStudent b WHERE b.memberOf = ? ORDER BY b.nr LIMIT ? OFFSET ?) m ON 1 = 1
+//	LEFT JOIN professor e1 … ON e1.nr = m.f6
+//	LEFT JOIN graduateCourse l JOIN graduateStudentTakeCourse lj … ON lj.graduateStudentID = m.f0
+//	WHERE p.nr = ? ORDER BY m.o0, l.nr
+func build(s *shape, d store.Dialect) *plan {
+	p := &plan{s: s, listIdx: -1}
+	var inner, outer []string
+	col := func(expr string, k kind) int {
+		inner = append(inner, expr+" AS f"+strconv.Itoa(len(inner)))
+		outer = append(outer, "m.f"+strconv.Itoa(len(outer)))
+		p.kinds = append(p.kinds, k)
+		return len(outer) - 1
+	}
+	for _, f := range s.fields {
+		if f.kind == nullKind {
+			p.main = append(p.main, -1)
+			continue
+		}
+		p.main = append(p.main, col(sub(f.expr, "b"), f.kind))
+	}
+	order := s.c.orderBy()
+	var keys []string
+	for i, o := range order {
+		inner = append(inner, sub(o, "b")+" AS o"+strconv.Itoa(i))
+		keys = append(keys, "m.o"+strconv.Itoa(i))
+	}
+
+	var q strings.Builder
+	from := sub(s.c.from, "b")
+	var conds []string
+	if s.c.where != "" {
+		conds = append(conds, sub(s.c.where, "b"))
+	}
+	switch s.kind {
+	case one:
+		conds = append(conds, "b.nr = ?")
+	case related:
+		if s.rel.join != "" {
+			from += " " + sub(s.rel.join, "b")
+		}
+		conds = append(conds, sub(s.rel.key, "b")+" = ?")
+	}
+	q.WriteString("SELECT " + strings.Join(inner, ", ") + " FROM " + from + whereClause(conds))
+	if s.kind != one {
+		q.WriteString(" ORDER BY " + sub(strings.Join(order, ", "), "b"))
+	}
+	if s.paged {
+		q.WriteString(" LIMIT ? OFFSET ?")
+	}
+	derived := "(" + q.String() + ") m"
+
+	var joins []string
+	for i, e := range s.embeds {
+		a := "e" + strconv.Itoa(i+1)
+		if e.rel != nil {
+			a, p.listIdx = "l", i
+		}
+		var cols []int
+		for _, f := range e.fields {
+			if f.kind == nullKind {
+				cols = append(cols, -1)
+				continue
+			}
+			outer = append(outer, sub(f.expr, a))
+			p.kinds = append(p.kinds, f.kind)
+			cols = append(cols, len(outer)-1)
+		}
+		p.embeds = append(p.embeds, cols)
+		joins = append(joins, embedJoin(e, a, p, s))
+	}
+
+	var b strings.Builder
+	b.WriteString("SELECT " + strings.Join(outer, ", ") + " FROM ")
+	if s.kind == related {
+		b.WriteString(sub(s.parent.from, "p") + " LEFT JOIN " + derived + " ON 1 = 1")
+	} else {
+		b.WriteString(derived)
+	}
+	for _, j := range joins {
+		b.WriteString(j)
+	}
+	if s.kind == related {
+		pc := []string{"p.nr = ?"}
+		if s.parent.where != "" {
+			pc = append(pc, sub(s.parent.where, "p"))
+		}
+		b.WriteString(whereClause(pc))
+	}
+	if p.listIdx >= 0 || s.kind != one {
+		if p.listIdx >= 0 {
+			for _, o := range s.embeds[p.listIdx].target.orderBy() {
+				keys = append(keys, sub(o, "l"))
+			}
+		}
+		b.WriteString(" ORDER BY " + strings.Join(keys, ", "))
+	}
+	p.sql = b.String()
+	for _, f := range s.fields {
+		p.embedOf = append(p.embedOf, slices.IndexFunc(s.embeds, func(e *embed) bool { return e.ref == f }))
+	}
+	return p
+}
+
+// embedJoin is the LEFT JOIN of embed e under alias a; it records the main
+// column a to-one embed follows. A target made of joined tables (a faculty
+// row and its professor row, a course and the take-course table) is joined
+// as one parenthesised join, so that the LEFT JOIN keeps its meaning.
+func embedJoin(e *embed, a string, p *plan, s *shape) string {
+	t := e.target
+	from := sub(t.from, a)
+	var on string
+	if e.rel != nil {
+		if e.rel.join != "" {
+			from += " " + sub(e.rel.join, a)
+		}
+		on = sub(e.rel.key, a) + " = m.f" + strconv.Itoa(p.main[0])
+		p.refCol = append(p.refCol, -1)
+	} else {
+		i := indexOf(s.fields, e.ref)
+		p.refCol = append(p.refCol, p.main[i])
+		on = a + ".nr = m.f" + strconv.Itoa(p.main[i])
+	}
+	if t.where != "" {
+		on += " AND " + sub(t.where, a)
+	}
+	if !strings.HasPrefix(t.from, "(") && strings.Contains(from, " JOIN ") {
+		from = "(" + from + ")"
+	}
+	return " LEFT JOIN " + from + " ON " + on
+}
+
+func indexOf(fs []*field, f *field) int {
+	for i, g := range fs {
+		if g == f {
+			return i
+		}
+	}
+	return -1
+}
+
+func whereClause(conds []string) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(conds, " AND ")
+}
