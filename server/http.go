@@ -169,6 +169,7 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) (*Request, *Respo
 	case http.MethodGet:
 		q := r.URL.Query()
 		req.Query, req.OperationName = q.Get("query"), q.Get("operationName")
+		req.ReadOnly = true
 		if v := q.Get("variables"); v != "" {
 			if err := unmarshalNumbers([]byte(v), &req.Variables); err != nil {
 				return nil, ErrorResponse(http.StatusBadRequest, "malformed variables parameter: want a JSON object: "+err.Error())

@@ -23,6 +23,9 @@ type Request struct {
 	Query         string         `json:"query"`
 	OperationName string         `json:"operationName,omitempty"`
 	Variables     map[string]any `json:"variables,omitempty"`
+	// ReadOnly marks a request that came by GET: an executor must not run
+	// a mutation for it, and answers MutationOverGet instead.
+	ReadOnly bool `json:"-"`
 }
 
 // Response is what an Executor returns. Data is raw JSON so an executor that
