@@ -235,4 +235,5 @@ func TestVariants(t *testing.T) {
 	t.Run("broken-variant-is-caught", func(t *testing.T) { testBrokenIsCaught(t, f) })
 	t.Run("oracle-vs-sql", func(t *testing.T) { testOracleVsSQL(t, f) })
 	t.Run("bad-input", func(t *testing.T) { testBadInput(t, f) })
+	t.Run("rest", func(t *testing.T) { testREST(t, f) })
 }
