@@ -73,9 +73,13 @@ func ugradRep(s *source.UndergraduateStudent) obj {
 		"memberOf": sid(s.MemberOf), "advisor": ptrID(s.Advisor)}
 }
 
-func pubRep(p *source.Publication) obj { return obj{"id": sid(p.Nr), "title": p.Title, "abstract": p.Abstract} }
+func pubRep(p *source.Publication) obj {
+	return obj{"id": sid(p.Nr), "title": p.Title, "abstract": p.Abstract}
+}
 
-func gCourseRep(c *source.GraduateCourse) obj { return obj{"id": sid(c.Nr), "teachedby": sid(c.Teacher)} }
+func gCourseRep(c *source.GraduateCourse) obj {
+	return obj{"id": sid(c.Nr), "teachedby": sid(c.Teacher)}
+}
 
 func ugCourseRep(c *source.UndergraduateCourse) obj {
 	return obj{"id": sid(c.Nr), "teachedby": sid(c.Teacher), "teachingAssistants": ptrID(c.TeachingAssistant)}
