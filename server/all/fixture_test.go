@@ -236,4 +236,5 @@ func TestVariants(t *testing.T) {
 	t.Run("oracle-vs-sql", func(t *testing.T) { testOracleVsSQL(t, f) })
 	t.Run("bad-input", func(t *testing.T) { testBadInput(t, f) })
 	t.Run("rest", func(t *testing.T) { testREST(t, f) })
+	t.Run("writes", func(t *testing.T) { testWrites(t, f) }) // last: it writes, and resets
 }

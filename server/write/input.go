@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,8 +87,16 @@ func required(e *Entity) string {
 	return strings.Join(names, ", ")
 }
 
-// value checks x, a value given for f, and returns it as stored.
+// value checks x, a value given for f, and returns it as stored. A pointer
+// (gqlgen hands a nullable input field's value as one) stands for its
+// target, nil for null.
 func (f *Field) value(x any) (any, error) {
+	if rv := reflect.ValueOf(x); rv.Kind() == reflect.Pointer {
+		x = nil
+		if !rv.IsNil() {
+			x = rv.Elem().Interface()
+		}
+	}
 	if x == nil {
 		if f.Null {
 			return nil, nil
