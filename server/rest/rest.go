@@ -42,7 +42,7 @@ func init() {
 		Name:    "rest",
 		Summary: "a REST API over the same database: resources, lists, sparse fields, embedding, writes (not GraphQL)",
 		NeedsDB: true,
-		Order:   70, // after the GraphQL servers: the REST-vs-GraphQL counterpart
+		Order:   80, // after the GraphQL servers, null included: the REST-vs-GraphQL counterpart
 		Root:    "/rest",
 		OpenAPI: func(ctx context.Context, c server.Config, o server.HTTPOptions) (http.Handler, error) {
 			return Open(ctx, c, o)
