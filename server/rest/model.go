@@ -29,26 +29,42 @@ type field struct {
 }
 
 // relation is a list field of the schema: the rows of target whose key
-// (SQL over the target's alias @, and join's alias @j) is the parent's nr.
+// (SQL over the target's alias @) is the parent's nr, or, through a link
+// table via, the rows of target whose nr is via's column to in the via rows
+// whose column from is the parent's nr.
 type relation struct {
-	name   string
-	target *collection
-	key    string
-	join   string // a join table, joined to the target's row
+	name     string
+	target   *collection
+	key      string
+	via      string // a link table (many-to-many), or ""
+	from, to string // via's columns: the parent's nr, the target's nr
 }
 
 // collection is a kind of resource: /rest/NAME/{nr}. Its rows are those of
-// from (SQL over the alias @) that meet where, ordered by order.
+// table (SQL over the alias @: a table or a derived table) that meet where
+// (over @ alone, so that it can be a join's condition), with the columns
+// that joins add (LEFT JOINs that never drop a row), ordered by order.
+// Every GET joins tables one after the other, never in parenthesised
+// joins, which SQLite would build in full before joining them.
 type collection struct {
 	name      string // the URL segment: graduateStudents
 	typ       string // the GraphQL type: GraduateStudent (or the interface: Faculty)
-	from      string
+	table     string
+	joins     string   // "" for none
 	where     string   // "" for none
 	order     []string // ORDER BY terms; nil: the nr
 	fields    []*field // in the schema's order; id first
 	relations []*relation
 	write     *write.Entity // POST, PATCH and DELETE; nil: read-only
 	virtual   bool          // reached only as a relation (authors): no /rest/NAME
+}
+
+// from is the collection's table with its joins, under alias a.
+func (c *collection) from(a string) string {
+	if c.joins == "" {
+		return sub(c.table, a)
+	}
+	return sub(c.table+" "+c.joins, a)
 }
 
 func (c *collection) field(name string) *field {
@@ -111,27 +127,52 @@ func ref(name, expr string, target *collection) *field {
 // reference servers map them (DESIGN.md Appendix B). A faculty row is a
 // Professor when a professor row has its nr, else a Lecturer.
 var (
-	universities          = &collection{name: "universities", typ: "University", from: "university @"}
-	departments           = &collection{name: "departments", typ: "Department", from: "department @"}
-	researchGroups        = &collection{name: "researchGroups", typ: "ResearchGroup", from: "researchGroup @"}
-	faculty               = &collection{name: "faculty", typ: "Faculty", from: "faculty @ LEFT JOIN professor @p ON @p.nr = @.nr"}
-	professors            = &collection{name: "professors", typ: "Professor", from: "faculty @ JOIN professor @p ON @p.nr = @.nr"}
-	lecturers             = &collection{name: "lecturers", typ: "Lecturer", from: "faculty @ LEFT JOIN professor @p ON @p.nr = @.nr", where: "@p.nr IS NULL"}
-	graduateStudents      = &collection{name: "graduateStudents", typ: "GraduateStudent", from: "graduateStudent @"}
-	undergraduateStudents = &collection{name: "undergraduateStudents", typ: "UndergraduateStudent", from: "undergraduateStudent @", write: write.UndergraduateStudent}
-	publications          = &collection{name: "publications", typ: "Publication", from: "publication @", write: write.Publication}
-	graduateCourses       = &collection{name: "graduateCourses", typ: "GraduateCourse", from: "graduateCourse @"}
-	undergraduateCourses  = &collection{name: "undergraduateCourses", typ: "UndergraduateCourse", from: "undergraduateCourse @"}
+	universities          = &collection{name: "universities", typ: "University", table: "university @"}
+	departments           = &collection{name: "departments", typ: "Department", table: "department @"}
+	researchGroups        = &collection{name: "researchGroups", typ: "ResearchGroup", table: "researchGroup @"}
+	faculty               = &collection{name: "faculty", typ: "Faculty", table: "faculty @", joins: professorRow}
+	professors            = &collection{name: "professors", typ: "Professor", table: "faculty @", joins: professorRow, where: "EXISTS " + professorOf}
+	lecturers             = &collection{name: "lecturers", typ: "Lecturer", table: "faculty @", joins: professorRow, where: "NOT EXISTS " + professorOf}
+	graduateStudents      = &collection{name: "graduateStudents", typ: "GraduateStudent", table: "graduateStudent @"}
+	undergraduateStudents = &collection{name: "undergraduateStudents", typ: "UndergraduateStudent", table: "undergraduateStudent @", write: write.UndergraduateStudent}
+	publications          = &collection{name: "publications", typ: "Publication", table: "publication @", write: write.Publication}
+	graduateCourses       = &collection{name: "graduateCourses", typ: "GraduateCourse", table: "graduateCourse @"}
+	undergraduateCourses  = &collection{name: "undergraduateCourses", typ: "UndergraduateCourse", table: "undergraduateCourse @"}
 
 	// authors are a publication's authors (interface Author): its main
 	// author, then its graduate co-authors by nr; keyed by the publication.
+	// Embedded, they are joined otherwise (authorsEmbed).
 	authors = &collection{name: "authors", typ: "Author", virtual: true, order: []string{"@.ord", "@.nr"},
-		from: "(SELECT ab.nr AS pub, 0 AS ord, af.nr AS nr, CASE WHEN ap.nr IS NULL THEN 'Lecturer' ELSE 'Professor' END AS typename, " +
+		table: "(SELECT ab.nr AS pub, 0 AS ord, af.nr AS nr, CASE WHEN ap.nr IS NULL THEN 'Lecturer' ELSE 'Professor' END AS typename, " +
 			"af.telephone AS telephone, af.emailAddress AS emailAddress " +
 			"FROM publication ab JOIN faculty af ON af.nr = ab.mainAuthor LEFT JOIN professor ap ON ap.nr = af.nr " +
 			"UNION ALL SELECT aa.publicationID, 1, ag.nr, 'GraduateStudent', ag.telephone, ag.emailAddress " +
 			"FROM coAuthorOfPublication aa JOIN graduateStudent ag ON ag.nr = aa.graduateStudentID) @"}
 )
+
+// authorsEmbed is how ?embed=authors joins, under the alias @, the authors
+// of the publication whose nr is %[1]s: a row for the main author (k = 0)
+// and one for each graduate co-author (k = 1). (Joined as the authors
+// collection's union, SQLite would build the union of every publication's
+// authors for each request.)
+var authorsEmbed = struct {
+	joins string
+	order []string
+	exprs map[string]string
+}{
+	joins: " LEFT JOIN (SELECT 0 AS k UNION ALL SELECT 1 AS k) @k ON 1 = 1" +
+		" LEFT JOIN publication @b ON @k.k = 0 AND @b.nr = %[1]s" +
+		" LEFT JOIN faculty @f ON @f.nr = @b.mainAuthor LEFT JOIN professor @p ON @p.nr = @f.nr" +
+		" LEFT JOIN coAuthorOfPublication @a ON @k.k = 1 AND @a.publicationID = %[1]s" +
+		" LEFT JOIN graduateStudent @g ON @g.nr = @a.graduateStudentID",
+	order: []string{"@k.k", "COALESCE(@f.nr, @g.nr)"},
+	exprs: map[string]string{
+		"id":           "COALESCE(@f.nr, @g.nr)",
+		"__typename":   "CASE WHEN @f.nr IS NOT NULL THEN (CASE WHEN @p.nr IS NULL THEN 'Lecturer' ELSE 'Professor' END) WHEN @g.nr IS NOT NULL THEN 'GraduateStudent' END",
+		"telephone":    "COALESCE(@f.telephone, @g.telephone)",
+		"emailAddress": "COALESCE(@f.emailAddress, @g.emailAddress)",
+	},
+}
 
 // collections lists the collections in the order of the URL list in docs/rest.md.
 var collections = []*collection{universities, departments, researchGroups, faculty, professors, lecturers,
@@ -140,8 +181,13 @@ var collections = []*collection{universities, departments, researchGroups, facul
 // byName finds a collection by its URL segment.
 var byName = map[string]*collection{}
 
-// typename is the __typename of a faculty row.
-const typename = "CASE WHEN @p.nr IS NULL THEN 'Lecturer' ELSE 'Professor' END"
+// typename is the __typename of a faculty row; professorRow joins the
+// professor row it depends on, professorOf says that there is one.
+const (
+	typename     = "CASE WHEN @p.nr IS NULL THEN 'Lecturer' ELSE 'Professor' END"
+	professorRow = "LEFT JOIN professor @p ON @p.nr = @.nr"
+	professorOf  = "(SELECT 1 FROM professor @q WHERE @q.nr = @.nr)"
+)
 
 func init() {
 	universities.relations = []*relation{
@@ -193,16 +239,14 @@ func init() {
 		ref("memberOf", "@.memberOf", departments), ref("undergraduateDegreeFrom", "@.undergraduateDegreeFrom", universities),
 		ref("advisor", "@.advisor", professors)}
 	graduateStudents.relations = []*relation{
-		{name: "takeGraduateCourses", target: graduateCourses, key: "@j.graduateStudentID",
-			join: "JOIN graduateStudentTakeCourse @j ON @j.graduateCourseID = @.nr"},
+		{name: "takeGraduateCourses", target: graduateCourses, via: "graduateStudentTakeCourse", from: "graduateStudentID", to: "graduateCourseID"},
 		{name: "assistCourses", target: undergraduateCourses, key: "@.teachingAssistant"},
 	}
 
 	undergraduateStudents.fields = []*field{id(), text("telephone"), text("emailAddress"), integer("age"),
 		ref("memberOf", "@.memberOf", departments), ref("advisor", "@.advisor", professors)}
 	undergraduateStudents.relations = []*relation{
-		{name: "takeCourses", target: undergraduateCourses, key: "@j.undergraduateStudentID",
-			join: "JOIN undergraduateStudentTakeCourse @j ON @j.undergraduateCourseID = @.nr"},
+		{name: "takeCourses", target: undergraduateCourses, via: "undergraduateStudentTakeCourse", from: "undergraduateStudentID", to: "undergraduateCourseID"},
 	}
 
 	publications.fields = []*field{id(), text("title"), text("abstract")}
@@ -212,15 +256,13 @@ func init() {
 
 	graduateCourses.fields = []*field{id(), ref("teachedby", "@.teacher", faculty)}
 	graduateCourses.relations = []*relation{
-		{name: "graduateStudents", target: graduateStudents, key: "@j.graduateCourseID",
-			join: "JOIN graduateStudentTakeCourse @j ON @j.graduateStudentID = @.nr"},
+		{name: "graduateStudents", target: graduateStudents, via: "graduateStudentTakeCourse", from: "graduateCourseID", to: "graduateStudentID"},
 	}
 
 	undergraduateCourses.fields = []*field{id(), ref("teachedby", "@.teacher", faculty),
 		ref("teachingAssistants", "@.teachingAssistant", graduateStudents)}
 	undergraduateCourses.relations = []*relation{
-		{name: "undergraduateStudents", target: undergraduateStudents, key: "@j.undergraduateCourseID",
-			join: "JOIN undergraduateStudentTakeCourse @j ON @j.undergraduateStudentID = @.nr"},
+		{name: "undergraduateStudents", target: undergraduateStudents, via: "undergraduateStudentTakeCourse", from: "undergraduateCourseID", to: "undergraduateStudentID"},
 	}
 
 	for _, c := range collections {

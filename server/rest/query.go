@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,8 +64,9 @@ func sub(sql, a string) string { return strings.ReplaceAll(sql, "@", a) }
 //
 //	SELECT m.f0, …, e1.…, l.… FROM department p
 //	LEFT JOIN (SELECT b.nr AS f0, …, b.nr AS o0 FROM graduateStudent b WHERE b.memberOf = ? ORDER BY b.nr LIMIT ? OFFSET ?) m ON 1 = 1
-//	LEFT JOIN professor e1 … ON e1.nr = m.f6
-//	LEFT JOIN graduateCourse l JOIN graduateStudentTakeCourse lj … ON lj.graduateStudentID = m.f0
+//	LEFT JOIN faculty e1 ON e1.nr = m.f6 AND EXISTS (SELECT 1 FROM professor e1q WHERE e1q.nr = e1.nr)
+//	LEFT JOIN professor e1p ON e1p.nr = e1.nr
+//	LEFT JOIN graduateStudentTakeCourse lj ON lj.graduateStudentID = m.f0 LEFT JOIN graduateCourse l ON l.nr = lj.graduateCourseID
 //	WHERE p.nr = ? ORDER BY m.o0, l.nr
 func build(s *shape, d store.Dialect) *plan {
 	p := &plan{s: s, listIdx: -1}
@@ -90,18 +92,18 @@ func build(s *shape, d store.Dialect) *plan {
 	}
 
 	var q strings.Builder
-	from := sub(s.c.from, "b")
+	from := s.c.from("b")
 	var conds []string
 	if s.c.where != "" {
 		conds = append(conds, sub(s.c.where, "b"))
 	}
-	switch s.kind {
-	case one:
+	switch {
+	case s.kind == one:
 		conds = append(conds, "b.nr = ?")
-	case related:
-		if s.rel.join != "" {
-			from += " " + sub(s.rel.join, "b")
-		}
+	case s.kind == related && s.rel.via != "":
+		from += " JOIN " + s.rel.via + " bj ON bj." + s.rel.to + " = b.nr"
+		conds = append(conds, "bj."+s.rel.from+" = ?")
+	case s.kind == related:
 		conds = append(conds, sub(s.rel.key, "b")+" = ?")
 	}
 	q.WriteString("SELECT " + strings.Join(inner, ", ") + " FROM " + from + whereClause(conds))
@@ -125,7 +127,11 @@ func build(s *shape, d store.Dialect) *plan {
 				cols = append(cols, -1)
 				continue
 			}
-			outer = append(outer, sub(f.expr, a))
+			expr := f.expr
+			if e.target == authors {
+				expr = authorsEmbed.exprs[f.name]
+			}
+			outer = append(outer, sub(expr, a))
 			p.kinds = append(p.kinds, f.kind)
 			cols = append(cols, len(outer)-1)
 		}
@@ -136,7 +142,7 @@ func build(s *shape, d store.Dialect) *plan {
 	var b strings.Builder
 	b.WriteString("SELECT " + strings.Join(outer, ", ") + " FROM ")
 	if s.kind == related {
-		b.WriteString(sub(s.parent.from, "p") + " LEFT JOIN " + derived + " ON 1 = 1")
+		b.WriteString(sub(s.parent.table, "p") + " LEFT JOIN " + derived + " ON 1 = 1")
 	} else {
 		b.WriteString(derived)
 	}
@@ -152,8 +158,12 @@ func build(s *shape, d store.Dialect) *plan {
 	}
 	if p.listIdx >= 0 || s.kind != one {
 		if p.listIdx >= 0 {
-			for _, o := range s.embeds[p.listIdx].target.orderBy() {
-				keys = append(keys, sub(o, "l"))
+			o := s.embeds[p.listIdx].target.orderBy()
+			if s.embeds[p.listIdx].target == authors {
+				o = authorsEmbed.order
+			}
+			for _, x := range o {
+				keys = append(keys, sub(x, "l"))
 			}
 		}
 		b.WriteString(" ORDER BY " + strings.Join(keys, ", "))
@@ -165,32 +175,37 @@ func build(s *shape, d store.Dialect) *plan {
 	return p
 }
 
-// embedJoin is the LEFT JOIN of embed e under alias a; it records the main
-// column a to-one embed follows. A target made of joined tables (a faculty
-// row and its professor row, a course and the take-course table) is joined
-// as one parenthesised join, so that the LEFT JOIN keeps its meaning.
+// embedJoin is the joins of embed e under alias a, one table after the
+// other; it records the main column a to-one embed follows. The target's
+// condition goes into its own join's ON, so that a row that fails it is a
+// NULL (no object, no item) and never removes the returned row.
 func embedJoin(e *embed, a string, p *plan, s *shape) string {
 	t := e.target
-	from := sub(t.from, a)
-	var on string
-	if e.rel != nil {
-		if e.rel.join != "" {
-			from += " " + sub(e.rel.join, a)
-		}
-		on = sub(e.rel.key, a) + " = m.f" + strconv.Itoa(p.main[0])
+	id := "m.f" + strconv.Itoa(p.main[0])
+	var j string
+	switch {
+	case t == authors:
 		p.refCol = append(p.refCol, -1)
-	} else {
-		i := indexOf(s.fields, e.ref)
-		p.refCol = append(p.refCol, p.main[i])
-		on = a + ".nr = m.f" + strconv.Itoa(p.main[i])
+		return fmt.Sprintf(sub(authorsEmbed.joins, a), id)
+	case e.rel != nil && e.rel.via != "":
+		j = " LEFT JOIN " + e.rel.via + " " + a + "j ON " + a + "j." + e.rel.from + " = " + id +
+			" LEFT JOIN " + sub(t.table, a) + " ON " + a + ".nr = " + a + "j." + e.rel.to
+		p.refCol = append(p.refCol, -1)
+	case e.rel != nil:
+		j = " LEFT JOIN " + sub(t.table, a) + " ON " + sub(e.rel.key, a) + " = " + id
+		p.refCol = append(p.refCol, -1)
+	default:
+		col := p.main[indexOf(s.fields, e.ref)]
+		j = " LEFT JOIN " + sub(t.table, a) + " ON " + a + ".nr = m.f" + strconv.Itoa(col)
+		p.refCol = append(p.refCol, col)
 	}
 	if t.where != "" {
-		on += " AND " + sub(t.where, a)
+		j += " AND " + sub(t.where, a)
 	}
-	if !strings.HasPrefix(t.from, "(") && strings.Contains(from, " JOIN ") {
-		from = "(" + from + ")"
+	if t.joins != "" {
+		j += " " + sub(t.joins, a)
 	}
-	return " LEFT JOIN " + from + " ON " + on
+	return j
 }
 
 func indexOf(fs []*field, f *field) int {
