@@ -259,7 +259,7 @@ func (h *Handler) plan(s *shape) *plan {
 	if p, ok := h.plans.Load(key); ok {
 		return p.(*plan)
 	}
-	p, _ := h.plans.LoadOrStore(key, build(s, h.db.Dialect))
+	p, _ := h.plans.LoadOrStore(key, build(s))
 	return p.(*plan)
 }
 

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/gqlbench/gqlbench/store"
 )
 
 // shape is a GET request without its values (nr, limit, offset): what its
@@ -68,53 +66,9 @@ func sub(sql, a string) string { return strings.ReplaceAll(sql, "@", a) }
 //	LEFT JOIN professor e1p ON e1p.nr = e1.nr
 //	LEFT JOIN graduateStudentTakeCourse lj ON lj.graduateStudentID = m.f0 LEFT JOIN graduateCourse l ON l.nr = lj.graduateCourseID
 //	WHERE p.nr = ? ORDER BY m.o0, l.nr
-func build(s *shape, d store.Dialect) *plan {
+func build(s *shape) *plan {
 	p := &plan{s: s, listIdx: -1}
-	var inner, outer []string
-	col := func(expr string, k kind) int {
-		inner = append(inner, expr+" AS f"+strconv.Itoa(len(inner)))
-		outer = append(outer, "m.f"+strconv.Itoa(len(outer)))
-		p.kinds = append(p.kinds, k)
-		return len(outer) - 1
-	}
-	for _, f := range s.fields {
-		if f.kind == nullKind {
-			p.main = append(p.main, -1)
-			continue
-		}
-		p.main = append(p.main, col(sub(f.expr, "b"), f.kind))
-	}
-	order := s.c.orderBy()
-	var keys []string
-	for i, o := range order {
-		inner = append(inner, sub(o, "b")+" AS o"+strconv.Itoa(i))
-		keys = append(keys, "m.o"+strconv.Itoa(i))
-	}
-
-	var q strings.Builder
-	from := s.c.from("b")
-	var conds []string
-	if s.c.where != "" {
-		conds = append(conds, sub(s.c.where, "b"))
-	}
-	switch {
-	case s.kind == one:
-		conds = append(conds, "b.nr = ?")
-	case s.kind == related && s.rel.via != "":
-		from += " JOIN " + s.rel.via + " bj ON bj." + s.rel.to + " = b.nr"
-		conds = append(conds, "bj."+s.rel.from+" = ?")
-	case s.kind == related:
-		conds = append(conds, sub(s.rel.key, "b")+" = ?")
-	}
-	q.WriteString("SELECT " + strings.Join(inner, ", ") + " FROM " + from + whereClause(conds))
-	if s.kind != one {
-		q.WriteString(" ORDER BY " + sub(strings.Join(order, ", "), "b"))
-	}
-	if s.paged {
-		q.WriteString(" LIMIT ? OFFSET ?")
-	}
-	derived := "(" + q.String() + ") m"
-
+	derived, outer, keys := p.returned(s)
 	var joins []string
 	for i, e := range s.embeds {
 		a := "e" + strconv.Itoa(i+1)
@@ -173,6 +127,51 @@ func build(s *shape, d store.Dialect) *plan {
 		p.embedOf = append(p.embedOf, slices.IndexFunc(s.embeds, func(e *embed) bool { return e.ref == f }))
 	}
 	return p
+}
+
+// returned is the derived table m of the rows s returns (their fields as
+// f0, f1, …, their order as o0, …), filtered, ordered and paged; the outer
+// select list of their fields, recorded in p; and the ORDER BY terms that
+// keep their order.
+func (p *plan) returned(s *shape) (derived string, outer, keys []string) {
+	var inner []string
+	for _, f := range s.fields {
+		if f.kind == nullKind {
+			p.main = append(p.main, -1)
+			continue
+		}
+		inner = append(inner, sub(f.expr, "b")+" AS f"+strconv.Itoa(len(inner)))
+		outer = append(outer, "m.f"+strconv.Itoa(len(outer)))
+		p.kinds = append(p.kinds, f.kind)
+		p.main = append(p.main, len(outer)-1)
+	}
+	order := s.c.orderBy()
+	for i, o := range order {
+		inner = append(inner, sub(o, "b")+" AS o"+strconv.Itoa(i))
+		keys = append(keys, "m.o"+strconv.Itoa(i))
+	}
+	from := s.c.from("b")
+	var conds []string
+	if s.c.where != "" {
+		conds = append(conds, sub(s.c.where, "b"))
+	}
+	switch {
+	case s.kind == one:
+		conds = append(conds, "b.nr = ?")
+	case s.kind == related && s.rel.via != "":
+		from += " JOIN " + s.rel.via + " bj ON bj." + s.rel.to + " = b.nr"
+		conds = append(conds, "bj."+s.rel.from+" = ?")
+	case s.kind == related:
+		conds = append(conds, sub(s.rel.key, "b")+" = ?")
+	}
+	q := "SELECT " + strings.Join(inner, ", ") + " FROM " + from + whereClause(conds)
+	if s.kind != one {
+		q += " ORDER BY " + sub(strings.Join(order, ", "), "b")
+	}
+	if s.paged {
+		q += " LIMIT ? OFFSET ?"
+	}
+	return "(" + q + ") m", outer, keys
 }
 
 // embedJoin is the joins of embed e under alias a, one table after the
