@@ -184,6 +184,7 @@ func testREST(t *testing.T, f *fixture) {
 			}
 			checkConnections(c, f.data, ids["universities"])
 			checkKindMismatch(c, ids)
+			checkListings(c, f)
 		})
 	}
 }
@@ -352,5 +353,30 @@ func checkKindMismatch(c restClient, ids map[string][]int64) {
 		if status, _, b := c.do(http.MethodGet, p, ""); status != http.StatusNotFound {
 			c.t.Errorf("GET %s: %d %s, want 404", p, status, b)
 		}
+	}
+}
+
+// checkListings: GET /rest/C lists every row of C by id, paged by limit
+// and offset, for the collections whose ids the metadata lists.
+func checkListings(c restClient, f *fixture) {
+	ctx := context.Background()
+	for name, kind := range map[string]string{"universities": "universityID", "departments": "departmentID",
+		"researchGroups": "researchGroupID", "faculty": "facultyID", "lecturers": "lecturerID", "graduateCourses": "graduateCourseID"} {
+		all := slices.Sorted(slices.Values(f.meta.IDs[kind]))
+		for _, page := range [][2]int{{0, 5}, {len(all) - 2, 5}, {len(all), 5}} {
+			want := []obj{}
+			for _, nr := range all[page[0]:min(len(all), page[0]+page[1])] {
+				o, err := oracleCollections[name].get(ctx, f.data, nr)
+				if err != nil {
+					c.t.Fatal(err)
+				}
+				want = append(want, o)
+			}
+			path := fmt.Sprintf("/rest/%s?offset=%d&limit=%d", name, page[0], page[1])
+			c.same(path, c.get(path), want)
+		}
+	}
+	if n := strings.Count(string(c.get("/rest/departments")), `"subOrganizationOf"`); n != len(f.meta.IDs["departmentID"]) {
+		c.t.Errorf("GET /rest/departments: %d departments, want %d", n, len(f.meta.IDs["departmentID"]))
 	}
 }
