@@ -195,6 +195,12 @@ func testReadsUntouched(t *testing.T, f *fixture, url string, rc restClient, db 
 		t.Fatal(err)
 	}
 	checkGenerated(t, db)
+	for _, name := range []string{"batch", "compiled"} {
+		v, _ := server.Lookup(name)
+		if bad := conform(ctx, open(t, v, url), f.cases); len(bad) > 0 {
+			t.Errorf("%s after the reset: %d wrong answers, the first: %s", name, len(bad), bad[0])
+		}
+	}
 }
 
 // checkGenerated: the database holds the generated dataset, row for row.
