@@ -11,8 +11,9 @@
 #   page+embed   /rest/departments/0/graduateStudents?limit=10&offset=10&embed=advisor,takeGraduateCourses
 #                                                              a page, each item with its advisor and courses
 # Every one is one SQL statement (checked here with --trace's Server-Timing before the runs).
-# Printed: req/s, the server process's CPU per request (µs, from /proc: what the REST layer
-# and, for SQLite, the database cost), the response size, and wrk's non-2xx count (must be 0).
+# Printed: req/s, the CPU per request (µs, from /proc) of the server process (the REST layer,
+# and for SQLite the database too) and of PostgreSQL (postmaster and backends), the response
+# size, and wrk's non-2xx count (must be 0).
 #
 #   bench/rest.sh                                   # SF=10 CONNS_LIST="1 50" DURATION=5 ROUNDS=2, SQLite
 #   DB=postgres bench/rest.sh
@@ -70,26 +71,34 @@ serve   # measured without --trace
 
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }   # user + system, in ticks
+# dbcpu is PostgreSQL's CPU, in ticks: the postmaster with its reaped children, and its
+# live backends (0 for SQLite, whose work is the server's).
+dbcpu() {
+  [ "$DB" = postgres ] || { echo 0; return; }
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v pm="$pgpid" '$1 == pm {t += $14 + $15 + $16 + $17} $4 == pm {t += $14 + $15} END {print t + 0}'
+}
 echo "REST API, sf=$SF, $DB; server on core 0, wrk -t1 on core 1, best of $ROUNDS rounds of ${DURATION}s"
-printf '| %-11s | %11s | %7s | %10s | %14s | %s\n' endpoint connections req/s "µs CPU/req" "response bytes" non-2xx
-printf '|%s|%s|%s|%s|%s|%s\n' ------------- ------------: --------: -----------: ---------------: ---------
+printf '| %-11s | %11s | %7s | %13s | %12s | %14s | %s\n' endpoint connections req/s "server µs/req" "db µs/req" "response bytes" non-2xx
+printf '|%s|%s|%s|%s|%s|%s|%s\n' ------------- ------------: --------: --------------: -------------: ---------------: ---------
 for i in "${!paths[@]}"; do
   url=$base${paths[$i]}
   bytes=$(curl -s "$url" | wc -c)
   for c in $CONNS_LIST; do
-    best=0; best_cpu=0; bad=0
+    best=0; best_cpu=0; best_db=0; bad=0
     for _ in $(seq "$ROUNDS"); do
-      before=$(cpu)
+      before=$(cpu); dbefore=$(dbcpu)
       out=$(taskset -c 1 wrk -t1 -c"$c" -d"${DURATION}s" "$url")
-      after=$(cpu)
+      after=$(cpu); dafter=$(dbcpu)
       rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
       total=$(awk '/requests in/ {print $1}' <<<"$out")
       bad=$((bad + $(awk '/Non-2xx/ {print $NF}' <<<"$out" | grep . || echo 0)))
       if awk -v a="$rps" -v b="$best" 'BEGIN {exit !(a > b)}'; then
         best=$rps
         best_cpu=$(awk -v t="$((after - before))" -v k="$ticks" -v n="$total" 'BEGIN {printf "%.0f", t / k / n * 1e6}')
+        best_db=$(awk -v t="$((dafter - dbefore))" -v k="$ticks" -v n="$total" 'BEGIN {printf "%.0f", t / k / n * 1e6}')
       fi
     done
-    printf '| %-11s | %11s | %7.0f | %10s | %14s | %s\n' "${names[$i]}" "$c" "$best" "$best_cpu" "$bytes" "$bad"
+    [ "$DB" = postgres ] || best_db="(in server)"
+    printf '| %-11s | %11s | %7.0f | %13s | %12s | %14s | %s\n' "${names[$i]}" "$c" "$best" "$best_cpu" "$best_db" "$bytes" "$bad"
   done
 done
