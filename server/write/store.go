@@ -186,10 +186,13 @@ func (s *Store) notWritable(ctx context.Context, e *Entity, nr int64) error {
 		e.Type, nr, dataset.Reserved)}
 }
 
+// selecter runs a query: a *db.DB or a *db.Tx.
+type selecter interface {
+	Select(ctx context.Context, q string, args []any, scan func(db.Rows) error) error
+}
+
 // exists says whether table has a row nr.
-func exists(ctx context.Context, d interface {
-	Select(context.Context, string, []any, func(db.Rows) error) error
-}, table string, nr int64) (bool, error) {
+func exists(ctx context.Context, d selecter, table string, nr int64) (bool, error) {
 	found := false
 	err := d.Select(ctx, "SELECT 1 FROM "+table+" WHERE nr = ?", []any{nr}, func(db.Rows) error { found = true; return nil })
 	return found, err
