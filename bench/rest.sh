@@ -72,10 +72,11 @@ serve   # measured without --trace
 ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }   # user + system, in ticks
 # dbcpu is PostgreSQL's CPU, in ticks: the postmaster with its reaped children, and its
-# live backends (0 for SQLite, whose work is the server's).
+# live backends (0 for SQLite, whose work is the server's). A process may end between the
+# glob and the read: cat's complaint is not an error.
 dbcpu() {
   [ "$DB" = postgres ] || { echo 0; return; }
-  cat /proc/[0-9]*/stat 2>/dev/null | awk -v pm="$pgpid" '$1 == pm {t += $14 + $15 + $16 + $17} $4 == pm {t += $14 + $15} END {print t + 0}'
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v pm="$pgpid" '$1 == pm {t += $14 + $15 + $16 + $17} $4 == pm {t += $14 + $15} END {print t + 0}'
 }
 echo "REST API, sf=$SF, $DB; server on core 0, wrk -t1 on core 1, best of $ROUNDS rounds of ${DURATION}s"
 printf '| %-11s | %11s | %7s | %13s | %12s | %14s | %s\n' endpoint connections req/s "server µs/req" "db µs/req" "response bytes" non-2xx
