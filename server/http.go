@@ -46,6 +46,9 @@ type HTTPOptions struct {
 	Log io.Writer
 }
 
+// WithDefaults is o with every zero field set to its default.
+func (o HTTPOptions) WithDefaults() HTTPOptions { return o.withDefaults() }
+
 func (o HTTPOptions) withDefaults() HTTPOptions {
 	if o.MaxResponseBytes == 0 {
 		o.MaxResponseBytes = DefaultMaxResponseBytes
@@ -166,6 +169,7 @@ func (h *handler) read(w http.ResponseWriter, r *http.Request) (*Request, *Respo
 	case http.MethodGet:
 		q := r.URL.Query()
 		req.Query, req.OperationName = q.Get("query"), q.Get("operationName")
+		req.ReadOnly = true
 		if v := q.Get("variables"); v != "" {
 			if err := unmarshalNumbers([]byte(v), &req.Variables); err != nil {
 				return nil, ErrorResponse(http.StatusBadRequest, "malformed variables parameter: want a JSON object: "+err.Error())
@@ -360,19 +364,25 @@ func (h *handler) call(ctx context.Context, req *Request) (resp *Response) {
 }
 
 func (h *handler) healthz(w http.ResponseWriter, r *http.Request) {
+	healthz(w, r, h.e, h.o)
+}
+
+// healthz answers /healthz for a variant: 200 "ok", or 503 when x is a
+// Pinger whose Ping fails; the Gqlbench-Variant header names the variant.
+func healthz(w http.ResponseWriter, r *http.Request, x any, o HTTPOptions) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed: use GET", http.StatusMethodNotAllowed)
 		return
 	}
-	if h.o.Variant != "" {
-		w.Header().Set("Gqlbench-Variant", h.o.Variant)
+	if o.Variant != "" {
+		w.Header().Set("Gqlbench-Variant", o.Variant)
 	}
-	if p, ok := h.e.(Pinger); ok {
+	if p, ok := x.(Pinger); ok {
 		ctx := r.Context()
-		if h.o.Timeout > 0 {
+		if o.Timeout > 0 {
 			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
+			ctx, cancel = context.WithTimeout(ctx, o.Timeout)
 			defer cancel()
 		}
 		if err := p.Ping(ctx); err != nil {

@@ -16,6 +16,14 @@ func ErrorResponse(status int, msg string) *Response {
 	return &Response{Errors: gqlerror.List{{Message: msg}}, Status: status}
 }
 
+// MutationOverGet is the response to a mutation sent by GET, which the
+// GraphQL-over-HTTP spec forbids: 405, with Allow: POST (Handler).
+func MutationOverGet() *Response {
+	r := ErrorResponse(http.StatusMethodNotAllowed, "mutations are not allowed over GET: send them by POST")
+	r.RequestError = true
+	return r
+}
+
 // ResponseTooLarge is the response to a request whose answer reached size
 // bytes, over the limit (see ResponseLimit); size may be where an executor
 // gave up, so the message says "at least". Its status is 500: see Handler.
@@ -90,6 +98,9 @@ func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, 
 	}
 
 	hdr := w.Header()
+	if status == http.StatusMethodNotAllowed && hdr.Get("Allow") == "" {
+		hdr.Set("Allow", "POST") // a mutation by GET (MutationOverGet)
+	}
 	hdr["Content-Type"] = mediaType(modern)
 	hdr["Content-Length"] = []string{strconv.FormatInt(size, 10)}
 	w.WriteHeader(status)

@@ -22,6 +22,12 @@ const ShutdownGrace = DefaultTimeout + 15*time.Second
 // "serving on http://ADDR/graphql" with the actual address to log once it
 // listens. Keep-alive is on: load generators reuse their connections.
 func Serve(ctx context.Context, addr string, h http.Handler, logw io.Writer) error {
+	return ServeAt(ctx, addr, "/graphql", h, logw)
+}
+
+// ServeAt is Serve for an API under root (a path, e.g. "/rest"): it logs
+// "serving on http://ADDR" + root.
+func ServeAt(ctx context.Context, addr, root string, h http.Handler, logw io.Writer) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %w", addr, err)
@@ -37,7 +43,7 @@ func Serve(ctx context.Context, addr string, h http.Handler, logw io.Writer) err
 		IdleTimeout: 5 * time.Minute, // between a driver's runs
 		ErrorLog:    log.New(logw, "serve: ", 0),
 	}
-	fmt.Fprintf(logw, "serving on http://%s/graphql\n", ln.Addr())
+	fmt.Fprintf(logw, "serving on http://%s%s\n", ln.Addr(), root)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {

@@ -1,7 +1,9 @@
 // Package server is what every gqlbench reference server shares: the
 // GraphQL-over-HTTP layer, request limits, the timing breakdown, and the
 // registry of variants (naive, memo, batch, batch-memo, compiled, inmem,
-// null). A variant is an Executor; `gqlbench serve VARIANT` serves it.
+// null, rest). A GraphQL variant is an Executor, which Handler serves; a
+// variant with an API of its own (rest) is an http.Handler, which API wraps
+// with the shared /healthz; `gqlbench serve VARIANT` serves either (Start).
 package server
 
 import (
@@ -9,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"sort"
 	"sync"
 	"time"
@@ -21,6 +24,9 @@ type Request struct {
 	Query         string         `json:"query"`
 	OperationName string         `json:"operationName,omitempty"`
 	Variables     map[string]any `json:"variables,omitempty"`
+	// ReadOnly marks a request that came by GET: an executor must not run
+	// a mutation for it, and answers MutationOverGet instead.
+	ReadOnly bool `json:"-"`
 }
 
 // Response is what an Executor returns. Data is raw JSON so an executor that
@@ -71,8 +77,19 @@ type Variant struct {
 	// test in server/all checks). A variant without one (0: the tests'
 	// own) is left out of those lists (see Ordered).
 	Order int
-	// Open starts the variant; the returned Executor may implement io.Closer.
+	// Open starts a GraphQL variant; the returned Executor may implement
+	// io.Closer.
 	Open func(ctx context.Context, c Config) (Executor, error)
+	// OpenAPI, set instead of Open, starts a variant that serves an HTTP API
+	// of its own rather than GraphQL (rest). Its handler serves every path
+	// but /healthz (see API), honouring o's limits (request and response
+	// size, timeout) and o.Trace in its own way; it may implement Pinger
+	// and io.Closer. Such a variant takes no GraphQL requests: the
+	// registry-wide GraphQL tests and the template experiments pass it by.
+	OpenAPI func(ctx context.Context, c Config, o HTTPOptions) (http.Handler, error)
+	// Root is the path under which the variant serves its API, logged by
+	// Serve: "/graphql" when empty.
+	Root string
 	// Process, when not nil, makes the variant a server of another stack
 	// (PostGraphile, the Node servers): `gqlbench serve` gets its Program
 	// and replaces itself with it, so the process that is watched, pinned
@@ -103,6 +120,10 @@ type Program struct {
 	Dir  string
 	Env  []string
 }
+
+// GraphQL says whether v is a GraphQL server (Open, or a Process of
+// another stack), not an API of its own.
+func (v Variant) GraphQL() bool { return v.Open != nil || v.Process != nil }
 
 var (
 	mu       sync.Mutex

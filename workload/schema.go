@@ -11,6 +11,9 @@ import (
 //go:embed schema.graphql
 var schemaSource string
 
+//go:embed writes.graphql
+var writesSource string
+
 var schemaOnce = sync.OnceValue(func() *ast.Schema {
 	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSource, BuiltIn: false})
 	if err != nil {
@@ -25,3 +28,20 @@ func SchemaSource() string { return schemaSource }
 
 // Schema returns the parsed benchmark schema, loaded once. Do not modify it.
 func Schema() *ast.Schema { return schemaOnce() }
+
+var writesOnce = sync.OnceValue(func() *ast.Schema {
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSource}, &ast.Source{Name: "writes.graphql", Input: writesSource})
+	if err != nil {
+		panic("workload: the embedded schema with its write extension does not load: " + err.Error())
+	}
+	return s
+})
+
+// WritesSource returns the write extension of the benchmark schema
+// (writes.graphql): the mutations, their inputs, and the lookups of
+// publications and undergraduate students, which read what they write.
+func WritesSource() string { return writesSource }
+
+// SchemaWithWrites returns the schema the reference servers serve: the
+// benchmark schema extended by WritesSource, loaded once. Do not modify it.
+func SchemaWithWrites() *ast.Schema { return writesOnce() }

@@ -85,3 +85,37 @@ func TestSchemaDocumentsSemantics(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaWithWrites: the write extension loads over the benchmark
+// schema, adds the mutations and the lookups, and leaves every type and
+// field of the benchmark schema as it is.
+func TestSchemaWithWrites(t *testing.T) {
+	base, full := Schema(), SchemaWithWrites()
+	if base.Mutation != nil {
+		t.Error("the benchmark schema has a mutation type")
+	}
+	if full.Mutation == nil || len(full.Mutation.Fields) != 6 {
+		t.Fatalf("the extended schema's mutation type: %v", full.Mutation)
+	}
+	for _, f := range []string{"publication", "undergraduateStudent"} {
+		if full.Query.Fields.ForName(f) == nil || base.Query.Fields.ForName(f) != nil {
+			t.Errorf("Query.%s: in the extension only", f)
+		}
+	}
+	for name, def := range base.Types {
+		ext := full.Types[name]
+		if ext == nil {
+			t.Errorf("type %s is missing from the extended schema", name)
+			continue
+		}
+		for _, f := range def.Fields {
+			g := ext.Fields.ForName(f.Name)
+			if g == nil || g.Type.String() != f.Type.String() || len(g.Arguments) != len(f.Arguments) {
+				t.Errorf("%s.%s differs in the extended schema", name, f.Name)
+			}
+		}
+		if name != "Query" && len(ext.Fields) != len(def.Fields) {
+			t.Errorf("%s has %d fields in the extended schema, %d in the benchmark's", name, len(ext.Fields), len(def.Fields))
+		}
+	}
+}

@@ -33,8 +33,12 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	noFKs := fs.Bool("no-foreign-keys", false, "skip the foreign-key constraints")
 	force := fs.Bool("force", false, "replace tables of the same names that gqlbench did not create")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	resetWrites := fs.Bool("reset-writes", false, "generate nothing: remove from --db every row the servers' write APIs made (ids from 10^15 up, the sandbox included), leaving the generated dataset")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *resetWrites {
+		return runResetWrites(ctx, env, *db, *format)
 	}
 	opts := store.Options{NoIndexes: *noIndexes, NoForeignKeys: *noFKs}
 	var target store.Target
@@ -97,6 +101,38 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	rows := m.TotalRows()
 	fmt.Fprintf(env.Stderr, "gen: sf=%d seed=%d: %d rows into %s in %.2fs (%.0f rows/s)\n",
 		cfg.Scale, cfg.Seed, rows, where, elapsed.Seconds(), float64(rows)/elapsed.Seconds())
+	return nil
+}
+
+// runResetWrites is gen --reset-writes.
+func runResetWrites(ctx context.Context, env Env, db, format string) error {
+	switch {
+	case format != "":
+		return usagef("--reset-writes works on a database (--db), not on a file")
+	case db == "":
+		return usagef("--reset-writes needs --db URL: the database to remove the written rows from")
+	}
+	loc, err := dbloc.Parse(db)
+	if err != nil {
+		return usageError{"--db: " + err.Error()}
+	}
+	removed, err := store.ResetWrites(ctx, db)
+	if err != nil {
+		return err
+	}
+	var total int64
+	var parts []string
+	for _, t := range dataset.Tables {
+		if n := removed[t.Name]; n > 0 {
+			total += n
+			parts = append(parts, fmt.Sprintf("%s %d", t.Name, n))
+		}
+	}
+	detail := ""
+	if len(parts) > 0 {
+		detail = " (" + strings.Join(parts, ", ") + ")"
+	}
+	fmt.Fprintf(env.Stderr, "gen: removed %d written rows from %s%s; the generated dataset is as it was loaded\n", total, loc, detail)
 	return nil
 }
 

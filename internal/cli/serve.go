@@ -31,7 +31,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	maxResp := fs.Int64("max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
 	maxReq := fs.Int64("max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
-	traceOn := fs.Bool("trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements")
+	traceOn := fs.Bool("trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements (rest: a Server-Timing header with the same)")
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return err
@@ -93,27 +93,35 @@ func runServe(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	exec, err := v.Open(ctx, server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout, BatchWait: *batchWait})
+	h, closer, err := server.Start(ctx, v, server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout, BatchWait: *batchWait},
+		server.HTTPOptions{
+			MaxResponseBytes: *maxResp,
+			Timeout:          *timeout,
+			Trace:            *traceOn,
+			MaxRequestBytes:  *maxReq,
+			Variant:          v.Name,
+			Log:              env.Stderr,
+		})
 	if err != nil {
 		return fmt.Errorf("cannot start %s: %w", v.Name, err)
 	}
-	h := server.Handler(exec, server.HTTPOptions{
-		MaxResponseBytes: *maxResp,
-		Timeout:          *timeout,
-		Trace:            *traceOn,
-		MaxRequestBytes:  *maxReq,
-		Variant:          v.Name,
-		Log:              env.Stderr,
-	})
 	where := ""
 	if v.NeedsDB {
 		where = fmt.Sprintf(" on %s, pool %d,", loc, *pool)
 	}
-	fmt.Fprintf(env.Stderr, "serve: %s%s timeout %v, max depth %d, max response %d bytes, trace %v\n",
-		v.Name, where, *timeout, *maxDepth, *maxResp, *traceOn)
-	err = server.Serve(ctx, *addr, h, env.Stderr)
-	if c, ok := exec.(io.Closer); ok {
-		if cerr := c.Close(); cerr != nil && err == nil {
+	depth := fmt.Sprintf(" max depth %d,", *maxDepth)
+	if !v.GraphQL() {
+		depth = ""
+	}
+	fmt.Fprintf(env.Stderr, "serve: %s%s timeout %v,%s max response %d bytes, trace %v\n",
+		v.Name, where, *timeout, depth, *maxResp, *traceOn)
+	root := v.Root
+	if root == "" {
+		root = "/graphql"
+	}
+	err = server.ServeAt(ctx, *addr, root, h, env.Stderr)
+	if closer != nil {
+		if cerr := closer.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("close %s: %w", v.Name, cerr)
 		}
 	}
@@ -154,7 +162,7 @@ func serveSynopsis() string {
 		}
 		fmt.Fprintf(&b, "  %-11s %s%s\n", v.Name, v.Summary, db)
 	}
-	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), health at /healthz;\nCtrl-C shuts down gracefully, letting in-flight requests finish.")
+	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), rest's API under http://ADDR/rest/\n(docs/rest.md), health at /healthz; Ctrl-C shuts down gracefully, letting in-flight\nrequests finish.")
 	return b.String()
 }
 

@@ -47,7 +47,10 @@ func TestDatabaseDown(t *testing.T) {
 	for _, v := range variants {
 		clients[v.Name] = serve(t, v.Name, open(t, v, url))
 	}
+	rc := serveREST(t, url)
+	restPath := fmt.Sprintf("/rest/universities/%s/graduateStudentConnection", vars["u"])
 	check := func(phase string, wantStatus int) {
+		checkRESTDown(t, rc, restPath, phase, wantStatus)
 		for name, c := range clients {
 			status, body := c.query(query, vars)
 			if wantStatus == http.StatusOK {
@@ -91,8 +94,31 @@ func TestDatabaseDown(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
+	for status := 0; status != http.StatusOK && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		status, _, _ = rc.do(http.MethodGet, restPath, "")
+	}
 	check("database back", http.StatusOK)
-	t.Logf("variants checked: %v", names(variants))
+	t.Logf("variants checked: %v and rest", names(variants))
+}
+
+// checkRESTDown: the REST API answers a read and a write with wantStatus
+// (503: a problem document), and its /healthz with the read's status.
+func checkRESTDown(t *testing.T, rc restClient, path, phase string, wantStatus int) {
+	t.Helper()
+	status, _, body := rc.do(http.MethodGet, path, "")
+	if status != wantStatus || (wantStatus != http.StatusOK && !strings.Contains(string(body), "unreachable")) {
+		t.Errorf("%s, rest: GET %s: %d %.300s, want %d", phase, path, status, body, wantStatus)
+	}
+	if hs, _, _ := rc.do(http.MethodGet, "/healthz", ""); hs != wantStatus {
+		t.Errorf("%s, rest: /healthz %d, want %d", phase, hs, wantStatus)
+	}
+	if wantStatus == http.StatusOK {
+		return
+	}
+	body2 := fmt.Sprintf(`{"title":"t","abstract":"a","mainAuthor":%q}`, r)
+	if status, _, body := rc.do(http.MethodPost, "/rest/publications", body2); status != wantStatus {
+		t.Errorf("%s, rest: POST: %d %.300s, want %d", phase, status, body, wantStatus)
+	}
 }
 
 // health returns the status of c's /healthz.

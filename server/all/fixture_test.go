@@ -179,14 +179,14 @@ func request(query string, vars map[string]any) *server.Request {
 	return req
 }
 
-// dbVariants lists the registered variants that serve a database, the
-// reference aside unless withReference, and the test-only broken ones
+// dbVariants lists the registered GraphQL variants that serve a database,
+// the reference aside unless withReference, and the test-only broken ones
 // aside unless withBroken.
 func dbVariants(withReference, withBroken bool) []server.Variant {
 	var out []server.Variant
 	for _, v := range server.Variants() {
 		switch {
-		case !v.NeedsDB:
+		case !v.NeedsDB, !v.GraphQL():
 		case v.Name == reference && !withReference:
 		case deliberatelyBroken[v.Name] && !withBroken:
 		default:
@@ -235,4 +235,6 @@ func TestVariants(t *testing.T) {
 	t.Run("broken-variant-is-caught", func(t *testing.T) { testBrokenIsCaught(t, f) })
 	t.Run("oracle-vs-sql", func(t *testing.T) { testOracleVsSQL(t, f) })
 	t.Run("bad-input", func(t *testing.T) { testBadInput(t, f) })
+	t.Run("rest", func(t *testing.T) { testREST(t, f) })
+	t.Run("writes", func(t *testing.T) { testWrites(t, f) }) // last: it writes, and resets
 }

@@ -18,6 +18,7 @@ import (
 type plan struct {
 	sql    string
 	params []*param
+	writes []*mutationField // a mutation operation's root fields (mutation.go); nil for a query
 
 	mu      sync.Mutex
 	stmt    *db.Stmt

@@ -16,6 +16,7 @@ import (
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/db"
 	"github.com/gqlbench/gqlbench/server/trace"
+	"github.com/gqlbench/gqlbench/server/write"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -47,6 +48,7 @@ type Executor struct {
 	cache    *cache
 	compiles atomic.Int64
 	meta     server.Executor // introspection-only operations (introspection.go)
+	store    *write.Store    // mutations (mutation.go)
 }
 
 // Open opens the database of c (see db.Open) and returns the executor.
@@ -59,7 +61,8 @@ func Open(ctx context.Context, c server.Config) (*Executor, error) {
 	if maxDepth <= 0 {
 		maxDepth = server.DefaultMaxDepth
 	}
-	return &Executor{db: d, d: dialectOf(d.Dialect), schema: workload.Schema(), maxDepth: maxDepth, cache: newCache(cacheSize), meta: newMeta(maxDepth)}, nil
+	return &Executor{db: d, d: dialectOf(d.Dialect), schema: workload.SchemaWithWrites(), maxDepth: maxDepth, cache: newCache(cacheSize),
+		meta: newMeta(maxDepth), store: write.NewStore(d)}, nil
 }
 
 // Compiles is the number of statements compiled so far: a request whose
@@ -78,12 +81,20 @@ func (e *Executor) Close() error {
 // Execute runs request r as one SQL statement whose single value is the
 // response's data.
 func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Response {
-	if ent, _ := e.document(r.Query, r.OperationName); ent != nil && introspectionOnly(ent.op) {
-		return e.meta.Execute(ctx, r)
+	if ent, _ := e.document(r.Query, r.OperationName); ent != nil {
+		switch {
+		case introspectionOnly(ent.op):
+			return e.meta.Execute(ctx, r)
+		case ent.op.Operation == ast.Mutation && r.ReadOnly:
+			return server.MutationOverGet()
+		}
 	}
-	p, args, warnings, fail := e.plan(r)
+	p, args, warnings, vars, fail := e.plan(r)
 	if fail != nil {
 		return fail
+	}
+	if p.writes != nil {
+		return e.mutate(ctx, p, vars)
 	}
 	data, err := e.run(ctx, p, args)
 	if err != nil {
@@ -94,30 +105,33 @@ func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Respo
 	return &server.Response{Data: data, Errors: warnings}
 }
 
-// plan finds or compiles the plan of r and computes its arguments and the
-// field errors that do not stop execution; a request error is returned as
-// the response.
-func (e *Executor) plan(r *server.Request) (*plan, []any, gqlerror.List, *server.Response) {
+// plan finds or compiles the plan of r and computes its arguments, the
+// field errors that do not stop execution and the coerced variables; a
+// request error is returned as the response.
+func (e *Executor) plan(r *server.Request) (*plan, []any, gqlerror.List, map[string]any, *server.Response) {
 	ent, errs := e.document(r.Query, r.OperationName)
 	if errs != nil {
-		return nil, nil, nil, requestError(errs)
+		return nil, nil, nil, nil, requestError(errs)
 	}
 	vars, err := validator.VariableValues(e.schema, ent.op, r.Variables)
 	if err != nil {
-		return nil, nil, nil, requestError(asList(err))
+		return nil, nil, nil, nil, requestError(asList(err))
 	}
 	p, err := ent.plan(shape(e.schema, ent.op, vars), func() (*plan, error) {
 		e.compiles.Add(1)
+		if ent.op.Operation == ast.Mutation {
+			return compileMutation(e.d, e.schema, ent.doc, ent.op, vars)
+		}
 		return compile(e.d, e.schema, ent.doc, ent.op, vars)
 	})
 	if err != nil {
-		return nil, nil, nil, requestError(asList(err))
+		return nil, nil, nil, nil, requestError(asList(err))
 	}
 	args, warnings, err := p.args(vars)
 	if err != nil {
-		return nil, nil, nil, requestError(asList(err))
+		return nil, nil, nil, nil, requestError(asList(err))
 	}
-	return p, args, warnings, nil
+	return p, args, warnings, vars, nil
 }
 
 // document returns the cache entry of a valid document, parsing and

@@ -59,7 +59,7 @@ func TestRequestErrors(t *testing.T) {
 		{"too deep", chain(server.DefaultMaxDepth + 1), "", "", "deep"},
 		{"several operations and no name", `query A { university(nr: "1") { id } } query B { university(nr: "2") { id } }`, "", "", "operationName"},
 		{"unknown operation", `query A { university(nr: "1") { id } }`, "", "B", "B"},
-		{"mutation", `mutation { university(nr: "1") { id } }`, "", "", "mutation"},
+		{"unknown mutation", `mutation { university(nr: "1") { id } }`, "", "", `on type "Mutation"`},
 		{"fragment cycle", `{ university(nr: "1") { ...A } } fragment A on University { departments { subOrganizationOf { ...A } } }`, "", "", "A"},
 		{"introspection mixed with data", `{ __schema { queryType { name } } university(nr: "1") { id } }`, "", "", "introspection"},
 	}

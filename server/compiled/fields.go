@@ -91,6 +91,10 @@ func (c *compiler) rootField(g *group) string {
 		return lookup("Lecturer")
 	case "department":
 		return lookup("Department")
+	case "publication":
+		return lookup("Publication")
+	case "undergraduateStudent":
+		return lookup("UndergraduateStudent")
 	case "graduateStudents":
 		t := c.newRow("GraduateStudent")
 		return c.many(list{r: t, where: c.gradWhere(t, c.arg(g, "where")), keys: c.gradOrder(t, c.arg(g, "order")),

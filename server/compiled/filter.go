@@ -1,7 +1,10 @@
 package compiled
 
 import (
+	"strconv"
 	"strings"
+
+	"github.com/gqlbench/gqlbench/dataset"
 
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -174,11 +177,13 @@ func (c *compiler) publicationOrder(t row, o *val) []string {
 	}
 }
 
-// search is publicationSearch's condition on publication t.
+// search is publicationSearch's condition on publication t: the generated
+// publications whose field matches (written ones, in the reserved range,
+// are not searched).
 func (c *compiler) search(t row, g *group) string {
 	col := c.enum(c.arg(g, "field"), "PublicationField", "field", func(name string) string { return t.col(name) })
 	m := &val{obj: map[string]*val{"criterion": c.arg(g, "criterion"), "pattern": c.arg(g, "pattern")}}
-	return c.stringMatch(m, col, "publicationSearch")
+	return c.stringMatch(m, col, "publicationSearch") + " AND " + t.col("nr") + " < " + strconv.FormatInt(dataset.Reserved, 10)
 }
 
 // authors is Publication.authors of publication b: the main author (a

@@ -106,14 +106,15 @@ func TestNr(t *testing.T) {
 	}
 }
 
-// TestGeneratedUpToDate: generated.go was made from the schema as it is
-// now (run `go generate ./server/graph` after changing it).
+// TestGeneratedUpToDate: generated.go was made from the schema and its
+// write extension as they are now (run `go generate ./server/graph` after
+// changing them).
 func TestGeneratedUpToDate(t *testing.T) {
-	if len(sources) != 1 || sources[0].Input != workload.SchemaSource() {
-		t.Fatal("generated.go is not generated from the current workload/schema.graphql: run `go generate ./server/graph`")
+	if len(sources) != 2 || sources[0].Input != workload.SchemaSource() || sources[1].Input != workload.WritesSource() {
+		t.Fatal("generated.go is not generated from the current workload/schema.graphql and writes.graphql: run `go generate ./server/graph`")
 	}
-	if !strings.HasSuffix(sources[0].Name, "workload/schema.graphql") {
-		t.Fatalf("generated from %s", sources[0].Name)
+	if !strings.HasSuffix(sources[0].Name, "workload/schema.graphql") || !strings.HasSuffix(sources[1].Name, "workload/writes.graphql") {
+		t.Fatalf("generated from %s and %s", sources[0].Name, sources[1].Name)
 	}
 }
 

@@ -68,6 +68,14 @@ func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Respo
 	}
 	op.DisableIntrospection = false
 
+	if op.Operation != nil && op.Operation.Operation == ast.Mutation {
+		if r.ReadOnly {
+			return server.MutationOverGet()
+		}
+		if w, ok := e.factory.(Writer); ok {
+			ctx = context.WithValue(ctx, writerKey{}, w.Store())
+		}
+	}
 	ctx = withSource(ctx, e.factory.ForRequest(ctx))
 	f := &failure{}
 	ctx = context.WithValue(ctx, failureKey{}, f)

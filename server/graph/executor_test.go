@@ -41,7 +41,7 @@ func TestRequestErrors(t *testing.T) {
 		{name: "wrong variable enum", query: `query($f: PublicationField!) { publicationSearch(field: $f, criterion: CONTAINS, pattern: "x") { id } }`,
 			vars: map[string]any{"f": "body"}, want: "body"},
 		{name: "missing variable", query: `query($n: ID!) { faculty(nr: $n) { id } }`, want: "must be defined"},
-		{name: "mutation", query: `mutation { faculty(nr: "1") { id } }`, want: "mutation"},
+		{name: "unknown mutation", query: `mutation { faculty(nr: "1") { id } }`, want: `on type "Mutation"`},
 		{name: "over-deep query", query: deep(8), want: "18 levels deep, more than the limit of 15"},
 		{name: "over a configured limit", query: deep(2), maxDepth: 5, want: "6 levels deep, more than the limit of 5"},
 		{name: "no operation", query: `fragment F on Faculty { id }`, want: "operation"},
@@ -144,5 +144,25 @@ func TestJSONNumbers(t *testing.T) {
 	}
 	if r := execute(t, server.Config{}, `query($n: ID!) { university(nr: $n) { id } }`, map[string]any{"n": 3.5}); len(r.Errors) == 0 {
 		t.Errorf("a fractional id: data %s and no error", r.Data)
+	}
+}
+
+// TestMutationRefused: a variant whose factory takes no writes answers a
+// mutation with a field error (200, the field null), and every variant
+// refuses a mutation that came by GET (405, nothing run).
+func TestMutationRefused(t *testing.T) {
+	const m = `mutation { deletePublication(nr: "1000000000000000") { id } }`
+	r := execute(t, server.Config{}, m, nil)
+	if r.Status != 0 || r.RequestError || string(r.Data) != `{"deletePublication":null}` ||
+		len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Message, "takes no writes") {
+		t.Errorf("a mutation on a read-only variant: status %d, request error %v, data %s, errors %v", r.Status, r.RequestError, r.Data, r.Errors)
+	}
+	x := NewExecutor(&fakeFactory{}, server.Config{})
+	r = x.Execute(context.Background(), &server.Request{Query: m, ReadOnly: true})
+	if r.Status != 405 || !r.RequestError || len(r.Data) > 0 || !strings.Contains(r.Errors.Error(), "GET") {
+		t.Errorf("a mutation by GET: status %d, request error %v, data %s, errors %v", r.Status, r.RequestError, r.Data, r.Errors)
+	}
+	if r := x.Execute(context.Background(), &server.Request{Query: `{ university(nr: "1") { id } }`, ReadOnly: true}); r.Status != 0 || len(r.Errors) > 0 {
+		t.Errorf("a query by GET: status %d, errors %v", r.Status, r.Errors)
 	}
 }

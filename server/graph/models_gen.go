@@ -50,6 +50,12 @@ type GraduateStudentWhereInput struct {
 	Age *NumberMatching `json:"age,omitempty"`
 }
 
+// Writes, each in one transaction. A write that is refused (a bad input, a row that
+// does not exist, a generated row) leaves its field null with an error and writes
+// nothing.
+type Mutation struct {
+}
+
 // An integer condition. A null value never matches.
 type NumberMatching struct {
 	Criterion *NumberCriterion `json:"criterion,omitempty"`

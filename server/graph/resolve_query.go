@@ -37,6 +37,14 @@ func (queryResolver) Department(ctx context.Context, nr int64) (*source.Departme
 	return src(ctx).Department(ctx, nr)
 }
 
+func (queryResolver) Publication(ctx context.Context, nr int64) (*source.Publication, error) {
+	return src(ctx).Publication(ctx, nr)
+}
+
+func (queryResolver) UndergraduateStudent(ctx context.Context, nr int64) (*source.UndergraduateStudent, error) {
+	return src(ctx).UndergraduateStudent(ctx, nr)
+}
+
 func (queryResolver) GraduateStudents(ctx context.Context, where *GraduateStudentWhereInput, limit *int64, order []*GraduateStudentField) ([]*source.GraduateStudent, error) {
 	q, ok, err := gradQuery(where, limit, nil, order)
 	if err != nil || !ok {

@@ -53,6 +53,7 @@ func professor(f *source.Faculty, err error) (*Professor, error) {
 }
 
 func (r *Resolver) Query() QueryResolver                 { return queryResolver{} }
+func (r *Resolver) Mutation() MutationResolver           { return mutationResolver{} }
 func (r *Resolver) University() UniversityResolver       { return universityResolver{} }
 func (r *Resolver) Department() DepartmentResolver       { return departmentResolver{} }
 func (r *Resolver) ResearchGroup() ResearchGroupResolver { return researchGroupResolver{} }

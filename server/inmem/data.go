@@ -28,6 +28,9 @@ type Data struct {
 	groups       map[int64]*source.ResearchGroup
 	faculty      map[int64]*source.Faculty // professors and lecturers, joined
 	grads        map[int64]*source.GraduateStudent
+	ugrads       map[int64]*source.UndergraduateStudent
+	gCourses     map[int64]*source.GraduateCourse
+	ugCourses    map[int64]*source.UndergraduateCourse
 	pubs         map[int64]*source.Publication
 
 	// Every graduate student and every publication ascending by nr: the
@@ -142,9 +145,9 @@ func (t *tables) build(c dataset.Config) (*Data, error) {
 	d.faculty = keyed(&err, t.faculty, func(x *source.Faculty) int64 { return x.Nr })
 	d.grads = keyed(&err, t.grads, func(x *source.GraduateStudent) int64 { return x.Nr })
 	d.pubs = keyed(&err, t.pubs, func(x *source.Publication) int64 { return x.Nr })
-	ugrads := keyed(&err, t.ugrads, func(x *source.UndergraduateStudent) int64 { return x.Nr })
-	gCourses := keyed(&err, t.gCourses, func(x *source.GraduateCourse) int64 { return x.Nr })
-	ugCourses := keyed(&err, t.ugCourses, func(x *source.UndergraduateCourse) int64 { return x.Nr })
+	d.ugrads = keyed(&err, t.ugrads, func(x *source.UndergraduateStudent) int64 { return x.Nr })
+	d.gCourses = keyed(&err, t.gCourses, func(x *source.GraduateCourse) int64 { return x.Nr })
+	d.ugCourses = keyed(&err, t.ugCourses, func(x *source.UndergraduateCourse) int64 { return x.Nr })
 	if err != nil {
 		return nil, err
 	}
@@ -189,10 +192,10 @@ func (t *tables) build(c dataset.Config) (*Data, error) {
 	if d.coAuthors, _, err = link(t.coAuthors, d.pubs, d.grads, "coAuthorOfPublication"); err != nil {
 		return nil, err
 	}
-	if d.gCoursesTakenBy, d.gradsTaking, err = link(t.gradTakes, d.grads, gCourses, "graduateStudentTakeCourse"); err != nil {
+	if d.gCoursesTakenBy, d.gradsTaking, err = link(t.gradTakes, d.grads, d.gCourses, "graduateStudentTakeCourse"); err != nil {
 		return nil, err
 	}
-	if d.ugCoursesTakenBy, d.ugradsTaking, err = link(t.ugradTakes, ugrads, ugCourses, "undergraduateStudentTakeCourse"); err != nil {
+	if d.ugCoursesTakenBy, d.ugradsTaking, err = link(t.ugradTakes, d.ugrads, d.ugCourses, "undergraduateStudentTakeCourse"); err != nil {
 		return nil, err
 	}
 	return d, nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/server/source"
 )
 
@@ -48,6 +49,24 @@ func (d *Data) Faculty(ctx context.Context, nr int64) (*source.Faculty, error) {
 func (d *Data) GraduateStudent(ctx context.Context, nr int64) (*source.GraduateStudent, error) {
 	return d.grads[nr], ctx.Err()
 }
+
+// UndergraduateStudent returns the undergraduate student nr, or nil.
+func (d *Data) UndergraduateStudent(ctx context.Context, nr int64) (*source.UndergraduateStudent, error) {
+	return d.ugrads[nr], ctx.Err()
+}
+
+// Publication returns the publication nr, or nil.
+func (d *Data) Publication(ctx context.Context, nr int64) (*source.Publication, error) {
+	return d.pubs[nr], ctx.Err()
+}
+
+// GraduateCourse returns the graduate course nr, or nil: not a Source
+// method (the schema has no lookup of courses), for the oracle's users.
+func (d *Data) GraduateCourse(nr int64) *source.GraduateCourse { return d.gCourses[nr] }
+
+// UndergraduateCourse returns the undergraduate course nr, or nil (see
+// GraduateCourse).
+func (d *Data) UndergraduateCourse(nr int64) *source.UndergraduateCourse { return d.ugCourses[nr] }
 
 // FacultyByDegree returns the faculty whose degree dg is from univ, only those
 // working for *worksFor if it is not nil.
@@ -198,12 +217,15 @@ func (d *Data) PublicationsBy(ctx context.Context, author int64, o *source.Publi
 	return out, ctx.Err()
 }
 
-// PublicationSearch returns the publications whose field matches m.
+// PublicationSearch returns the generated publications (all of them here:
+// the data is the generator's) whose field matches m.
 func (d *Data) PublicationSearch(ctx context.Context, field source.PublicationField, m source.StringMatch) ([]*source.Publication, error) {
 	if err := cmp.Or(checkField(field), checkMatch(m)); err != nil {
 		return nil, err
 	}
-	return filter(d.allPubs, func(p *source.Publication) bool { return matches(pubField(p, field), m) }), ctx.Err()
+	return filter(d.allPubs, func(p *source.Publication) bool {
+		return !dataset.IsReserved(p.Nr) && matches(pubField(p, field), m)
+	}), ctx.Err()
 }
 
 func pubField(p *source.Publication, f source.PublicationField) string {

@@ -225,6 +225,8 @@ type Source interface {
 	ResearchGroup(ctx context.Context, nr int64) (*ResearchGroup, error)
 	Faculty(ctx context.Context, nr int64) (*Faculty, error) // a professor or a lecturer
 	GraduateStudent(ctx context.Context, nr int64) (*GraduateStudent, error)
+	UndergraduateStudent(ctx context.Context, nr int64) (*UndergraduateStudent, error)
+	Publication(ctx context.Context, nr int64) (*Publication, error) // written ones too
 
 	// Faculty whose given degree is from university univ, optionally only
 	// those working for department worksFor (QT12's filter).
@@ -272,7 +274,9 @@ type Source interface {
 
 	// Publications whose main author is author, ordered by o (nil: by nr).
 	PublicationsBy(ctx context.Context, author int64, o *PublicationOrder) ([]*Publication, error)
-	// Publications whose field matches m.
+	// Publications whose field matches m, among the generated ones: nr below
+	// dataset.Reserved, so that written publications never change a search
+	// (the write extension, workload/writes.graphql).
 	PublicationSearch(ctx context.Context, field PublicationField, m StringMatch) ([]*Publication, error)
 }
 

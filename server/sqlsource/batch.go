@@ -39,6 +39,8 @@ type batched struct {
 	researchGroup lazy[int64, *source.ResearchGroup]
 	faculty       lazy[int64, *source.Faculty]
 	graduate      lazy[int64, *source.GraduateStudent]
+	undergraduate lazy[int64, *source.UndergraduateStudent]
+	publication   lazy[int64, *source.Publication]
 	headOf        lazy[int64, *source.Faculty]
 
 	facultyByDegree     lazy[param[degreeParam], []*source.Faculty]

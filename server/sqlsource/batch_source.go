@@ -29,6 +29,14 @@ func (b *batched) GraduateStudent(ctx context.Context, nr int64) (*source.Gradua
 	return b.graduate.load(ctx, b, nr, firstBy(b, graduateByNr))
 }
 
+func (b *batched) UndergraduateStudent(ctx context.Context, nr int64) (*source.UndergraduateStudent, error) {
+	return b.undergraduate.load(ctx, b, nr, firstBy(b, undergraduateByNr))
+}
+
+func (b *batched) Publication(ctx context.Context, nr int64) (*source.Publication, error) {
+	return b.publication.load(ctx, b, nr, firstBy(b, publicationByNr))
+}
+
 func (b *batched) HeadOf(ctx context.Context, dept int64) (*source.Faculty, error) {
 	return b.headOf.load(ctx, b, dept, firstBy(b, headOf))
 }

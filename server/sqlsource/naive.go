@@ -76,6 +76,14 @@ func (s *stmts) GraduateStudent(ctx context.Context, nr int64) (*source.Graduate
 	return one(ctx, s, graduateByNr, nr)
 }
 
+func (s *stmts) UndergraduateStudent(ctx context.Context, nr int64) (*source.UndergraduateStudent, error) {
+	return one(ctx, s, undergraduateByNr, nr)
+}
+
+func (s *stmts) Publication(ctx context.Context, nr int64) (*source.Publication, error) {
+	return one(ctx, s, publicationByNr, nr)
+}
+
 func (s *stmts) FacultyByDegree(ctx context.Context, d source.Degree, univ int64, worksFor *int64) ([]*source.Faculty, error) {
 	q, err := facultyByDegree(d, worksFor)
 	if err != nil {

@@ -2,7 +2,10 @@ package sqlsource
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"github.com/gqlbench/gqlbench/dataset"
 
 	"github.com/gqlbench/gqlbench/server/source"
 )
@@ -17,6 +20,8 @@ var (
 	researchGroupByNr = &query[source.ResearchGroup]{rows: researchGroups, key: "r.nr"}
 	facultyByNr       = &query[source.Faculty]{rows: faculty, key: "f.nr"}
 	graduateByNr      = &query[source.GraduateStudent]{rows: graduates, key: "g.nr"}
+	undergraduateByNr = &query[source.UndergraduateStudent]{rows: undergraduates, key: "s.nr"}
+	publicationByNr   = &query[source.Publication]{rows: publications, key: "p.nr"}
 
 	headOf = &query[source.Faculty]{rows: professors, key: "p.headOf"}
 
@@ -161,15 +166,19 @@ func publicationsBy(o *source.PublicationOrder) (*query[source.Publication], err
 	return q, nil
 }
 
-// publicationSearch: the publications whose field matches m (unkeyed).
+// publicationSearch: the generated publications whose field matches m
+// (unkeyed); written ones, in the reserved range, are not searched.
 func publicationSearch(d dialect, f source.PublicationField, m source.StringMatch) (*query[source.Publication], error) {
 	col, err := publicationField(f)
 	if err != nil {
 		return nil, err
 	}
 	cond, args := d.match(col, m)
-	return &query[source.Publication]{rows: publications, where: []string{cond}, args: args}, nil
+	return &query[source.Publication]{rows: publications, where: []string{cond, generatedPublication}, args: args}, nil
 }
+
+// generatedPublication is the condition that p is not a written publication.
+var generatedPublication = "p.nr < " + strconv.FormatInt(dataset.Reserved, 10)
 
 // Age aggregates over the graduate students of a university (by
 // undergraduate degree): 0 over no students. SUM is cast because

@@ -22,6 +22,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/server/db"
 	"github.com/gqlbench/gqlbench/server/source"
+	"github.com/gqlbench/gqlbench/server/write"
 )
 
 // Technique is how a Source turns Source calls into SQL statements.
@@ -54,13 +55,15 @@ type Options struct {
 }
 
 // Factory makes the Source of each request for one technique over one
-// database. It implements source.Factory, Ping and io.Closer (closing the
+// database. It implements source.Factory, graph.Writer (every technique
+// writes the same way: package write), Ping and io.Closer (closing the
 // database).
 type Factory struct {
 	db     *db.DB
 	t      Technique
 	shared *stmts // naive's one Source
 	opts   []dataloadgen.Option
+	store  *write.Store
 }
 
 // New returns the Factory of technique t over database d.
@@ -68,7 +71,7 @@ func New(d *db.DB, t Technique, o Options) (*Factory, error) {
 	if t < 0 || int(t) >= len(techniqueNames) {
 		return nil, fmt.Errorf("sqlsource: unknown technique %d", t)
 	}
-	f := &Factory{db: d, t: t}
+	f := &Factory{db: d, t: t, store: write.NewStore(d)}
 	if o.Wait > 0 {
 		f.opts = []dataloadgen.Option{dataloadgen.WithWait(o.Wait)}
 		if t == Batch {
@@ -90,6 +93,9 @@ func (f *Factory) ForRequest(ctx context.Context) source.Source {
 	}
 	return f.shared
 }
+
+// Store returns the writes of f's database: the mutations run through it.
+func (f *Factory) Store() *write.Store { return f.store }
 
 // Technique returns f's technique.
 func (f *Factory) Technique() Technique { return f.t }
