@@ -98,11 +98,13 @@ func variantNames() string {
 
 // allVariants are every variant with a place in the lists people read
 // (server.Variant.Order), in that order, but null, whose canned answer is
-// wrong for every template (quickstart measures it as the ceiling).
+// wrong for every template (quickstart measures it as the ceiling), and the
+// servers of other stacks (server.Variant.Process), which need PostgreSQL
+// and a first install from npm: they are asked for by name.
 func allVariants() []string {
 	var out []string
 	for _, v := range server.Ordered() {
-		if v.Name != "null" {
+		if v.Name != "null" && v.Process == nil {
 			out = append(out, v.Name)
 		}
 	}
