@@ -103,11 +103,13 @@ func variantNames() string {
 // allVariants are every variant with a place in the lists people read
 // (server.Variant.Order), in that order, but null, whose canned answer is
 // wrong for every template (quickstart measures it as the ceiling), and the
-// ones that are not GraphQL servers (rest).
+// ones that are not GraphQL servers (rest), and the servers of other stacks
+// (server.Variant.Process), which need PostgreSQL and a first install from
+// npm: they are asked for by name.
 func allVariants() []string {
 	var out []string
 	for _, v := range server.Ordered() {
-		if v.Name != "null" && v.GraphQL() {
+		if v.Name != "null" && v.GraphQL() && v.Process == nil {
 			out = append(out, v.Name)
 		}
 	}

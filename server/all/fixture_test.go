@@ -181,12 +181,14 @@ func request(query string, vars map[string]any) *server.Request {
 
 // dbVariants lists the registered GraphQL variants that serve a database,
 // the reference aside unless withReference, and the test-only broken ones
-// aside unless withBroken.
+// aside unless withBroken. Servers of other stacks (server.Variant.Process)
+// are left out: they run as programs of their own, and their packages test
+// them against the oracle (server/peer/node).
 func dbVariants(withReference, withBroken bool) []server.Variant {
 	var out []server.Variant
 	for _, v := range server.Variants() {
 		switch {
-		case !v.NeedsDB, !v.GraphQL():
+		case !v.NeedsDB, !v.GraphQL(), v.Process != nil:
 		case v.Name == reference && !withReference:
 		case deliberatelyBroken[v.Name] && !withBroken:
 		default:
