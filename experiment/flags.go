@@ -69,8 +69,12 @@ func parseVariants(s string) ([]string, error) {
 		if name == "" {
 			continue
 		}
-		if _, ok := server.Lookup(name); !ok {
+		v, ok := server.Lookup(name)
+		if !ok {
 			return nil, usagef("unknown variant %q: the variants are %s", name, variantNames())
+		}
+		if v.Dialect != "" {
+			return nil, usagef("%s serves its own schema, not the benchmark's: it is measured with its dialect (gqlbench queries --dialect %s, then gqlbench load)", name, v.Dialect)
 		}
 		if name == "null" {
 			return nil, usagef("null answers every query with the same canned data, so every answer would be wrong: it is measured as the load generator's ceiling instead (quickstart --ceiling)")
@@ -98,11 +102,12 @@ func variantNames() string {
 
 // allVariants are every variant with a place in the lists people read
 // (server.Variant.Order), in that order, but null, whose canned answer is
-// wrong for every template (quickstart measures it as the ceiling).
+// wrong for every template (quickstart measures it as the ceiling), and the
+// variants that serve a dialect instead of the benchmark's schema.
 func allVariants() []string {
 	var out []string
 	for _, v := range server.Ordered() {
-		if v.Name != "null" {
+		if v.Name != "null" && v.Dialect == "" {
 			out = append(out, v.Name)
 		}
 	}
