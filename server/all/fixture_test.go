@@ -181,12 +181,13 @@ func request(query string, vars map[string]any) *server.Request {
 
 // dbVariants lists the registered variants that serve a database, the
 // reference aside unless withReference, and the test-only broken ones
-// aside unless withBroken.
+// aside unless withBroken. The servers of other stacks (Process) are not
+// opened in this process: their own packages test them against the oracle.
 func dbVariants(withReference, withBroken bool) []server.Variant {
 	var out []server.Variant
 	for _, v := range server.Variants() {
 		switch {
-		case !v.NeedsDB:
+		case !v.NeedsDB || v.Process != nil:
 		case v.Name == reference && !withReference:
 		case deliberatelyBroken[v.Name] && !withBroken:
 		default:
