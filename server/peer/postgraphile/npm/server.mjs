@@ -123,7 +123,7 @@ function preset(cfg, pool) {
       }),
     ],
     schema: { connectionFilterRelations: true },
-    grafserv: { graphqlPath: "/graphql", graphiql: false, watch: false, maxRequestLength: 1 << 20 },
+    grafserv: { graphqlPath: "/graphql", graphqlOverGET: true, graphiql: false, watch: false, maxRequestLength: 1 << 20 },
     // Grafast starts no step past the timeout; the database cancels a
     // statement past it (statement_timeout); route answers 504 at it.
     grafast: { explain: false, timeouts: { execution: cfg.timeoutMs } },
