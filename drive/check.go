@@ -86,7 +86,7 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 			return j.out, expect != ""
 		}
 	}
-	out := judge(d, expect, verify.Options{Unordered: c.reqs[i].Unordered, Ignore: c.ignore})
+	out := judge(&c.reqs[i], d, verify.Options{Unordered: c.reqs[i].Unordered, Ignore: c.ignore})
 	if out == measure.Wrong && c.onWrong != nil {
 		c.onWrong(i, d)
 	}
@@ -101,14 +101,26 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	return out, expect != ""
 }
 
-// judge checks data against expect: valid JSON at least, and when expect is
-// known, its canonical hash under o.
-func judge(data []byte, expect string, o verify.Options) measure.Outcome {
+// judge checks data, a response's to r, against r's expected answer: valid
+// JSON at least, and when the answer is known, its canonical hash under o
+// — after mapping it to the benchmark's form when r is written in a
+// dialect (an answer that does not map is wrong).
+func judge(r *Request, data []byte, o verify.Options) measure.Outcome {
+	expect := r.Expect
 	if expect == "" {
 		if !json.Valid(data) {
 			return measure.ErrResponse
 		}
 		return measure.OK
+	}
+	if r.Map != nil {
+		if !json.Valid(data) {
+			return measure.ErrResponse
+		}
+		var err error
+		if data, err = r.mapped(data); err != nil {
+			return measure.Wrong
+		}
 	}
 	got, err := verify.HashWith(data, o)
 	switch {

@@ -41,14 +41,17 @@ func newFailureLog(dir string, max int, reqs []Request, ignore []verify.Path) *f
 
 // failure is one file of the failures directory.
 type failure struct {
-	ID           string              `json:"id"`
-	Label        string              `json:"label"`
-	Request      json.RawMessage     `json:"request"`
-	ExpectedHash string              `json:"expected_hash"`
-	Expected     json.RawMessage     `json:"expected,omitempty"` // when the right answer is known, not only its hash
-	Actual       json.RawMessage     `json:"actual"`
-	Differences  []verify.Difference `json:"differences,omitempty"`
-	Note         string              `json:"note,omitempty"`
+	ID           string          `json:"id"`
+	Label        string          `json:"label"`
+	Request      json.RawMessage `json:"request"`
+	ExpectedHash string          `json:"expected_hash"`
+	Expected     json.RawMessage `json:"expected,omitempty"` // when the right answer is known, not only its hash
+	Actual       json.RawMessage `json:"actual"`
+	// Received is the answer as the server sent it, when it was mapped from
+	// a dialect's form to the benchmark's (Actual) before the comparison.
+	Received    json.RawMessage     `json:"received,omitempty"`
+	Differences []verify.Difference `json:"differences,omitempty"`
+	Note        string              `json:"note,omitempty"`
 }
 
 // record notes a wrong answer, data, to request i.
@@ -65,6 +68,16 @@ func (f *failureLog) record(i int, data []byte) {
 
 	o := verify.Options{Unordered: r.Unordered, Ignore: f.ignore}
 	fl := failure{ID: r.ID, Label: r.Template, Request: json.RawMessage(r.Body), ExpectedHash: r.Expect}
+	if r.Map != nil {
+		fl.Received, _ = verify.Canonical(data)
+		m, err := r.mapped(data)
+		if err != nil {
+			fl.Actual = fl.Received
+			f.note(r, &fl, err.Error())
+			return
+		}
+		data = m
+	}
 	if c, err := verify.Canonical(data); err == nil {
 		fl.Actual = c
 	} else {
@@ -81,13 +94,27 @@ func (f *failureLog) record(i int, data []byte) {
 		fl.Note = why
 		why = "differs from the expected answer (only its hash is known)"
 	}
+	f.keep(r, &fl, why)
+}
+
+// note keeps a wrong answer that could not be compared at all, with why.
+func (f *failureLog) note(r *Request, fl *failure, why string) {
+	fl.Note = why
+	if r.Answer != nil {
+		fl.Expected = r.Answer
+	}
+	f.keep(r, fl, why)
+}
+
+// keep makes fl the first failure if there is none yet, and writes its file.
+func (f *failureLog) keep(r *Request, fl *failure, why string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.first == "" {
 		f.first = r.ID + " " + why
 	}
 	if f.dir != "" && f.err == nil {
-		f.err = f.write(&fl)
+		f.err = f.write(fl)
 	}
 }
 

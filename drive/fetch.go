@@ -156,6 +156,7 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 	if err != nil {
 		return nil, err
 	}
+	mapAnswers(distinct, ans)
 	if err := answersError(target, distinct, ans); err != nil {
 		if unreachable(ans) {
 			return nil, fmt.Errorf("cannot reach %s: %v", target, ans[0].Err)
@@ -169,6 +170,23 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 	return out, nil
 }
 
+// mapAnswers turns the answers to requests written in a dialect into the
+// benchmark's form (canonical JSON): a golden file or a reference holds
+// the benchmark's answers, whatever the dialect of the queries. An answer
+// that does not map is no answer.
+func mapAnswers(reqs []Request, ans []Answer) {
+	for i := range ans {
+		if ans[i].Err != nil || reqs[i].Map == nil {
+			continue
+		}
+		m, err := reqs[i].mapped(ans[i].Data)
+		if err == nil {
+			m, err = verify.Canonical(m)
+		}
+		ans[i].Data, ans[i].Err = m, err
+	}
+}
+
 // unreachable reports whether no request got a response.
 func unreachable(ans []Answer) bool {
 	for _, a := range ans {
@@ -179,13 +197,17 @@ func unreachable(ans []Answer) bool {
 	return true
 }
 
-// dedupe returns the distinct requests by body, and for each request the
-// index of its distinct one.
+// dedupe returns the distinct requests by body (and, for a dialect's, by
+// the template whose mapping applies), and for each request the index of
+// its distinct one.
 func dedupe(reqs []Request) (distinct []Request, of []int) {
 	idx := map[string]int{}
 	of = make([]int, len(reqs))
 	for i, r := range reqs {
 		k := string(r.Body)
+		if r.Map != nil {
+			k += "\x00" + r.Dialect + "\x00" + r.Template
+		}
 		j, ok := idx[k]
 		if !ok {
 			j = len(distinct)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/gqlbench/gqlbench/queryfile"
@@ -66,6 +67,9 @@ func QueriesInfo(f *queryfile.File) runfile.Queries {
 	for _, e := range f.Entries {
 		if e.Expect != "" {
 			q.Expect++
+		}
+		if e.Dialect != "" && !slices.Contains(q.Dialects, e.Dialect) {
+			q.Dialects = append(q.Dialects, e.Dialect)
 		}
 		if d := e.Dataset; d != nil && q.Dataset == nil {
 			q.Dataset = map[string]any{"sf": d.SF, "seed": d.Seed, "version": d.Version}

@@ -78,8 +78,12 @@ func Preflight(ctx context.Context, target string, newTransport func([]Request) 
 			if err := verify.Check(res.Body, ""); err != nil && res.Status == 200 {
 				detail = err.Error()
 			}
-			return nil, fmt.Errorf("the server rejects %s (%s) before the load (is it a server of the benchmark schema?): HTTP %d, %s",
-				r.Template, r.ID, res.Status, detail)
+			schema := "the benchmark schema"
+			if r.Dialect != "" {
+				schema = "dialect " + r.Dialect
+			}
+			return nil, fmt.Errorf("the server rejects %s (%s) before the load (is it a server of %s?): HTTP %d, %s",
+				r.Template, r.ID, schema, res.Status, detail)
 		}
 	}
 	return warnings, nil

@@ -3,6 +3,7 @@ package drive
 import (
 	"fmt"
 
+	"github.com/gqlbench/gqlbench/dialect"
 	"github.com/gqlbench/gqlbench/queryfile"
 )
 
@@ -19,6 +20,12 @@ type Request struct {
 	Answer []byte
 	// Unordered compares the answer's lists as multisets.
 	Unordered bool
+	// Dialect is the schema the query is written in ("" for the
+	// benchmark's); Map, when not nil, turns the dialect's answer into the
+	// benchmark's before it is compared (Expect and Answer are the
+	// benchmark's).
+	Dialect string
+	Map     *dialect.Mapping
 	// Query, OperationName and Variables are the request's parts, for the
 	// transports that send them otherwise than as Body (GET, persisted
 	// queries).
@@ -27,7 +34,9 @@ type Request struct {
 }
 
 // Requests makes the requests of a queries file's entries: each entry's
-// GraphQL-over-HTTP POST body, its label and expected answer.
+// GraphQL-over-HTTP POST body, its label and expected answer, and for an
+// entry written in a dialect the mapping of its template's answers
+// (package dialect; an unknown dialect or template is an error).
 func Requests(entries []queryfile.Entry) ([]Request, error) {
 	out := make([]Request, len(entries))
 	for i := range entries {
@@ -37,9 +46,29 @@ func Requests(entries []queryfile.Entry) ([]Request, error) {
 			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 		}
 		out[i] = Request{ID: e.ID, Template: e.Label, Body: body, Expect: e.Expect, Answer: e.Answer, Unordered: e.Unordered,
-			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables}
+			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect}
+		if e.Dialect != "" {
+			t, err := dialect.Find(e.Dialect, e.Label)
+			if err != nil {
+				return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+			}
+			out[i].Map = &t.Mapping
+		}
 	}
 	return out, nil
+}
+
+// mapped is the benchmark's form of data, a response's data to r: data
+// itself unless r is written in a dialect.
+func (r *Request) mapped(data []byte) ([]byte, error) {
+	if r.Map == nil {
+		return data, nil
+	}
+	m, err := r.Map.Apply(data)
+	if err != nil {
+		return nil, fmt.Errorf("the %s answer does not map to the benchmark's: %w", r.Dialect, err)
+	}
+	return m, nil
 }
 
 // templates returns the distinct templates of reqs in order of first

@@ -164,6 +164,7 @@ func TestExperimentUsage(t *testing.T) {
 		{"experiment pooling --pools 0", "--pools"},                           // positive
 		{"experiment pooling --templates 99", "--templates"},                  // real templates
 		{"experiment pooling --variants null", "canned"},                      // verifiable variants
+		{"experiment pooling --variants postgraphile", "its own schema"},      // the benchmark's schema
 	} {
 		code, _, stderr := gqlbench(context.Background(), strings.Fields(c.args)...)
 		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {

@@ -76,6 +76,9 @@ func parseVariants(s string) ([]string, error) {
 		if !v.GraphQL() {
 			return nil, usagef("%s is not a GraphQL server (it serves an API of its own), so it cannot answer the templates", name)
 		}
+		if v.Dialect != "" {
+			return nil, usagef("%s serves its own schema, not the benchmark's: it is measured with its dialect (gqlbench queries --dialect %s, then gqlbench load)", name, v.Dialect)
+		}
 		if name == "null" {
 			return nil, usagef("null answers every query with the same canned data, so every answer would be wrong: it is measured as the load generator's ceiling instead (quickstart --ceiling)")
 		}
@@ -103,13 +106,14 @@ func variantNames() string {
 // allVariants are every variant with a place in the lists people read
 // (server.Variant.Order), in that order, but null, whose canned answer is
 // wrong for every template (quickstart measures it as the ceiling), and the
-// ones that are not GraphQL servers (rest), and the servers of other stacks
+// ones that are not GraphQL servers (rest), the servers of other stacks
 // (server.Variant.Process), which need PostgreSQL and a first install from
-// npm: they are asked for by name.
+// npm: they are asked for by name, and the variants that serve a dialect
+// instead of the benchmark's schema.
 func allVariants() []string {
 	var out []string
 	for _, v := range server.Ordered() {
-		if v.Name != "null" && v.GraphQL() && v.Process == nil {
+		if v.Name != "null" && v.GraphQL() && v.Process == nil && v.Dialect == "" {
 			out = append(out, v.Name)
 		}
 	}

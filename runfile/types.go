@@ -56,6 +56,9 @@ type Queries struct {
 	Templates []string       `json:"templates"` // the templates, in the order of first appearance
 	Expect    int            `json:"expect"`    // instances that carry the oracle's answer hash
 	Dataset   map[string]any `json:"dataset,omitempty"`
+	// Dialects are the schemas other than the benchmark's that entries are
+	// written in, their answers mapped to the benchmark's before checking.
+	Dialects []string `json:"dialects,omitempty"`
 }
 
 // Params are the driver's parameters; zero fields do not apply to the mode.

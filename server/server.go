@@ -90,6 +90,11 @@ type Variant struct {
 	// Root is the path under which the variant serves its API, logged by
 	// Serve: "/graphql" when empty.
 	Root string
+	// Dialect, when not "", is the schema the variant serves instead of the
+	// benchmark's: a dialect of package dialect, whose queries `gqlbench
+	// queries --dialect` writes. The experiments that send the benchmark's
+	// own queries leave such a variant out.
+	Dialect string
 	// Process, when not nil, makes the variant a server of another stack
 	// (PostGraphile, the Node servers): `gqlbench serve` gets its Program
 	// and replaces itself with it, so the process that is watched, pinned

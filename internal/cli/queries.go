@@ -13,6 +13,8 @@ import (
 
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/dialect"
+	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/store"
 	"github.com/gqlbench/gqlbench/workload"
@@ -22,7 +24,7 @@ func init() {
 	register("queries", "instantiate the 16 query templates from a dataset's metadata (JSON lines; --count; LinGBM files), or make a queries file of your own operations (--ops)", runQueries)
 }
 
-const queriesSynopsis = `queries (--meta FILE | --db URL) --per-template N [--templates 1,5,9] [--seed S] [--mix all|1:2,5:1] [--expect] [--lingbm-out DIR] [-o FILE]
+const queriesSynopsis = `queries (--meta FILE | --db URL) --per-template N [--templates 1,5,9] [--seed S] [--mix all|1:2,5:1] [--expect] [--dialect NAME | --lingbm-out DIR] [-o FILE]
        gqlbench queries (--meta FILE | --db URL) --count [--templates 1,5,9]
        gqlbench queries --import-lingbm DIR [-o FILE]
 
@@ -33,14 +35,17 @@ template with fewer possible instances than asked gives all of them. --mix makes
 one shuffled mixed workload with weight·N instances of each template it names.
 --expect adds "expect": the hash of each instance's right answer (verify.Hash of
 its data), computed in-process by the inmem oracle over the dataset of the
-metadata's seed and scale factor (never read from the database).`
+metadata's seed and scale factor (never read from the database).
+--dialect writes the instances in a server's own schema (postgraphile: its
+templates, docs/dialects.md) with the benchmark's expected answers: the load
+maps each answer back to the benchmark's form before checking it.`
 
 type queriesFlags struct {
-	meta, db, templates, mix, lingbmOut, importDir, out string
-	per                                                 int
-	seed                                                uint64
-	count, expect                                       bool
-	set                                                 map[string]bool
+	meta, db, templates, mix, lingbmOut, importDir, out, dialect string
+	per                                                          int
+	seed                                                         uint64
+	count, expect                                                bool
+	set                                                          map[string]bool
 }
 
 func runQueries(ctx context.Context, env Env, args []string) error {
@@ -57,6 +62,7 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	fs.BoolVar(&f.expect, "expect", false, "add \"expect\": the hash of every instance's right answer, from the in-memory oracle (generates the dataset in memory)")
 	fs.BoolVar(&f.count, "count", false, "print the number of possible instances per template (with LinGBM's Table 4 figures)")
 	fs.StringVar(&f.out, "o", "", "output `FILE` for the JSON lines (default: stdout)")
+	fs.StringVar(&f.dialect, "dialect", "", "write the instances in the schema of `NAME`, a server that generates its own API ("+strings.Join(dialect.Names(), ", ")+"), with the benchmark's expected answers")
 	var ops opsFlags
 	ops.register(fs)
 	if err := parse(fs, args); err != nil {
@@ -83,6 +89,14 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 		}
 		if f.mix != "" && f.templates != "" {
 			return usagef("give either --templates or --mix (which names its templates), not both")
+		}
+		if f.dialect != "" && f.lingbmOut != "" {
+			return usagef("--lingbm-out writes the benchmark schema's queries, not a dialect's: give one of --dialect and --lingbm-out")
+		}
+		if f.dialect != "" {
+			if _, err := dialect.Lookup(f.dialect); err != nil {
+				return usageError{"--dialect: " + err.Error()}
+			}
 		}
 	}
 	ids, err := templateList(f.templates)
@@ -210,15 +224,20 @@ func generateQueries(ctx context.Context, env Env, meta *dataset.Meta, f queries
 			return err
 		}
 	}
+	entries, err := queryEntries(inst, f.dialect)
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error { return queryfile.Write(w, entries) }
 	where := "stdout"
 	switch {
 	case f.out != "":
-		if err := writeFileAtomic(f.out, func(w io.Writer) error { return workload.WriteJSONL(w, inst) }); err != nil {
+		if err := writeFileAtomic(f.out, write); err != nil {
 			return err
 		}
 		where = f.out
 	case f.lingbmOut == "":
-		if err := workload.WriteJSONL(env.Stdout, inst); err != nil {
+		if err := write(env.Stdout); err != nil {
 			return err
 		}
 	default:
@@ -234,9 +253,31 @@ func generateQueries(ctx context.Context, env Env, meta *dataset.Meta, f queries
 	if weights != nil {
 		kind = "instances in a shuffled mix"
 	}
+	if f.dialect != "" {
+		kind += " in dialect " + f.dialect
+	}
 	fmt.Fprintf(env.Stderr, "queries: %d %s of %d templates (seed %d; dataset sf=%d seed %d) to %s\n",
 		len(inst), kind, len(want), f.seed, meta.Scale, meta.Seed, where)
 	return nil
+}
+
+// queryEntries are the instances as queries-file entries, written in the
+// named dialect unless it is "".
+func queryEntries(inst []workload.Instance, name string) ([]queryfile.Entry, error) {
+	entries, err := workload.Entries(inst)
+	if err != nil || name == "" {
+		return entries, err
+	}
+	d, err := dialect.Lookup(name)
+	if err != nil {
+		return nil, usageError{"--dialect: " + err.Error()}
+	}
+	for i, e := range entries {
+		if entries[i], err = d.Rewrite(e); err != nil {
+			return nil, err
+		}
+	}
+	return entries, nil
 }
 
 // printCounts writes the number of possible instances per template.

@@ -155,12 +155,16 @@ func servePprof(ctx context.Context, addr string, log io.Writer) error {
 func serveSynopsis() string {
 	var b strings.Builder
 	b.WriteString("serve VARIANT [--db URL] [--addr 127.0.0.1:4000] [--pool 10] [--timeout 30s] [--trace] [flags]\n\nVariants:\n")
+	width := 0
+	for _, v := range server.Variants() {
+		width = max(width, len(v.Name))
+	}
 	for _, v := range server.Variants() {
 		db := ""
 		if v.NeedsDB {
 			db = " (needs --db)"
 		}
-		fmt.Fprintf(&b, "  %-11s %s%s\n", v.Name, v.Summary, db)
+		fmt.Fprintf(&b, "  %-*s %s%s\n", width, v.Name, v.Summary, db)
 	}
 	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), rest's API under http://ADDR/rest/\n(docs/rest.md), health at /healthz; Ctrl-C shuts down gracefully, letting in-flight\nrequests finish.")
 	return b.String()

@@ -7,7 +7,8 @@ import (
 	_ "github.com/gqlbench/gqlbench/server/compiled" // one SQL statement per request
 	_ "github.com/gqlbench/gqlbench/server/inmem"    // the answer oracle
 	_ "github.com/gqlbench/gqlbench/server/null"
-	_ "github.com/gqlbench/gqlbench/server/peer/node" // node-naive, node-memo, node-batch, node-batch-memo: the paper's Node.js stack
-	_ "github.com/gqlbench/gqlbench/server/rest"      // the REST API
-	_ "github.com/gqlbench/gqlbench/server/sqlsource" // naive, memo, batch, batch-memo
+	_ "github.com/gqlbench/gqlbench/server/peer/node"         // node-naive, node-memo, node-batch, node-batch-memo: the paper's Node.js stack
+	_ "github.com/gqlbench/gqlbench/server/peer/postgraphile" // PostGraphile 5, a server of another stack
+	_ "github.com/gqlbench/gqlbench/server/rest"              // the REST API
+	_ "github.com/gqlbench/gqlbench/server/sqlsource"         // naive, memo, batch, batch-memo
 )
