@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // statementsOf counts 3 statements for every request the fake server has
@@ -25,8 +27,15 @@ func (c statementsOf) Count(context.Context) (int64, error) {
 }
 
 // The intervals carry the database's statements and the summary divides
-// them by the requests of the measured runs: 3 per request, exactly, the
-// warm-up left out.
+// them by the requests of the measured runs: 3 per request, the warm-up
+// left out. The database counts a request when the server answered it, the
+// driver when it read the answer: at an interval's edge a request in flight
+// (one per client) may fall on either side.
+func nearly3(st *runfile.Statements, clients int64) bool {
+	d := st.Total - 3*st.Requests
+	return d >= -3*2*clients && d <= 3*2*clients
+}
+
 func TestStatementsPerRequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(10 * time.Millisecond)
@@ -39,7 +48,7 @@ func TestStatementsPerRequest(t *testing.T) {
 		if st == nil || st.Missing != 0 || st.Intervals < 2 {
 			t.Fatalf("statements %+v", st)
 		}
-		if st.Requests != r.sum.Total.Count || st.Total != 3*st.Requests || st.PerRequest != 3 {
+		if st.Requests != r.sum.Total.Count || !nearly3(st, 2) {
 			t.Errorf("statements %+v over %d measured requests, want 3 per request", st, r.sum.Total.Count)
 		}
 	})
@@ -58,7 +67,7 @@ func TestStatementsReadFails(t *testing.T) {
 			t.Fatal(r.err)
 		}
 		st := r.sum.Statements
-		if st == nil || st.Missing != 2 || st.PerRequest != 3 {
+		if st == nil || st.Missing != 2 || !nearly3(st, 1) {
 			t.Fatalf("statements %+v: want the failed read's interval and the next missing, 3 per request in the rest", st)
 		}
 	})

@@ -104,8 +104,11 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	if r.mode == drive.Closed {
 		cfg.Interval = min(time.Second, r.duration)
 	}
-	watch := []int{srv.PID}
-	if s.postmaster > 0 && isPostgres(srv.Spec.DB) {
+	var watch []int
+	if srv.PID > 0 { // not a server the user runs elsewhere (--target)
+		watch = append(watch, srv.PID)
+	}
+	if s.postmaster > 0 && srv.PID > 0 && isPostgres(srv.Spec.DB) {
 		// The database works for the server: its backends' CPU is part of
 		// what a query costs (SQLite runs inside the server process).
 		watch = append(watch, s.postmaster)
@@ -210,6 +213,11 @@ func (s *session) preflight(ctx context.Context, srv *Server, q *queryFile) erro
 	if err != nil {
 		return err
 	}
+	return s.preflightEntries(ctx, srv, entries)
+}
+
+// preflightEntries checks srv with entries, as preflight.
+func (s *session) preflightEntries(ctx context.Context, srv *Server, entries []queryfile.Entry) error {
 	reqs, err := drive.Requests(entries)
 	if err != nil {
 		return err

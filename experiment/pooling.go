@@ -35,6 +35,7 @@ func init() {
 		Summary:  "§6.3: throughput over 1..50 clients for several connection pool sizes (QT3, QT5, QT11)",
 		Synopsis: poolingSynopsis,
 		Dir:      "gqlbench-pooling",
+		Quick:    [][2]string{{"sf", "1"}, {"clients", "1,4,16"}, {"pools", "1,5"}, {"duration", "300ms"}, {"runs", "2"}, {"per-template", "20"}},
 		Flags:    poolingFlags,
 	})
 }

@@ -19,6 +19,11 @@ type Experiment struct {
 	// from the command's name on, a blank line, then what it does.
 	Synopsis string
 	Dir      string // the default results directory (Common.Dir, --dir)
+	DB       string // the default of --db ("": sqlite)
+	// Quick is what --quick sets, flag by flag (a flag given on the
+	// command line keeps its value): a complete, smaller run that takes a
+	// few minutes on a 2-core machine, for newcomers and CI.
+	Quick [][2]string
 	// Flags registers the experiment's own flags on fs, with their
 	// defaults; the caller registers those of Common. Once fs is parsed,
 	// the Setup it returns checks them.

@@ -47,9 +47,13 @@ func runExperiment(ctx context.Context, env Env, args []string) error {
 func runStudy(ctx context.Context, env Env, cmd string, e experiment.Experiment, args []string) error {
 	fs := newFlags(env, cmd, e.Synopsis)
 	var c commonFlags
-	c.register(fs, e.Dir)
+	c.register(fs, e.Dir, e.DB)
 	setup := e.Flags(fs)
+	quick := registerQuick(fs, e)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := quick(); err != nil {
 		return err
 	}
 	run, err := setup()
@@ -65,6 +69,36 @@ func runStudy(ctx context.Context, env Env, cmd string, e experiment.Experiment,
 	return experimentDone(env, cmd, res, err, start)
 }
 
+// registerQuick registers --quick for e: the settings of e.Quick, each
+// unless its flag was given. The returned function applies them once fs is
+// parsed.
+func registerQuick(fs *flag.FlagSet, e experiment.Experiment) func() error {
+	if len(e.Quick) == 0 {
+		return func() error { return nil }
+	}
+	var sets []string
+	for _, q := range e.Quick {
+		sets = append(sets, "--"+q[0]+" "+q[1])
+	}
+	on := fs.Bool("quick", false, "a complete, smaller run in a few minutes (for newcomers and CI): "+strings.Join(sets, " ")+"; flags given too keep their values")
+	return func() error {
+		if !*on {
+			return nil
+		}
+		given := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+		for _, q := range e.Quick {
+			if given[q[0]] {
+				continue
+			}
+			if err := fs.Set(q[0], q[1]); err != nil {
+				return fmt.Errorf("--quick sets --%s %s: %w", q[0], q[1], err)
+			}
+		}
+		return nil
+	}
+}
+
 // commonFlags are the flags every experiment takes.
 type commonFlags struct {
 	dir, db   string
@@ -75,9 +109,12 @@ type commonFlags struct {
 }
 
 // register registers the common flags on fs, with dir the default of --dir.
-func (c *commonFlags) register(fs *flag.FlagSet, dir string) {
+func (c *commonFlags) register(fs *flag.FlagSet, dir, db string) {
+	if db == "" {
+		db = "sqlite"
+	}
 	fs.StringVar(&c.dir, "dir", dir, "results `DIR`: runs/, report.html, report.md, queries/, logs/ (server logs), SQLite files")
-	fs.StringVar(&c.db, "db", "sqlite", "database: sqlite (a file in --dir), postgres (a throwaway local cluster, removed at the end), or a postgres:// `URL` or keyword/value DSN of a user who may create databases")
+	fs.StringVar(&c.db, "db", db, "database: sqlite (a file in --dir), postgres (a throwaway local cluster, removed at the end), or a postgres:// `URL` or keyword/value DSN of a user who may create databases")
 	fs.BoolVar(&c.keep, "keep", false, "keep the PostgreSQL databases (and the local cluster, stopped) at the end")
 	fs.BoolVar(&c.pin, "pin", true, "pin the servers and the local PostgreSQL to one CPU and the load generator to another (with 2 CPUs or more)")
 	fs.Uint64Var(&c.seed, "seed", 0, "random `SEED` of the dataset and the workloads")

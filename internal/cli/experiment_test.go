@@ -22,6 +22,8 @@ func init() {
 		Summary:  "a test experiment: prints its flag",
 		Synopsis: "experiment fake --its-flag X [flags]\n\nPrints X; --its-flag wrong makes it fail its checks.",
 		Dir:      "gqlbench-fake",
+		DB:       "postgres",
+		Quick:    [][2]string{{"its-flag", "quick"}, {"seed", "3"}},
 		Flags:    fakeFlags,
 	})
 }
@@ -61,8 +63,13 @@ func TestExperimentRegistry(t *testing.T) {
 	if code != ExitOK || !strings.Contains(stdout, "fake: its-flag x\n") {
 		t.Errorf("experiment fake --its-flag x: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
-	if fakeRan.Dir != "gqlbench-fake" || fakeRan.Seed != 7 || fakeRan.DB != "sqlite" {
-		t.Errorf("the fake ran with dir %q, seed %d, db %q; want its default dir, seed 7, sqlite", fakeRan.Dir, fakeRan.Seed, fakeRan.DB)
+	if fakeRan.Dir != "gqlbench-fake" || fakeRan.Seed != 7 || fakeRan.DB != "postgres" {
+		t.Errorf("the fake ran with dir %q, seed %d, db %q; want its default dir, seed 7, its default postgres", fakeRan.Dir, fakeRan.Seed, fakeRan.DB)
+	}
+	// --quick sets its flags, but not those given
+	code, stdout, _ = run("experiment", "fake", "--quick", "--seed", "9")
+	if code != ExitOK || !strings.Contains(stdout, "fake: its-flag quick\n") || fakeRan.Seed != 9 {
+		t.Errorf("experiment fake --quick --seed 9: exit %d, seed %d\n%s", code, fakeRan.Seed, stdout)
 	}
 	for _, c := range []struct {
 		args []string
