@@ -13,8 +13,11 @@ type Counter interface {
 	Count(ctx context.Context) (int64, error)
 }
 
-// counterReadTimeout bounds one read: an interval waits for it.
-const counterReadTimeout = 100 * time.Millisecond
+// counterReadTimeout bounds one read. An interval waits for it: a database
+// busy with the load may take a while to answer, and a late interval is
+// flagged (runfile.Interval.CollectedLateNS) where a lost read would lose
+// the interval's count.
+const counterReadTimeout = time.Second
 
 // counterDelta turns a Counter's readings into differences.
 type counterDelta struct {
