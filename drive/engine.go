@@ -144,7 +144,7 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	s := &w.s
 	*s = measure.Sample{Template: e.tmplOf[i], Query: int32(i), Client: w.id,
 		Start: w.res.Start.Sub(ph.base), End: w.res.End.Sub(ph.base),
-		SentBytes: w.res.SentBytes, RecvBytes: w.res.RecvBytes}
+		SentBytes: w.res.SentBytes, RecvBytes: w.res.RecvBytes, Calls: int32(w.res.Calls)}
 	s.Intended = intended
 	if intended < 0 {
 		s.Intended = s.Start

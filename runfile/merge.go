@@ -151,6 +151,9 @@ func mergeInterval(k ikey, group []*Interval, scratch *[3][]int64) (*Interval, e
 				mt.AddCounts(t)
 			}
 		}
+		if mt.Calls == mt.Count {
+			mt.Calls = 0 // one call per request: written as absent
+		}
 		for kind, enc := range []*string{&mt.QET, &mt.QRT, &mt.Latency} {
 			if err := mergeHist(enc, kind, name, group, scratch[kind]); err != nil {
 				return nil, err

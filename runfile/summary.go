@@ -213,6 +213,9 @@ func (a *tAcc) summary(windowNS int64) *TemplateSummary {
 		Late: c.Late, DriverLate: c.DriverLate, Dropped: c.Dropped, Overrun: c.Overrun,
 		SentBytes: c.SentBytes, RecvBytes: c.RecvBytes, ErrorKinds: c.ErrorKinds,
 		QET: DistOf(histFrom(a.qet)), QRT: DistOf(histFrom(a.qrt))}
+	if calls := c.CallCount(); calls != c.Count {
+		ts.Calls = calls
+	}
 	if windowNS > 0 {
 		sec := float64(windowNS) / 1e9
 		ts.Throughput, ts.Goodput = float64(a.windowCount)/sec, float64(a.winOK)/sec

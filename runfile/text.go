@@ -113,6 +113,10 @@ func printTemplate(w io.Writer, name string, t *TemplateSummary) {
 	if t.Latency != nil {
 		fmt.Fprintf(w, "  corrected p50 %s p99 %s max %s  late %d dropped %d", ms(t.Latency.P50), ms(t.Latency.P99), ms(t.Latency.Max), t.Late, t.Dropped)
 	}
+	if t.Calls > 0 && t.Count > 0 {
+		n := float64(t.Count)
+		fmt.Fprintf(w, "  per task: %.2f calls, %.0f bytes sent, %.0f received", float64(t.Calls)/n, float64(t.SentBytes)/n, float64(t.RecvBytes)/n)
+	}
 	fmt.Fprintln(w)
 }
 

@@ -96,6 +96,9 @@ type Params struct {
 	Ignore    []string `json:"ignore,omitempty"`    // member paths left out of every comparison
 	Method    string   `json:"method,omitempty"`    // GET, or POST (the default when absent)
 	APQ       bool     `json:"apq,omitempty"`       // automatic persisted queries: the hash first
+	API       string   `json:"api,omitempty"`       // rest: the target is a REST API, the tasks' plans carried out; absent: GraphQL
+	Parallel  int      `json:"parallel,omitempty"`  // rest: calls of one task made at a time (connections per client)
+	HTTP2     bool     `json:"http2,omitempty"`     // rest: HTTP/2 (h2c) on one connection per client
 	Extra     string   `json:"extra,omitempty"`     // free text
 }
 
@@ -160,19 +163,23 @@ const LateIntervalNS = int64(10e6)
 
 // TemplateInterval is one template's share of an interval.
 type TemplateInterval struct {
-	Count      int64            `json:"count"` // requests completed, any outcome, overruns included
-	OK         int64            `json:"ok"`    // correct answers (error-free ones when not checked)
-	Errors     int64            `json:"errors"`
-	Wrong      int64            `json:"wrong"`
-	Verified   int64            `json:"verified"` // answers compared with the expected one
-	Late       int64            `json:"late"`
-	DriverLate int64            `json:"driver_late"`
-	Dropped    int64            `json:"dropped"`
-	Overrun    int64            `json:"overrun"`    // completed after the run's window
-	OverrunOK  int64            `json:"overrun_ok"` // of which correct
-	Clamped    int64            `json:"clamped,omitempty"`
-	SentBytes  int64            `json:"bytes_sent"`
-	RecvBytes  int64            `json:"bytes_received"`
+	Count      int64 `json:"count"` // requests completed, any outcome, overruns included
+	OK         int64 `json:"ok"`    // correct answers (error-free ones when not checked)
+	Errors     int64 `json:"errors"`
+	Wrong      int64 `json:"wrong"`
+	Verified   int64 `json:"verified"` // answers compared with the expected one
+	Late       int64 `json:"late"`
+	DriverLate int64 `json:"driver_late"`
+	Dropped    int64 `json:"dropped"`
+	Overrun    int64 `json:"overrun"`    // completed after the run's window
+	OverrunOK  int64 `json:"overrun_ok"` // of which correct
+	Clamped    int64 `json:"clamped,omitempty"`
+	SentBytes  int64 `json:"bytes_sent"`
+	RecvBytes  int64 `json:"bytes_received"`
+	// Calls is the number of HTTP calls the requests made (a REST plan's
+	// calls, a persisted query's second request); absent when it is one
+	// per request, Count (see CallCount).
+	Calls      int64            `json:"calls,omitempty"`
 	ErrorKinds map[string]int64 `json:"error_kinds,omitempty"` // http_status, graphql_errors, bad_response, timeout, transport
 	// The histograms (base64 V2 compressed HdrHistogram), absent when empty.
 	QET     string `json:"qet,omitempty"`     // send start → last byte, ns
@@ -186,8 +193,19 @@ type TemplateInterval struct {
 	LatencyHist *hdrhistogram.Histogram `json:"-"`
 }
 
-// AddCounts adds t's counters (not its histograms) to c.
+// CallCount returns the HTTP calls the requests made: Calls, or Count
+// when Calls is absent (one call per request).
+func (c *TemplateInterval) CallCount() int64 {
+	if c.Calls == 0 {
+		return c.Count
+	}
+	return c.Calls
+}
+
+// AddCounts adds t's counters (not its histograms) to c; c's Calls is
+// then explicit.
 func (c *TemplateInterval) AddCounts(t *TemplateInterval) {
+	c.Calls = c.CallCount() + t.CallCount()
 	c.Count += t.Count
 	c.OK += t.OK
 	c.Errors += t.Errors
@@ -391,6 +409,7 @@ type TemplateSummary struct {
 	Overrun    int64            `json:"overrun"`
 	SentBytes  int64            `json:"bytes_sent"`
 	RecvBytes  int64            `json:"bytes_received"`
+	Calls      int64            `json:"calls,omitempty"` // HTTP calls made; absent when one per request
 	ErrorKinds map[string]int64 `json:"error_kinds,omitempty"`
 	Throughput float64          `json:"throughput"` // within the windows, per second
 	Goodput    float64          `json:"goodput"`
