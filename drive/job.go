@@ -40,8 +40,11 @@ func (e *UsageError) ExitCode() int { return ExitUsage }
 // what is watched, and the header's account of it. The CLI's `load` and the
 // experiments make every run through it.
 type Job struct {
-	Config  Config          // the mode and its parameters; Requests, Transport, Watch and Self are Run's
-	Target  string          // the GraphQL endpoint
+	Config Config // the mode and its parameters; Requests, Transport, Watch and Self are Run's
+	Target string // the GraphQL endpoint, or the REST API's base URL (API "rest")
+	// API is what Target speaks: "graphql" ("" too: every entry's query is
+	// sent) or "rest" (every entry's plan is carried out: NewREST).
+	API     string
 	Client  string          // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
 	HTTP    HTTPOptions     // timeout, headers, response limit
 	Queries *queryfile.File // the queries file; Entries are the ones sent
@@ -95,7 +98,11 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		cfg.Self = self
 	}
 	if j.Check {
-		warnings, err := Preflight(ctx, j.Target, newTransport, cfg.Requests)
+		preflight := Preflight
+		if j.API == APIREST {
+			preflight = PreflightREST
+		}
+		warnings, err := preflight(ctx, j.Target, newTransport, cfg.Requests)
 		if err != nil {
 			return nil, err
 		}
@@ -120,6 +127,12 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 	h := NewHeader(cfg, info, j.Queries)
 	h.Params.Check, h.Params.Reference = level, j.Reference
 	h.Params.Method, h.Params.APQ = j.HTTP.Method, j.HTTP.APQ
+	if j.API == APIREST {
+		h.Params.API, h.Params.Parallel, h.Params.HTTP2 = APIREST, max(j.HTTP.Parallel, 1), j.HTTP.HTTP2
+		if j.HTTP.Parallel == 0 {
+			h.Params.Parallel = DefaultParallel
+		}
+	}
 	for _, p := range j.Ignore {
 		h.Params.Ignore = append(h.Params.Ignore, strings.Join(p, "."))
 	}
@@ -142,12 +155,52 @@ func (j *Job) config() (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
+	if err := checkForms(reqs, j.API); err != nil {
+		return cfg, err
+	}
+	if j.API == APIREST && j.Client == "net/http" {
+		return cfg, &UsageError{errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
+	}
+	if j.API != APIREST && (j.HTTP.HTTP2 || j.HTTP.Parallel != 0) {
+		return cfg, &UsageError{errors.New("--http2 and --parallel apply to a REST target (--api rest)")}
+	}
 	cfg.Requests = reqs
 	return cfg, nil
 }
 
+// The APIs a target speaks.
+const (
+	APIGraphQL = "graphql"
+	APIREST    = "rest"
+)
+
+// checkForms says which entry lacks the form the API needs: a query for
+// GraphQL, a plan for REST.
+func checkForms(reqs []Request, api string) error {
+	switch api {
+	case "", APIGraphQL:
+		for _, r := range reqs {
+			if r.Query == "" {
+				return &UsageError{fmt.Errorf("%s has no GraphQL query, only a REST plan: send it to a REST target (--api rest)", r.ID)}
+			}
+		}
+	case APIREST:
+		for _, r := range reqs {
+			if len(r.Plan) == 0 {
+				return &UsageError{fmt.Errorf("%s has no REST plan: a REST target (--api rest) needs tasks (gqlbench tasks)", r.ID)}
+			}
+		}
+	default:
+		return &UsageError{fmt.Errorf("unknown API %q: want graphql or rest", api)}
+	}
+	return nil
+}
+
 // transport returns the maker of the job's kind of transport.
 func (j *Job) transport() func([]Request) (Transport, error) {
+	if j.API == APIREST {
+		return func(r []Request) (Transport, error) { return NewREST(j.Target, r, j.HTTP) }
+	}
 	return func(r []Request) (Transport, error) { return newTransport(j.Client, j.Target, r, j.HTTP) }
 }
 
