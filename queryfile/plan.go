@@ -169,6 +169,7 @@ func (c *Call) check(vars map[string]json.RawMessage, nested bool) error {
 	if err != nil {
 		return err
 	}
+	inPath := len(refs)
 	if c.Body != nil {
 		var v any
 		if err := json.Unmarshal(c.Body, &v); err != nil {
@@ -176,7 +177,7 @@ func (c *Call) check(vars map[string]json.RawMessage, nested bool) error {
 		}
 		refs = append(refs, bodyPlaceholders(v)...)
 	}
-	for _, r := range refs {
+	for i, r := range refs {
 		if field, ok := strings.CutPrefix(r, "."); ok {
 			if !nested {
 				return fmt.Errorf("{.%s}: a root call has no object to take a field from", field)
@@ -187,7 +188,8 @@ func (c *Call) check(vars map[string]json.RawMessage, nested bool) error {
 		if !ok {
 			return fmt.Errorf("{%s}: the entry has no variable %s", r, r)
 		}
-		if t := bytes.TrimSpace(v); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		// a body takes any JSON value; a path only a string, number or boolean
+		if t := bytes.TrimSpace(v); i < inPath && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 			return fmt.Errorf("{%s}: the variable is an object or a list, not a value for a path", r)
 		}
 	}
