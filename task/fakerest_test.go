@@ -36,8 +36,8 @@ type fcoll struct {
 // reference to another collection, or computed.
 type ffield struct {
 	name, table, col, ref string // table "": the collection's; ref: the collection a reference is to
-	num                        bool
-	value                      func(f *fakeREST, nr int64) any
+	num                   bool
+	value                 func(f *fakeREST, nr int64) any
 }
 
 func newFakeREST() *fakeREST {

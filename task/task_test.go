@@ -85,7 +85,7 @@ func generate(t *testing.T, o Options) []queryfile.Entry {
 func driveOnce(t *testing.T, api, target string, entries []queryfile.Entry) *runfile.Summary {
 	t.Helper()
 	var out bytes.Buffer
-	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 1, }, Target: target, API: api, Check: true,
+	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 1}, Target: target, API: api, Check: true,
 		Queries: &queryfile.File{Path: "tasks.jsonl", Entries: entries}, Out: func() (io.Writer, error) { return &out, nil }}
 	sum, err := job.Run(context.Background())
 	if err != nil {

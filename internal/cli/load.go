@@ -87,7 +87,9 @@ type loadFlags struct {
 	watch                                                                     pidList
 	labels                                                                    labelFlag
 	ignore                                                                    stringList
-	noCheck, quiet                                                            bool
+	noCheck, quiet, http2                                                     bool
+	api                                                                       string
+	parallel                                                                  int
 	cpuProfile, execTrace                                                     string
 	req                                                                       requestFlags
 }
@@ -192,7 +194,10 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // register defines load's flags on fs.
 func (f *loadFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.target, "target", "", "the GraphQL endpoint `URL`, e.g. http://127.0.0.1:4000/graphql")
+	fs.StringVar(&f.target, "target", "", "the GraphQL endpoint `URL`, e.g. http://127.0.0.1:4000/graphql, or with --api rest the REST API's base URL, e.g. http://127.0.0.1:4001")
+	fs.StringVar(&f.api, "api", "graphql", "what --target speaks: graphql (each entry's query is sent) or rest (each task's plan is carried out: gqlbench tasks)")
+	fs.IntVar(&f.parallel, "parallel", 0, "rest: calls of one task made at a time, on as many connections per client (default 6, a browser's per host)")
+	fs.BoolVar(&f.http2, "http2", false, "rest: speak HTTP/2 (h2c for http://) on one connection per client, the calls of a task multiplexed on it")
 	fs.StringVar(&f.queries, "queries", "", "the queries `FILE` (JSON lines from gqlbench queries)")
 	fs.StringVar(&f.mode, "mode", "closed", strings.Join(modeNames(), ", "))
 	fs.StringVar(&f.out, "o", "", "the run `FILE` (default: stdout)")
@@ -350,7 +355,14 @@ func (f *loadFlags) job(env Env, cfg drive.Config, q *queryfile.File) (*drive.Jo
 	if err != nil {
 		return nil, err
 	}
-	j := &drive.Job{Config: cfg, Target: f.target, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
+	switch {
+	case f.api != drive.APIGraphQL && f.api != drive.APIREST:
+		return nil, usagef("--api must be graphql or rest, got %q", f.api)
+	case f.parallel < 0:
+		return nil, usagef("--parallel must be positive")
+	}
+	o.Parallel, o.HTTP2 = f.parallel, f.http2
+	j := &drive.Job{Config: cfg, Target: f.target, API: f.api, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
 		HTTP: o, Verify: f.verify, Reference: f.reference}
 	for _, s := range f.ignore {
 		p, err := verify.ParsePath(s)
