@@ -155,14 +155,14 @@ func (j *Job) config() (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if err := checkForms(reqs, j.API); err != nil {
-		return cfg, err
-	}
 	if j.API == APIREST && j.Client == "net/http" {
 		return cfg, &UsageError{errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
 	}
 	if j.API != APIREST && (j.HTTP.HTTP2 || j.HTTP.Parallel != 0) {
 		return cfg, &UsageError{errors.New("--http2 and --parallel apply to a REST target (--api rest)")}
+	}
+	if err := checkForms(reqs, j.API); err != nil {
+		return cfg, err
 	}
 	cfg.Requests = reqs
 	return cfg, nil
