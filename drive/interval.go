@@ -38,6 +38,9 @@ func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*ru
 	if n, ok := e.stmts.delta(context.Background()); ok {
 		iv.DBStatements = &n
 	}
+	if e.pairs != nil {
+		iv.Pairs = e.pairs.collect()
+	}
 	if tail && len(iv.Templates) == 0 {
 		return iv, nil
 	}

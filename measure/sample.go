@@ -60,6 +60,7 @@ type Sample struct {
 	SentBytes  int64         // request bytes written
 	RecvBytes  int64         // response bytes read
 	Calls      int32         // HTTP calls made (a REST plan's, a persisted query's retry); 0 counts as one
+	Pair       int64         // paired mode: the pair's number (from 1), shared with its partner; 0: none
 }
 
 // QET is the query execution time: send start → last byte.

@@ -143,6 +143,15 @@ func mergeInterval(k ikey, group []*Interval, scratch *[3][]int64) (*Interval, e
 		for name := range iv.Templates {
 			names[name] = true
 		}
+		for name, p := range iv.Pairs {
+			if m.Pairs == nil {
+				m.Pairs = map[string]*PairInterval{}
+			}
+			if m.Pairs[name] == nil {
+				m.Pairs[name] = &PairInterval{}
+			}
+			m.Pairs[name].Add(p)
+		}
 	}
 	for name := range names {
 		mt := &TemplateInterval{}

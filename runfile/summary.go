@@ -22,6 +22,7 @@ type Summarizer struct {
 	late      int  // intervals collected late
 	stmts     Statements
 	measured  int // measured intervals with requests
+	pairs     pairAcc
 }
 
 type runKey struct{ run, step int }
@@ -64,6 +65,7 @@ func (s *Summarizer) Add(iv *Interval) error {
 	if !iv.Warmup {
 		s.addStatements(iv)
 	}
+	s.pairs.add(iv)
 	for name, t := range iv.Templates {
 		r.count += t.Count - t.Overrun
 		r.ok += t.OK - t.OverrunOK
@@ -162,6 +164,7 @@ func (s *Summarizer) Summary() *Summary {
 		out.Templates[name] = a.summary(windowNS)
 	}
 	out.Total = *s.total.summary(windowNS)
+	out.Paired = s.pairs.summary()
 	if st := s.stmts; st.Intervals > 0 {
 		st.Missing = s.measured - st.Intervals
 		if st.Requests > 0 {
@@ -281,6 +284,9 @@ func Summarize(f *File) (*Summary, error) {
 		out.SLO, out.SLOMet, out.SLOWhy = o.SLO, o.SLOMet, o.SLOWhy
 		out.Capacity, out.Ramp, out.Generators = o.Capacity, o.Ramp, o.Generators
 		out.RunsAuto = o.RunsAuto
+		if out.Paired != nil && o.Paired != nil {
+			out.Paired.APIs, out.Paired.Group, out.Paired.Targets = o.Paired.APIs, o.Paired.Group, o.Paired.Targets
+		}
 	} else {
 		out.Status, out.Reason = "incomplete", "the file ends before its summary line"
 	}

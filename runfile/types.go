@@ -99,6 +99,11 @@ type Params struct {
 	API       string   `json:"api,omitempty"`       // rest: the target is a REST API, the tasks' plans carried out; absent: GraphQL
 	Parallel  int      `json:"parallel,omitempty"`  // rest: calls of one task made at a time (connections per client)
 	HTTP2     bool     `json:"http2,omitempty"`     // rest: HTTP/2 (h2c) on one connection per client
+	// PairedTarget is the paired mode's second target, speaking PairedAPI;
+	// Group is the pairs per group.
+	PairedTarget string `json:"paired_target,omitempty"`
+	PairedAPI    string `json:"paired_api,omitempty"`
+	Group        int    `json:"group,omitempty"`
 	Extra     string   `json:"extra,omitempty"`     // free text
 }
 
@@ -155,6 +160,9 @@ type Interval struct {
 	// the interval (pg_stat_statements), when counted; absent when not
 	// counted or unknown for this interval.
 	DBStatements *int64 `json:"db_statements,omitempty"`
+	// Pairs are a paired run's pairs completed in the interval, per task
+	// label (see PairInterval).
+	Pairs map[string]*PairInterval `json:"pairs,omitempty"`
 }
 
 // LateIntervalNS is how late an interval may be collected before it is
@@ -338,6 +346,8 @@ type Summary struct {
 	// intervals whose statements were counted, per request completed in
 	// them: SQL statements per GraphQL request, for any server.
 	Statements *Statements `json:"db_statements,omitempty"`
+	// Paired is a paired run's account of its pairs.
+	Paired *Paired `json:"paired,omitempty"`
 }
 
 // Statements is the database's count of statements over the measured

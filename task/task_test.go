@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/drive"
@@ -196,5 +197,36 @@ func TestWriteTask(t *testing.T) {
 	}
 	if _, err := Generate(context.Background(), fixture.meta, Options{Sets: []string{"nope"}}, nil); err == nil {
 		t.Error("an unknown set was accepted")
+	}
+}
+
+// TestTasksPaired: the tasks in paired mode, GraphQL on one side and REST
+// on the other, every answer right and every pair complete.
+func TestTasksPaired(t *testing.T) {
+	entries := generate(t, Options{Sets: []string{SetLinGBM}, PerTemplate: 2})
+	var out bytes.Buffer
+	job := drive.Job{Config: drive.Config{Mode: drive.Paired, Clients: 3, Duration: 300 * time.Millisecond, Runs: 1, Group: 5},
+		Target: startGraphQL(t), PairedTarget: startREST(t), Check: true,
+		Queries: &queryfile.File{Path: "tasks.jsonl", Entries: entries}, Out: func() (io.Writer, error) { return &out, nil }}
+	sum, err := job.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := sum.Paired
+	var gq, rest int64
+	for name, s := range sum.Templates {
+		if strings.HasPrefix(name, "graphql/") {
+			gq += s.Count
+		} else {
+			rest += s.Count
+		}
+	}
+	if sum.Total.Wrong != 0 || sum.Total.Errors != 0 || p == nil || p.Total.Broken != 0 || p.Total.N != gq || gq != rest || gq == 0 ||
+		len(p.Labels) != 5 || p.APIs != [2]string{"graphql", "rest"} {
+		t.Errorf("%d graphql, %d rest answers; %+v; pairs %+v", gq, rest, sum.Total, p)
+	}
+	f, err := runfile.Read(&out)
+	if err != nil || f.Header.Params.PairedAPI != "rest" || f.Header.Params.PairedTarget == "" || f.Header.Params.Group != 5 {
+		t.Errorf("header %+v, %v", f.Header.Params, err)
 	}
 }

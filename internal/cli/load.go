@@ -88,7 +88,8 @@ type loadFlags struct {
 	labels                                                                    labelFlag
 	ignore                                                                    stringList
 	noCheck, quiet, http2                                                     bool
-	api                                                                       string
+	api, pairedTarget                                                         string
+	group                                                                     int
 	parallel                                                                  int
 	cpuProfile, execTrace                                                     string
 	req                                                                       requestFlags
@@ -197,6 +198,8 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.target, "target", "", "the GraphQL endpoint `URL`, e.g. http://127.0.0.1:4000/graphql, or with --api rest the REST API's base URL, e.g. http://127.0.0.1:4001")
 	fs.StringVar(&f.api, "api", "graphql", "what --target speaks: graphql (each entry's query is sent) or rest (each task's plan is carried out: gqlbench tasks)")
 	fs.IntVar(&f.parallel, "parallel", 0, "rest: calls of one task made at a time, on as many connections per client (default 6, a browser's per host)")
+	fs.StringVar(&f.pairedTarget, "paired-target", "", "paired: the second API's `URL`, speaking the other API than --target (with --api graphql, the REST base URL)")
+	fs.IntVar(&f.group, "group", drive.DefaultGroup, "paired: pairs per group whose means the run file keeps (seed 001: 20 groups of 100)")
 	fs.BoolVar(&f.http2, "http2", false, "rest: speak HTTP/2 (h2c for http://) on one connection per client, the calls of a task multiplexed on it")
 	fs.StringVar(&f.queries, "queries", "", "the queries `FILE` (JSON lines from gqlbench queries)")
 	fs.StringVar(&f.mode, "mode", "closed", strings.Join(modeNames(), ", "))
@@ -362,7 +365,7 @@ func (f *loadFlags) job(env Env, cfg drive.Config, q *queryfile.File) (*drive.Jo
 		return nil, usagef("--parallel must be positive")
 	}
 	o.Parallel, o.HTTP2 = f.parallel, f.http2
-	j := &drive.Job{Config: cfg, Target: f.target, API: f.api, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
+	j := &drive.Job{Config: cfg, Target: f.target, API: f.api, PairedTarget: f.pairedTarget, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
 		HTTP: o, Verify: f.verify, Reference: f.reference}
 	for _, s := range f.ignore {
 		p, err := verify.ParsePath(s)
@@ -405,7 +408,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 		Runs: f.runs.n, Think: f.think, MinOnTime: float64(f.minOnTime), Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
 		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
 		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, MaxLate: f.maxLate, AbortAfter: f.abortAfter,
-		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0)}
+		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0), Group: f.group}
 	if f.runs.auto {
 		c.CI, c.MaxRuns = float64(f.ci), f.maxRuns
 	}
