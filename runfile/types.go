@@ -104,7 +104,7 @@ type Params struct {
 	PairedTarget string `json:"paired_target,omitempty"`
 	PairedAPI    string `json:"paired_api,omitempty"`
 	Group        int    `json:"group,omitempty"`
-	Extra     string   `json:"extra,omitempty"`     // free text
+	Extra        string `json:"extra,omitempty"` // free text
 }
 
 // Machine describes the machine the load generator ran on.
