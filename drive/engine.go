@@ -48,8 +48,9 @@ type engine struct {
 	apqMisses atomic.Int64 // persisted-query hashes the server did not know
 	// base is the number of task labels; in paired mode names holds each
 	// twice, prefixed by the two APIs, and pairs records the pairs.
-	base  int
-	pairs *pairRecorder
+	base   int
+	pairs  *pairRecorder
+	series *series // --sample-interval's fine samples, or nil
 }
 
 // phase is a run (closed, open), a pass (sequential), a step (capacity) or
@@ -186,6 +187,9 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	}
 	s.Overrun = ph.window > 0 && s.End > ph.window
 	w.rec.Record(s)
+	if e.series != nil {
+		e.series.complete(w.side, s.End)
+	}
 	if e.cfg.lag > 0 {
 		time.Sleep(e.cfg.lag) // a slowed generator, for tests
 	}
@@ -274,6 +278,10 @@ func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Cont
 		ph.sum = runfile.NewSummarizer()
 	}
 	ph.base = time.Now()
+	if e.series != nil {
+		e.series.start(ph.base)
+		defer e.series.stop()
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

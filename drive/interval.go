@@ -41,6 +41,9 @@ func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*ru
 	if e.pairs != nil {
 		iv.Pairs = e.pairs.collect()
 	}
+	if e.series != nil {
+		iv.Series = e.series.collect(from, max(to, from))
+	}
 	if tail && len(iv.Templates) == 0 {
 		return iv, nil
 	}

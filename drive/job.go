@@ -129,6 +129,7 @@ func (j *Job) transports(cfg *Config) error {
 	if cfg.Transport, err = j.transport()(cfg.Requests); err != nil {
 		return &UsageError{err}
 	}
+	cfg.APIs[0] = j.api()
 	if cfg.Mode != Paired {
 		return nil
 	}

@@ -104,7 +104,10 @@ type Params struct {
 	PairedTarget string `json:"paired_target,omitempty"`
 	PairedAPI    string `json:"paired_api,omitempty"`
 	Group        int    `json:"group,omitempty"`
-	Extra        string `json:"extra,omitempty"` // free text
+	// SampleIntervalNS is how often the fine series were sampled
+	// (--sample-interval); absent: none.
+	SampleIntervalNS int64  `json:"sample_interval_ns,omitempty"`
+	Extra            string `json:"extra,omitempty"` // free text
 }
 
 // Machine describes the machine the load generator ran on.
@@ -163,6 +166,32 @@ type Interval struct {
 	// Pairs are a paired run's pairs completed in the interval, per task
 	// label (see PairInterval).
 	Pairs map[string]*PairInterval `json:"pairs,omitempty"`
+	// Series are the interval's fine samples (--sample-interval).
+	Series *Series `json:"series,omitempty"`
+}
+
+// Series are an interval's fine samples, taken every EveryNS from the
+// interval's start: seed 001's throughput per 10 ms and its servers' CPU
+// load and memory every 10 ms, kept as short lists rather than as interval
+// lines of their own (an interval line holds a histogram per template).
+type Series struct {
+	EveryNS int64 `json:"every_ns"`
+	// Completed are the answers completed (any outcome) in each step of
+	// EveryNS, by the time their last byte arrived, per API ("graphql",
+	// "rest"; both in paired mode).
+	Completed map[string][]int64 `json:"completed"`
+	// Procs are the --watch-pid processes' samples, in header order.
+	Procs []ProcSeries `json:"procs,omitempty"`
+}
+
+// ProcSeries are one watched process's fine samples, about EveryNS apart
+// from the interval's start: CPU % over the time since the previous sample
+// (from its threads' run times, to the nanosecond; 100 = one core) and the
+// resident memory (a tree's RSS summed), KiB.
+type ProcSeries struct {
+	PID    int       `json:"pid"`
+	CPU    []float64 `json:"cpu_pct"`
+	RSSKiB []int64   `json:"rss_kib"`
 }
 
 // LateIntervalNS is how late an interval may be collected before it is

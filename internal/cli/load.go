@@ -81,7 +81,7 @@ type loadFlags struct {
 	failures                                                                  int
 	runs                                                                      runsFlag
 	ci, minOnTime                                                             fraction
-	duration, think, interval, late, maxLate, abortAfter                      time.Duration
+	duration, think, interval, late, maxLate, abortAfter, sampleInterval      time.Duration
 	rate, rampRate, maxRate, precision, maxErrorRate, verifySample            float64
 	seed                                                                      uint64
 	watch                                                                     pidList
@@ -226,6 +226,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxSteps, "max-steps", 20, "capacity: steps at most")
 	fs.Float64Var(&f.maxErrorRate, "max-error-rate", 0, "the fraction of requests that may fail (0: none)")
 	fs.DurationVar(&f.interval, "interval", time.Second, "length of the run file's interval lines")
+	fs.DurationVar(&f.sampleInterval, "sample-interval", 0, "add fine series to every interval line: answers completed per step of `D`, and the --watch-pid processes' CPU % and memory sampled every step (seed 001: 10ms); --interval must be a multiple of it")
 	fs.DurationVar(&f.late, "late", time.Millisecond, "a send this much after it was due is late: open, capacity: after its intended time; closed, ramp: after its client had its answer and thought (then it waited on the load generator)")
 	fs.Var(&f.minOnTime, "min-on-time", "open, capacity: fail the run (a step) when fewer than a fraction `F` (0.95 or 95%) of the sends start within --late of their time (default 0: no check)")
 	fs.DurationVar(&f.maxLate, "max-lateness", 0, "open: drop a send that cannot start within this of its time (0: never drop)")
@@ -408,7 +409,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 		Runs: f.runs.n, Think: f.think, MinOnTime: float64(f.minOnTime), Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
 		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
 		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, MaxLate: f.maxLate, AbortAfter: f.abortAfter,
-		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0), Group: f.group}
+		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0), Group: f.group, SampleInterval: f.sampleInterval}
 	if f.runs.auto {
 		c.CI, c.MaxRuns = float64(f.ci), f.maxRuns
 	}
