@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,12 +84,14 @@ func (r *REST) NewConn() Conn {
 		c.sem = make(chan struct{}, r.parallel)
 		return c
 	}
-	c.free = make(chan *restH1, r.parallel)
+	c.slots = make(chan struct{}, r.parallel)
 	for range r.parallel {
 		h := &restH1{c: r.h1.NewConn().(*h1conn)}
 		c.all = append(c.all, h)
-		c.free <- h
 	}
+	// the first connection on top: a client reuses its most recent one
+	c.free = slices.Clone(c.all)
+	slices.Reverse(c.free)
 	return c
 }
 
@@ -107,12 +110,14 @@ func newH2Client(r *REST) *http.Client {
 
 // restConn is one REST client.
 type restConn struct {
-	t    *REST
-	all  []*restH1
-	free chan *restH1 // HTTP/1.1 connections not in use
-	h2   *http.Client
-	sem  chan struct{} // HTTP/2 calls in flight
-	buf  *bytes.Buffer // the assembled answer
+	t     *REST
+	all   []*restH1
+	slots chan struct{} // HTTP/1.1 connections in use
+	mu    sync.Mutex
+	free  []*restH1 // HTTP/1.1 connections not in use, the most recently used last
+	h2    *http.Client
+	sem   chan struct{} // HTTP/2 calls in flight
+	buf   *bytes.Buffer // the assembled answer
 }
 
 // restH1 is one HTTP/1.1 connection of a REST client and its request buffer.
@@ -375,8 +380,20 @@ func (c *restConn) roundTrip(n *planNode, path string, body []byte, res *Respons
 		defer func() { <-c.sem }()
 		return c.h2call(n.method, path, body, res)
 	}
-	h := <-c.free
-	defer func() { c.free <- h }()
+	// A connection not in use, the most recently used first (LIFO, as a
+	// browser reuses its idle connections): a chain of calls one after the
+	// other keeps one connection, only calls at the same time open more.
+	c.slots <- struct{}{}
+	c.mu.Lock()
+	h := c.free[len(c.free)-1]
+	c.free = c.free[:len(c.free)-1]
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.free = append(c.free, h)
+		c.mu.Unlock()
+		<-c.slots
+	}()
 	var split int
 	h.wire, split = c.t.wire(h.wire[:0], n.method, path, body)
 	h.c.once = n.method != "GET"

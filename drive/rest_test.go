@@ -191,6 +191,11 @@ func TestRESTAssembly(t *testing.T) {
 			if got := strings.TrimSpace(string(res.Body)); got != want || res.Calls != 2 || res.SentBytes < 100 || res.RecvBytes < 100 {
 				t.Errorf("task %d: %s (%d calls, %d/%d bytes)\nwant %s", i, got, res.Calls, res.SentBytes, res.RecvBytes, want)
 			}
+			// a chain keeps to the connection it used last; two calls at
+			// the same time need a second one
+			if want := i + 1; s.conns != want {
+				t.Errorf("after task %d: %d connections, want %d", i, s.conns, want)
+			}
 		}
 	})
 }
