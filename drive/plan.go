@@ -347,11 +347,29 @@ func attach(obj map[string]any, path []string, v any) {
 		obj = next
 	}
 	last := path[len(path)-1]
-	if old, ok := obj[last].([]any); ok {
-		if l, ok := v.([]any); ok {
+	if old, ok := asList(obj[last]); ok {
+		if l, ok := asList(v); ok {
 			obj[last] = append(old, l...)
 			return
 		}
 	}
 	obj[last] = v
+}
+
+// asList returns v as a list, decoding a raw answer that is one.
+func asList(v any) ([]any, bool) {
+	switch x := v.(type) {
+	case []any:
+		return x, true
+	case json.RawMessage:
+		if t := bytes.TrimSpace(x); len(t) > 0 && t[0] == '[' {
+			dec := json.NewDecoder(bytes.NewReader(t))
+			dec.UseNumber()
+			var l []any
+			if dec.Decode(&l) == nil {
+				return l, true
+			}
+		}
+	}
+	return nil, false
 }

@@ -378,7 +378,7 @@ func (c *restConn) roundTrip(n *planNode, path string, body []byte, res *Respons
 	if c.h2 != nil {
 		c.sem <- struct{}{}
 		defer func() { <-c.sem }()
-		return c.h2call(n.method, path, body, res)
+		return c.h2call(n, path, body, res)
 	}
 	// A connection not in use, the most recently used first (LIFO, as a
 	// browser reuses its idle connections): a chain of calls one after the
@@ -401,7 +401,37 @@ func (c *restConn) roundTrip(n *planNode, path string, body []byte, res *Respons
 	if err != nil {
 		return nil, err
 	}
-	return decodeAnswer(res.Body)
+	// The body is the connection's buffer, the next call's once released.
+	return n.answer(res)
+}
+
+// answer returns a call's answer: decoded (numbers kept as written), or
+// kept raw when nothing is selected of it and nothing depends on it. An
+// empty body (204) is null. A body that is not JSON, or whose status is
+// not the plan's, is kept (copied) for the failure's message.
+func (n *planNode) answer(res *Response) (any, error) {
+	b := res.Body
+	switch {
+	case res.Status != n.status:
+		res.Body = bytes.Clone(b)
+		return nil, nil
+	case len(bytes.TrimSpace(b)) == 0:
+		return nil, nil
+	case n.keep == nil && len(n.then) == 0:
+		if !json.Valid(b) {
+			res.Body = bytes.Clone(b)
+			return badJSON{}, nil
+		}
+		return json.RawMessage(bytes.Clone(b)), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		res.Body = bytes.Clone(b)
+		return badJSON{}, nil
+	}
+	return v, nil
 }
 
 // wire appends one HTTP/1.1 request, and says where per-request header
@@ -424,12 +454,12 @@ func (r *REST) wire(w []byte, method, path string, body []byte) ([]byte, int) {
 
 // h2call makes one call over HTTP/2 (bodies counted as bytes: the frames
 // and compressed headers are not visible through net/http).
-func (c *restConn) h2call(method, path string, body []byte, res *Response) (any, error) {
+func (c *restConn) h2call(n *planNode, path string, body []byte, res *Response) (any, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequest(method, c.t.h2url+path, rd)
+	req, err := http.NewRequest(n.method, c.t.h2url+path, rd)
 	if err != nil {
 		return nil, err
 	}
@@ -451,36 +481,20 @@ func (c *restConn) h2call(method, path string, body []byte, res *Response) (any,
 	}
 	defer resp.Body.Close()
 	res.FirstByte = time.Now()
-	max := c.t.o.MaxResponseBytes
-	if max <= 0 {
-		max = 256 << 20
+	limit := c.t.o.MaxResponseBytes
+	if limit <= 0 {
+		limit = 256 << 20
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, int64(max)+1))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	res.End = time.Now()
 	res.Status, res.Body, res.SentBytes, res.RecvBytes = resp.StatusCode, b, int64(len(body)), int64(len(b))
 	switch {
 	case err != nil:
 		return nil, err
-	case len(b) > max:
-		return nil, protocolError{fmt.Sprintf("response exceeds the %d-byte limit", max)}
+	case len(b) > limit:
+		return nil, protocolError{fmt.Sprintf("response exceeds the %d-byte limit", limit)}
 	}
-	return decodeAnswer(b)
-}
-
-// decodeAnswer decodes a call's JSON answer, numbers kept as written; an
-// empty body (204) is null. A body that is not JSON decodes to an error
-// value, not an error: the status decides first.
-func decodeAnswer(b []byte) (any, error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return badJSON{}, nil
-	}
-	return v, nil
+	return n.answer(res)
 }
 
 // badJSON is the value of an answer that is not JSON.
