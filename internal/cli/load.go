@@ -26,7 +26,7 @@ import (
 )
 
 func init() {
-	register("load", "drive load at a GraphQL server and measure it: closed, sequential, open, ramp, capacity (run file)", runLoad)
+	register("load", "drive load at a GraphQL server or a REST API (tasks) and measure it: closed, sequential, open, ramp, capacity, paired (run file)", runLoad)
 }
 
 // loadSynopsis is load's help; its modes come from drive's registry.
@@ -45,6 +45,10 @@ func loadSynopsis() string {
 
 Modes (see docs/load.md):
 ` + modes.String() + `
+--api rest makes --target a REST API's base URL and sends each task's REST plan
+(gqlbench tasks; docs/tasks.md) instead of its query; --mode paired sends every task to
+--target and --paired-target (the other API) at the same moment.
+
 Before the load, the target must answer {__typename} as GraphQL and every label's first
 query without errors (--no-check skips this). Every response is checked: status 200,
 no GraphQL errors (parsed as JSON), data present, and the data equal to the right
