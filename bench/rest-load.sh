@@ -62,13 +62,14 @@ wrk_run() {
   taskset -c 1 wrk -t1 -c"$CONNS" -d"${DURATION}s" -H "Accept: application/json" -H "User-Agent: gqlbench/$version" \
     "http://127.0.0.1:$PORT$1" | awk '/^Requests\/sec:/ {print $2}'
 }
-# gq_run TASKS CLIENTS [flags] prints "req/s p50_ms verified wrong errors calls_per_task driver_cpu"
+# gq_run TASKS CLIENTS [flags] prints "req/s p50_ms verified wrong errors calls_per_task driver_cpu% server_cpu%"
 gq_run() {
   local tasks=$1 clients=$2; shift 2
   local run=$work/run.jsonl
   taskset -c 1 "$B" load --api rest --target "http://127.0.0.1:$PORT" --queries "$tasks" --mode closed \
-    --clients "$clients" --duration "${DURATION}s" --runs 1 --quiet -o "$run" "$@" || true
-  jq -r 'select(.type=="summary") | "\(.throughput.mean) \(.total.qet.p50/1e6) \(.total.verified) \(.total.wrong) \(.total.errors) \((.total.calls // .total.count) / ([.total.count,1]|max))"' "$run"
+    --clients "$clients" --duration "${DURATION}s" --runs 1 --watch-pid "$server_pid" --quiet -o "$run" "$@" || true
+  local cpu; cpu=$(jq -s '[.[] | select(.type=="interval" and (.tail|not))] | "\(([.[].driver.cpu_pct]|add)/length|floor) \(([.[].procs[0].cpu_pct]|add)/length|floor)"' -r "$run")
+  jq -r --arg cpu "$cpu" 'select(.type=="summary") | "\(.throughput.mean) \(.total.qet.p50/1e6) \(.total.verified) \(.total.wrong) \(.total.errors) \((.total.calls // .total.count) / ([.total.count,1]|max)) \($cpu)"' "$run"
 }
 best() { sort -g -r -k1,1 | head -1; }
 
@@ -81,12 +82,12 @@ compare() {
     gq_run "$work/one.jsonl" "$CONNS" --parallel 1 >> "$work/h1.r"
     gq_run "$work/one.jsonl" "$CONNS" --http2 >> "$work/h2.r"
   done
-  local wrk h1 h1p50 h1v h1w h1e h2 h2p50 _
+  local wrk h1 h1p50 h1v h1w h1e h1d h1s h2 h2p50 h2d h2s _
   wrk=$(best < "$work/wrk.r")
-  read -r h1 h1p50 h1v h1w h1e _ < <(best < "$work/h1.r")
-  read -r h2 h2p50 _ < <(best < "$work/h2.r")
-  printf "  %-44s wrk %8.0f req/s | gqlbench %8.0f req/s (p50 %.3f ms, %s verified, %s wrong, %s errors) | ratio %.2f | HTTP/2 %8.0f req/s (p50 %.3f ms)\n" \
-    "$1" "$wrk" "$h1" "$h1p50" "$h1v" "$h1w" "$h1e" "$(awk -v a="$h1" -v b="$wrk" 'BEGIN {print a/b}')" "$h2" "$h2p50"
+  read -r h1 h1p50 h1v h1w h1e _ h1d h1s < <(best < "$work/h1.r")
+  read -r h2 h2p50 _ _ _ _ h2d h2s < <(best < "$work/h2.r")
+  printf "  %-44s wrk %8.0f req/s | gqlbench %8.0f req/s (p50 %.3f ms, %s verified, %s wrong, %s errors; CPU driver %s%% server %s%%) | ratio %.2f | HTTP/2 %8.0f req/s (p50 %.3f ms; CPU driver %s%% server %s%%)\n" \
+    "$1" "$wrk" "$h1" "$h1p50" "$h1v" "$h1w" "$h1e" "$h1d" "$h1s" "$(awk -v a="$h1" -v b="$wrk" 'BEGIN {print a/b}')" "$h2" "$h2p50" "$h2d" "$h2s"
 }
 
 echo "gqlbench load --api rest vs wrk (server on core 0, load on core 1), $CONNS connections, ${DURATION}s, best of $ROUNDS"
@@ -94,7 +95,8 @@ echo "  $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); wrk
 start_server null
 compare "serve null, GET /graphql?query={__typename}" "/graphql?query=%7B__typename%7D"
 
-if "$S" serve --help 2>&1 | grep -qE '^  rest '; then
+serve_help=$("$S" serve --help 2>&1 || true)
+if grep -qE '^  rest ' <<< "$serve_help"; then
   "$B" gen --sf 1 --db "sqlite:$work/sf1.db" --meta "$work/sf1.meta.json" >/dev/null 2>&1
   start_server rest --db "sqlite:$work/sf1.db"
   compare "serve rest, GET /rest/universities/1" "/rest/universities/1"
@@ -105,10 +107,10 @@ if "$S" serve --help 2>&1 | grep -qE '^  rest '; then
     gq_run "$work/many.jsonl" "$CLIENTS_MANY" >> "$work/m1.r"
     gq_run "$work/many.jsonl" "$CLIENTS_MANY" --http2 >> "$work/m2.r"
   done
-  read -r m1 m1p50 m1v m1w m1e m1c < <(best < "$work/m1.r")
-  read -r m2 m2p50 m2v m2w m2e m2c < <(best < "$work/m2.r")
-  printf "  %-44s HTTP/1.1 (6 connections per client) %6.1f tasks/s, p50 %.2f ms | HTTP/2 (one) %6.1f tasks/s, p50 %.2f ms | %.0f calls per task, wrong %s/%s, errors %s/%s\n" \
-    "serve rest, display-endpoints-50, $CLIENTS_MANY clients" "$m1" "$m1p50" "$m2" "$m2p50" "$m1c" "$m1w" "$m2w" "$m1e" "$m2e"
+  read -r m1 m1p50 m1v m1w m1e m1c m1d m1s < <(best < "$work/m1.r")
+  read -r m2 m2p50 m2v m2w m2e m2c m2d m2s < <(best < "$work/m2.r")
+  printf "  %-44s HTTP/1.1 (6 connections per client) %6.1f tasks/s, p50 %.2f ms, CPU driver %s%% server %s%% | HTTP/2 (one) %6.1f tasks/s, p50 %.2f ms, CPU driver %s%% server %s%% | %.0f calls per task, wrong %s/%s, errors %s/%s\n" \
+    "serve rest, display-endpoints-50, $CLIENTS_MANY clients" "$m1" "$m1p50" "$m1d" "$m1s" "$m2" "$m2p50" "$m2d" "$m2s" "$m1c" "$m1w" "$m2w" "$m1e" "$m2e"
 else
   echo "  (the server binary has no serve rest: SERVER_BIN=... for the REST endpoint and the HTTP/2 effect on many calls)"
 fi
