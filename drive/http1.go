@@ -26,7 +26,8 @@ type HTTPOptions struct {
 	Method           string        // POST (default: the request as JSON) or GET (in the query string)
 	APQ              bool          // automatic persisted queries: the query's hash first, its text after a miss
 	// Parallel is how many calls of one REST task are made at a time (the
-	// REST transport's connections per client); 0: DefaultParallel.
+	// REST transport's connections per client, or streams with HTTP2); 0:
+	// DefaultParallel, DefaultParallelHTTP2 with HTTP2.
 	Parallel int
 	// HTTP2 makes the REST transport speak HTTP/2 (h2c, prior knowledge,
 	// for http://) on one connection per client, through net/http.

@@ -171,10 +171,7 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 	p.Check, p.Reference = level, j.Reference
 	p.Method, p.APQ = j.HTTP.Method, j.HTTP.APQ
 	if j.API == APIREST || cfg.Mode == Paired {
-		p.Parallel, p.HTTP2 = j.HTTP.Parallel, j.HTTP.HTTP2
-		if p.Parallel == 0 {
-			p.Parallel = DefaultParallel
-		}
+		p.Parallel, p.HTTP2 = parallelOf(j.HTTP), j.HTTP.HTTP2
 	}
 	if j.API == APIREST {
 		p.API = APIREST

@@ -38,8 +38,25 @@ type REST struct {
 }
 
 // DefaultParallel is how many calls of one task a REST client makes at a
-// time when not told: a browser's connections per host.
+// time when not told: a browser's HTTP/1.1 connections per host.
 const DefaultParallel = 6
+
+// DefaultParallelHTTP2 is the same over HTTP/2, whose calls are streams of
+// one connection: the fewest concurrent streams a server should allow
+// (RFC 9113 recommends no less than 100), so multiplexing is not held to
+// HTTP/1.1's six.
+const DefaultParallelHTTP2 = 100
+
+// parallelOf is the calls at a time of options o.
+func parallelOf(o HTTPOptions) int {
+	switch {
+	case o.Parallel > 0:
+		return o.Parallel
+	case o.HTTP2:
+		return DefaultParallelHTTP2
+	}
+	return DefaultParallel
+}
 
 // NewREST returns a REST transport to the base URL base (http://HOST:PORT
 // or with a path prefix) for reqs, every one of which must have a plan.
@@ -48,10 +65,7 @@ func NewREST(base string, reqs []Request, o HTTPOptions) (*REST, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
 		return nil, fmt.Errorf("REST target %q: want http://HOST[:PORT][/PREFIX] or https://...", base)
 	}
-	r := &REST{prefix: strings.TrimSuffix(u.EscapedPath(), "/"), o: o, parallel: o.Parallel, ua: o.UserAgent}
-	if r.parallel <= 0 {
-		r.parallel = DefaultParallel
-	}
+	r := &REST{prefix: strings.TrimSuffix(u.EscapedPath(), "/"), o: o, parallel: parallelOf(o), ua: o.UserAgent}
 	if r.ua == "" {
 		r.ua = "gqlbench"
 	}

@@ -118,7 +118,7 @@ func TestRESTJob(t *testing.T) {
 		if tot.Count == 0 || tot.Wrong != 0 || tot.Errors != 0 || tot.Verified != tot.Count || tot.Calls != 3*tot.Count {
 			t.Errorf("http2 %v: %d tasks, %d verified, %d wrong, %d errors, %d calls", h2, tot.Count, tot.Verified, tot.Wrong, tot.Errors, tot.Calls)
 		}
-		if p := f.Header.Params; p.API != "rest" || p.HTTP2 != h2 || p.Parallel != drive.DefaultParallel {
+		if p := f.Header.Params; p.API != "rest" || p.HTTP2 != h2 || (h2 && p.Parallel != drive.DefaultParallelHTTP2 || !h2 && p.Parallel != drive.DefaultParallel) {
 			t.Errorf("http2 %v: header params %+v", h2, p)
 		}
 		switch {
