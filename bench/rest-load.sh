@@ -35,7 +35,10 @@ go build -o "$B" ./cmd/gqlbench
 S=${SERVER_BIN:-$B}
 version=$("$B" version | awk '{print $2}')
 server_pid=""
-stop_server() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null; server_pid=""; }
+stop_server() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  server_pid=""
+}
 cleanup() { stop_server; rm -rf "$work"; }
 trap cleanup EXIT
 
