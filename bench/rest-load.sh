@@ -80,9 +80,10 @@ best() { sort -g -r -k1,1 | head -1; }
 compare() {
   one_task "$2" "$work/one.jsonl"
   : > "$work/wrk.r"; : > "$work/h1.r"; : > "$work/h2.r"
-  for _ in $(seq "$ROUNDS"); do
-    wrk_run "$2" >> "$work/wrk.r"
+  for r in $(seq "$ROUNDS"); do # the order alternates: no tool always follows another
+    if [ $((r % 2)) -eq 1 ]; then wrk_run "$2" >> "$work/wrk.r"; fi
     gq_run "$work/one.jsonl" "$CONNS" --parallel 1 >> "$work/h1.r"
+    if [ $((r % 2)) -eq 0 ]; then wrk_run "$2" >> "$work/wrk.r"; fi
     gq_run "$work/one.jsonl" "$CONNS" --http2 >> "$work/h2.r"
   done
   local wrk h1 h1p50 h1v h1w h1e h1d h1s h2 h2p50 h2d h2s _
