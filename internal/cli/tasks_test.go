@@ -69,6 +69,9 @@ func TestLoadREST(t *testing.T) {
 		{[]string{"--http2"}, "apply to a REST target"},
 		{[]string{"--api", "rest", "--method", "GET"}, "GraphQL's"},
 		{[]string{}, "has no GraphQL query"},
+		{[]string{"--mode", "paired"}, "--paired-target"},
+		{[]string{"--api", "rest", "--paired-target", "http://x"}, "--paired-target does not apply to --mode closed"},
+		{[]string{"--api", "rest", "--sample-interval", "300ms"}, "the sample interval must be at least 1ms and divide the interval"},
 	} {
 		args := append([]string{"load", "--target", srv.URL, "--queries", q, "--duration", "100ms", "--runs", "1", "--quiet", "-o", filepath.Join(dir, "x.jsonl")}, c.args...)
 		if code, _, stderr := runCLI(args...); code != 2 || !strings.Contains(stderr, c.want) {
