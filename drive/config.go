@@ -16,6 +16,12 @@ type Config struct {
 	Mode      Mode
 	Transport Transport
 	Requests  []Request
+	// Paired is the paired mode's second API (--paired-target), for the
+	// same Requests; APIs names the two sides ("graphql", "rest"), Group
+	// is the pairs per group (default 100: seed 001's groups).
+	Paired Transport
+	APIs   [2]string
+	Group  int
 
 	Clients     int           // closed: simulated clients, one connection each
 	Connections int           // open, capacity: connections, the most requests in flight
@@ -49,6 +55,11 @@ type Config struct {
 	MaxErrorRate float64     // the error fraction tolerated (ramp and capacity steps; the run's check)
 
 	Interval time.Duration // interval lines' length
+	// SampleInterval, when positive, adds fine series to every interval:
+	// answers completed per step of it, and the watched processes' CPU and
+	// memory sampled every step (seed 001: 10 ms). Interval must be a
+	// multiple of it.
+	SampleInterval time.Duration
 	// Late is how long after it was due a send is late: open loop, after
 	// its intended time; closed loop (closed, ramp), after its client had
 	// the previous answer and thought its think time.
@@ -148,6 +159,8 @@ func (c *Config) ValidateParams() error {
 		return errors.New("warm-up passes must not be negative")
 	case c.Think < 0 || c.Late < 0 || c.MaxLate < 0 || c.AbortAfter < 0:
 		return errors.New("durations must not be negative")
+	case c.SampleInterval < 0 || c.SampleInterval > 0 && (c.SampleInterval < time.Millisecond || c.Interval%c.SampleInterval != 0):
+		return fmt.Errorf("the sample interval must be at least 1ms and divide the interval (%v), got %v", c.Interval, c.SampleInterval)
 	case c.VerifySample <= 0 || c.VerifySample > 1:
 		return fmt.Errorf("the verification sample must be in (0, 1], got %g", c.VerifySample)
 	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1:

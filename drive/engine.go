@@ -46,6 +46,11 @@ type engine struct {
 	spec      *ModeSpec    // the mode's definition
 	fails     *failureLog  // the first wrong answers
 	apqMisses atomic.Int64 // persisted-query hashes the server did not know
+	// base is the number of task labels; in paired mode names holds each
+	// twice, prefixed by the two APIs, and pairs records the pairs.
+	base   int
+	pairs  *pairRecorder
+	series *series // --sample-interval's fine samples, or nil
 }
 
 // phase is a run (closed, open), a pass (sequential), a step (capacity) or
@@ -67,6 +72,11 @@ type phase struct {
 func newEngine(cfg Config, w *runfile.Writer) *engine {
 	e := &engine{cfg: cfg, w: w, sum: runfile.NewSummarizer()}
 	e.names, e.tmplOf = templates(cfg.Requests)
+	e.base = len(e.names)
+	if cfg.Paired != nil {
+		e.pairs = newPairRecorder(e.names, cfg.Group)
+		e.names = pairedNames(e.names, cfg.APIs)
+	}
 	e.ids = make([]string, len(cfg.Requests))
 	for i, r := range cfg.Requests {
 		e.ids[i] = r.ID
@@ -88,6 +98,8 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 type worker struct {
 	e       *engine
 	id      int32
+	side    int32 // paired mode: 1 for the --paired-target's side
+	pair    int64 // paired mode: the number of the pair being sent
 	conn    Conn
 	rec     *measure.Recorder
 	res     Response
@@ -108,7 +120,13 @@ func (e *engine) worker(c int) (*worker, error) {
 		e.workers = append(e.workers, nil)
 	}
 	if e.workers[c] == nil {
-		e.workers[c] = &worker{e: e, id: int32(c), conn: e.cfg.Transport.NewConn(), rec: e.coll.NewRecorder()}
+		w := &worker{e: e, id: int32(c), rec: e.coll.NewRecorder()}
+		if e.cfg.Paired != nil && c >= e.cfg.Clients { // the partner of client c − Clients
+			w.side, w.conn = 1, e.cfg.Paired.NewConn()
+		} else {
+			w.conn = e.cfg.Transport.NewConn()
+		}
+		e.workers[c] = w
 	}
 	return e.workers[c], nil
 }
@@ -142,9 +160,9 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 		e.apqMisses.Add(1)
 	}
 	s := &w.s
-	*s = measure.Sample{Template: e.tmplOf[i], Query: int32(i), Client: w.id,
+	*s = measure.Sample{Template: e.tmplOf[i] + w.side*int32(e.base), Query: int32(i), Client: w.id,
 		Start: w.res.Start.Sub(ph.base), End: w.res.End.Sub(ph.base),
-		SentBytes: w.res.SentBytes, RecvBytes: w.res.RecvBytes}
+		SentBytes: w.res.SentBytes, RecvBytes: w.res.RecvBytes, Calls: int32(w.res.Calls), Pair: w.pair}
 	s.Intended = intended
 	if intended < 0 {
 		s.Intended = s.Start
@@ -169,6 +187,9 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	}
 	s.Overrun = ph.window > 0 && s.End > ph.window
 	w.rec.Record(s)
+	if e.series != nil {
+		e.series.complete(w.side, s.End)
+	}
 	if e.cfg.lag > 0 {
 		time.Sleep(e.cfg.lag) // a slowed generator, for tests
 	}
@@ -257,6 +278,10 @@ func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Cont
 		ph.sum = runfile.NewSummarizer()
 	}
 	ph.base = time.Now()
+	if e.series != nil {
+		e.series.start(ph.base)
+		defer e.series.stop()
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

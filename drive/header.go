@@ -36,7 +36,7 @@ func NewHeader(cfg Config, info HeaderInfo, q *queryfile.File) *runfile.Header {
 	c := cfg
 	p := runfile.Params{Seed: c.Seed, IntervalNS: int64(c.Interval), TimeoutNS: int64(info.Timeout),
 		VerifySample: c.VerifySample, MaxErrorRate: c.MaxErrorRate, Client: info.Client, Records: info.Records,
-		Checked: info.Checked, SLO: c.SLO.String()}
+		Checked: info.Checked, SLO: c.SLO.String(), SampleIntervalNS: int64(c.SampleInterval)}
 	if spec, err := ModeByName(c.Mode); err == nil {
 		spec.header(&c, &p)
 	}

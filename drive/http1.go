@@ -25,6 +25,13 @@ type HTTPOptions struct {
 	TLS              *tls.Config   // for https targets; nil: the system's defaults
 	Method           string        // POST (default: the request as JSON) or GET (in the query string)
 	APQ              bool          // automatic persisted queries: the query's hash first, its text after a miss
+	// Parallel is how many calls of one REST task are made at a time (the
+	// REST transport's connections per client, or streams with HTTP2); 0:
+	// DefaultParallel, DefaultParallelHTTP2 with HTTP2.
+	Parallel int
+	// HTTP2 makes the REST transport speak HTTP/2 (h2c, prior knowledge,
+	// for http://) on one connection per client, through net/http.
+	HTTP2 bool
 }
 
 // HTTP is gqlbench's own HTTP/1.1 client: keep-alive connections over
@@ -45,6 +52,9 @@ type HTTP struct {
 	split, retrySplit []int
 	timeout           time.Duration
 	maxResp           int
+	// dial, when set, makes the connections instead of TCP (tests: an
+	// in-memory pipe in a synctest bubble).
+	dial func(ctx context.Context) (net.Conn, error)
 }
 
 // NewHTTP returns a transport to target (http:// or https://) for reqs,
@@ -145,6 +155,7 @@ type h1conn struct {
 	buf    []byte
 	r, w   int  // unread response bytes are buf[r:w]
 	reused bool // nc has carried a response: the server may close it any time
+	once   bool // the request must not be sent twice (a REST write): no retry on a stale connection
 	// deadline is nc's deadline: set again only when it would cut a request
 	// short by more than deadlineSlack (a SetDeadline per request costs).
 	deadline time.Time
@@ -158,7 +169,13 @@ type h1conn struct {
 
 func (c *h1conn) dial(ctx context.Context) error {
 	d := net.Dialer{Timeout: c.t.timeout}
-	nc, err := d.DialContext(ctx, "tcp", c.t.addr)
+	var nc net.Conn
+	var err error
+	if c.t.dial != nil {
+		nc, err = c.t.dial(ctx)
+	} else {
+		nc, err = d.DialContext(ctx, "tcp", c.t.addr)
+	}
 	if err != nil {
 		return err
 	}
@@ -229,7 +246,7 @@ func (c *h1conn) Do(i int, res *Response) error {
 	}
 	first := *res
 	err = c.do(c.t.retries[i], c.t.retrySplit[i], res)
-	res.Start, res.Retried = first.Start, true
+	res.Start, res.Retried, res.Calls = first.Start, true, 2
 	res.SentBytes += first.SentBytes
 	res.RecvBytes += first.RecvBytes
 	return err
@@ -264,8 +281,9 @@ func (c *h1conn) do(wire []byte, split int, res *Response) error {
 		c.drop()
 		// A kept-alive connection the server closed while idle fails
 		// before any byte of the answer: send once more on a new one (the
-		// queries are read-only, so the retry is safe).
-		if stale && attempt == 0 && res.RecvBytes == 0 && classify(err) == measure.ErrTransport && !c.isClosed() {
+		// queries are read-only, so the retry is safe; a REST write is not
+		// retried).
+		if stale && !c.once && attempt == 0 && res.RecvBytes == 0 && classify(err) == measure.ErrTransport && !c.isClosed() {
 			continue
 		}
 		return err

@@ -38,6 +38,12 @@ func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*ru
 	if n, ok := e.stmts.delta(context.Background()); ok {
 		iv.DBStatements = &n
 	}
+	if e.pairs != nil {
+		iv.Pairs = e.pairs.collect()
+	}
+	if e.series != nil {
+		iv.Series = e.series.collect(from, max(to, from))
+	}
 	if tail && len(iv.Templates) == 0 {
 		return iv, nil
 	}
@@ -91,6 +97,9 @@ func templateInterval(st *measure.Stats) (*runfile.TemplateInterval, error) {
 	ti := &runfile.TemplateInterval{Count: c.Count, OK: c.OK, Errors: c.Errors, Wrong: c.Wrong, Verified: c.Verified,
 		Late: c.Late, DriverLate: c.DriverLate, Dropped: c.Dropped, Overrun: c.Overrun, OverrunOK: c.OverrunOK,
 		Clamped: c.Clamped, SentBytes: c.SentBytes, RecvBytes: c.RecvBytes}
+	if c.Calls != c.Count {
+		ti.Calls = c.Calls // absent: one call per request
+	}
 	for k, o := range measure.ErrorKinds {
 		if n := c.ErrorKinds[k]; n > 0 {
 			if ti.ErrorKinds == nil {

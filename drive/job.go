@@ -40,13 +40,19 @@ func (e *UsageError) ExitCode() int { return ExitUsage }
 // what is watched, and the header's account of it. The CLI's `load` and the
 // experiments make every run through it.
 type Job struct {
-	Config  Config          // the mode and its parameters; Requests, Transport, Watch and Self are Run's
-	Target  string          // the GraphQL endpoint
-	Client  string          // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
-	HTTP    HTTPOptions     // timeout, headers, response limit
-	Queries *queryfile.File // the queries file; Entries are the ones sent
-	Watch   []int           // processes sampled each interval with their descendants (the server, the database)
-	Check   bool            // check the target with Preflight before the load
+	Config Config // the mode and its parameters; Requests, Transport, Watch and Self are Run's
+	Target string // the GraphQL endpoint, or the REST API's base URL (API "rest")
+	// API is what Target speaks: "graphql" ("" too: every entry's query is
+	// sent) or "rest" (every entry's plan is carried out: NewREST).
+	API string
+	// PairedTarget is paired mode's second target, speaking the other API
+	// (the REST base URL when API is GraphQL, and the other way round).
+	PairedTarget string
+	Client       string          // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
+	HTTP         HTTPOptions     // timeout, headers, response limit
+	Queries      *queryfile.File // the queries file; Entries are the ones sent
+	Watch        []int           // processes sampled each interval with their descendants (the server, the database)
+	Check        bool            // check the target with Preflight before the load
 	// Verify says how answers are checked: "" by the queries file's expected
 	// answers (every entry must carry one), "status" by status only (HTTP
 	// 200, no GraphQL errors, data present). With Reference set, the
@@ -77,9 +83,8 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		return nil, err
 	}
 	cfg.Ignore = j.Ignore
-	newTransport := j.transport()
-	if cfg.Transport, err = newTransport(cfg.Requests); err != nil {
-		return nil, &UsageError{err}
+	if err := j.transports(&cfg); err != nil {
+		return nil, err
 	}
 	info := j.Info
 	info.Watch = nil
@@ -95,14 +100,8 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		cfg.Self = self
 	}
 	if j.Check {
-		warnings, err := Preflight(ctx, j.Target, newTransport, cfg.Requests)
-		if err != nil {
+		if err := j.preflight(ctx, cfg.Requests); err != nil {
 			return nil, err
-		}
-		for _, w := range warnings {
-			if j.Warn != nil {
-				j.Warn(w)
-			}
 		}
 	}
 	out, err := j.Out()
@@ -117,16 +116,73 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		cfg.Records = measure.NewRecordWriter(rec)
 	}
 	w := runfile.NewWriter(out)
-	h := NewHeader(cfg, info, j.Queries)
-	h.Params.Check, h.Params.Reference = level, j.Reference
-	h.Params.Method, h.Params.APQ = j.HTTP.Method, j.HTTP.APQ
-	for _, p := range j.Ignore {
-		h.Params.Ignore = append(h.Params.Ignore, strings.Join(p, "."))
-	}
-	if err := w.Write(h); err != nil {
+	if err := w.Write(j.header(cfg, info, level)); err != nil {
 		return nil, fmt.Errorf("run file: %w", err)
 	}
 	return Run(ctx, cfg, w)
+}
+
+// transports makes the job's transport, and in paired mode the second
+// API's.
+func (j *Job) transports(cfg *Config) error {
+	var err error
+	if cfg.Transport, err = j.transport()(cfg.Requests); err != nil {
+		return &UsageError{err}
+	}
+	cfg.APIs[0] = j.api()
+	if cfg.Mode != Paired {
+		return nil
+	}
+	cfg.APIs = [2]string{j.api(), j.pairedAPI()}
+	if cfg.Paired, err = j.pairedTransport()(cfg.Requests); err != nil {
+		return &UsageError{fmt.Errorf("--paired-target: %w", err)}
+	}
+	return nil
+}
+
+// preflight checks the target, and the paired one, before the load.
+func (j *Job) preflight(ctx context.Context, reqs []Request) error {
+	check := func(api, target string, tr func([]Request) (Transport, error)) error {
+		preflight := Preflight
+		if api == APIREST {
+			preflight = PreflightREST
+		}
+		warnings, err := preflight(ctx, target, tr, reqs)
+		for _, w := range warnings {
+			if j.Warn != nil {
+				j.Warn(w)
+			}
+		}
+		return err
+	}
+	if err := check(j.api(), j.Target, j.transport()); err != nil {
+		return err
+	}
+	if j.Config.Mode == Paired {
+		return check(j.pairedAPI(), j.PairedTarget, j.pairedTransport())
+	}
+	return nil
+}
+
+// header is the run file's header.
+func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header {
+	h := NewHeader(cfg, info, j.Queries)
+	p := &h.Params
+	p.Check, p.Reference = level, j.Reference
+	p.Method, p.APQ = j.HTTP.Method, j.HTTP.APQ
+	if j.API == APIREST || cfg.Mode == Paired {
+		p.Parallel, p.HTTP2 = parallelOf(j.HTTP), j.HTTP.HTTP2
+	}
+	if j.API == APIREST {
+		p.API = APIREST
+	}
+	if cfg.Mode == Paired {
+		p.PairedTarget, p.PairedAPI = j.PairedTarget, j.pairedAPI()
+	}
+	for _, path := range j.Ignore {
+		p.Ignore = append(p.Ignore, strings.Join(path, "."))
+	}
+	return h
 }
 
 // config returns the job's Config with its requests, defaults and checks.
@@ -142,13 +198,89 @@ func (j *Job) config() (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
+	paired := cfg.Mode == Paired
+	switch {
+	case paired && j.PairedTarget == "":
+		return cfg, &UsageError{errors.New("paired mode sends every task to two APIs: give the second one's URL with --paired-target")}
+	case !paired && j.PairedTarget != "":
+		return cfg, &UsageError{errors.New("--paired-target applies to --mode paired")}
+	case j.API == APIREST && j.Client == "net/http":
+		return cfg, &UsageError{errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
+	case j.API != APIREST && !paired && (j.HTTP.HTTP2 || j.HTTP.Parallel != 0):
+		return cfg, &UsageError{errors.New("--http2 and --parallel apply to a REST target (--api rest, or the REST side of --mode paired)")}
+	}
+	if err := checkForms(reqs, j.API); err != nil {
+		return cfg, err
+	}
+	if paired {
+		if err := checkForms(reqs, j.pairedAPI()); err != nil {
+			return cfg, err
+		}
+	}
 	cfg.Requests = reqs
 	return cfg, nil
 }
 
+// The APIs a target speaks.
+const (
+	APIGraphQL = "graphql"
+	APIREST    = "rest"
+)
+
+// checkForms says which entry lacks the form the API needs: a query for
+// GraphQL, a plan for REST.
+func checkForms(reqs []Request, api string) error {
+	switch api {
+	case "", APIGraphQL:
+		for _, r := range reqs {
+			if r.Query == "" {
+				return &UsageError{fmt.Errorf("%s has no GraphQL query, only a REST plan: send it to a REST target (--api rest)", r.ID)}
+			}
+		}
+	case APIREST:
+		for _, r := range reqs {
+			if len(r.Plan) == 0 {
+				return &UsageError{fmt.Errorf("%s has no REST plan: a REST target (--api rest) needs tasks (gqlbench tasks)", r.ID)}
+			}
+		}
+	default:
+		return &UsageError{fmt.Errorf("unknown API %q: want graphql or rest", api)}
+	}
+	return nil
+}
+
 // transport returns the maker of the job's kind of transport.
 func (j *Job) transport() func([]Request) (Transport, error) {
-	return func(r []Request) (Transport, error) { return newTransport(j.Client, j.Target, r, j.HTTP) }
+	return j.transportTo(j.api(), j.Target)
+}
+
+// pairedTransport returns the maker of paired mode's second transport.
+func (j *Job) pairedTransport() func([]Request) (Transport, error) {
+	return j.transportTo(j.pairedAPI(), j.PairedTarget)
+}
+
+func (j *Job) transportTo(api, target string) func([]Request) (Transport, error) {
+	if api == APIREST {
+		return func(r []Request) (Transport, error) { return NewREST(target, r, j.HTTP) }
+	}
+	o := j.HTTP
+	o.Parallel, o.HTTP2 = 0, false // the REST side's
+	return func(r []Request) (Transport, error) { return newTransport(j.Client, target, r, o) }
+}
+
+// api is the --target's API; pairedAPI the other one.
+func (j *Job) api() string {
+	if j.API == APIREST {
+		return APIREST
+	}
+	return APIGraphQL
+}
+
+func (j *Job) pairedAPI() string {
+	if j.api() == APIREST {
+		return APIGraphQL
+	}
+	return APIREST
 }
 
 // The ways answers are checked (runfile.Params.Check).

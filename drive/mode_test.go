@@ -60,16 +60,16 @@ func TestModeRegistry(t *testing.T) {
 	for _, s := range Modes() {
 		names = append(names, s.Name)
 	}
-	if want := []Mode{Closed, Sequential, Open, Ramp, Capacity, once}; !slices.Equal(names, want) {
+	if want := []Mode{Closed, Sequential, Open, Ramp, Capacity, Paired, once}; !slices.Equal(names, want) {
 		t.Fatalf("Modes() = %v, want %v", names, want)
 	}
-	if !strings.HasSuffix(ModeNames(), "capacity or test-once") {
+	if !strings.HasSuffix(ModeNames(), "capacity, paired or test-once") {
 		t.Errorf("ModeNames() = %q", ModeNames())
 	}
 	if _, err := ModeByName("nope"); err == nil || !strings.Contains(err.Error(), "closed, sequential") {
 		t.Errorf("unknown mode: %v", err)
 	}
-	if got := ModesUsing("clients"); !slices.Equal(got, []Mode{Closed, once}) {
+	if got := ModesUsing("clients"); !slices.Equal(got, []Mode{Closed, Paired, once}) {
 		t.Errorf("ModesUsing(clients) = %v", got)
 	}
 	if got := ModesUsing("rate"); !slices.Equal(got, []Mode{Open, Capacity}) {
@@ -118,7 +118,7 @@ func TestModeSpecsComplete(t *testing.T) {
 	known := map[string]bool{"clients": true, "connections": true, "duration": true, "runs": true, "think": true,
 		"passes": true, "warmup-passes": true, "rate": true, "arrival": true, "ramp-rate": true, "max-clients": true,
 		"max-rate": true, "precision": true, "max-steps": true, "late": true, "max-lateness": true,
-		"ci": true, "max-runs": true, "min-on-time": true}
+		"ci": true, "max-runs": true, "min-on-time": true, "paired-target": true, "group": true}
 	for _, s := range Modes() {
 		if s.Name == once {
 			continue

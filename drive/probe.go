@@ -3,6 +3,7 @@ package drive
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -23,30 +24,12 @@ var TypenameQuery = Request{ID: "preflight", Template: "preflight", Query: "{__t
 // A wrong answer is not fatal: the run counts it. newTransport makes a
 // transport of the kind the run uses for a list of requests.
 func Preflight(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request) (warnings []string, err error) {
-	probe := make([]Request, 0, 17)
-	probe = append(probe, TypenameQuery)
-	seen := map[string]bool{}
-	for _, r := range reqs {
-		if !seen[r.Template] {
-			seen[r.Template] = true
-			probe = append(probe, r)
-		}
-	}
-	tr, err := newTransport(probe)
+	probe := append([]Request{TypenameQuery}, firstOfEachLabel(reqs)...)
+	c, stop, err := probeConn(ctx, newTransport, probe)
 	if err != nil {
 		return nil, err
 	}
-	c := tr.NewConn()
-	defer c.Close()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			c.Close()
-		case <-done:
-		}
-	}()
+	defer stop()
 	var res Response
 	if err := c.Do(0, &res); err != nil {
 		if ctx.Err() != nil {
@@ -60,12 +43,73 @@ func Preflight(ctx context.Context, target string, newTransport func([]Request) 
 	if why := notGraphQL(res.Status, res.Body); why != "" {
 		return nil, fmt.Errorf("%s is not a GraphQL endpoint: POST {__typename} got %s", target, why)
 	}
+	return probeLabels(ctx, c, probe, 1, "is it a server of the benchmark schema?")
+}
+
+// PreflightREST checks, before any load, that a REST target carries out
+// the first task of every label: every call answered with the status its
+// plan wants and the answers assembled (a wrong answer is a warning, as in
+// Preflight). Its errors name the task and the call that failed.
+func PreflightREST(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request) (warnings []string, err error) {
+	probe := firstOfEachLabel(reqs)
+	c, stop, err := probeConn(ctx, newTransport, probe)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	warnings, err = probeLabels(ctx, c, probe, 0, "is it the benchmark's REST API?")
+	var unreachable errUnreachable
+	if errors.As(err, &unreachable) {
+		return nil, fmt.Errorf("cannot reach the REST target %s: %w", target, unreachable.err)
+	}
+	return warnings, err
+}
+
+// firstOfEachLabel returns the first request of every label.
+func firstOfEachLabel(reqs []Request) []Request {
+	var out []Request
+	seen := map[string]bool{}
+	for _, r := range reqs {
+		if !seen[r.Template] {
+			seen[r.Template] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// probeConn returns a connection for the probe requests, closed when ctx
+// is done or stop is called.
+func probeConn(ctx context.Context, newTransport func([]Request) (Transport, error), probe []Request) (Conn, func(), error) {
+	tr, err := newTransport(probe)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := tr.NewConn()
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			c.Close()
+		case <-done:
+		}
+	}()
+	return c, func() { close(done); c.Close() }, nil
+}
+
+// probeLabels sends probe[from:] and checks each answer: a failure or an
+// error is fatal (hint says what to suspect), a wrong answer a warning.
+func probeLabels(ctx context.Context, c Conn, probe []Request, from int, hint string) (warnings []string, err error) {
 	checker := NewChecker(probe, 1<<20)
-	for i := 1; i < len(probe); i++ {
+	var res Response
+	for i := from; i < len(probe); i++ {
 		r := probe[i]
 		if err := c.Do(i, &res); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
+			}
+			if i == 0 && res.RecvBytes == 0 && classify(err) == measure.ErrTransport {
+				return nil, errUnreachable{err}
 			}
 			return nil, fmt.Errorf("the server failed %s (%s) before the load: %w", r.Template, r.ID, err)
 		}
@@ -78,15 +122,38 @@ func Preflight(ctx context.Context, target string, newTransport func([]Request) 
 			if err := verify.Check(res.Body, ""); err != nil && res.Status == 200 {
 				detail = err.Error()
 			}
-			schema := "the benchmark schema"
-			if r.Dialect != "" {
-				schema = "dialect " + r.Dialect
+			if msg := planErrorOf(res.Body); msg != "" {
+				detail = msg
 			}
-			return nil, fmt.Errorf("the server rejects %s (%s) before the load (is it a server of %s?): HTTP %d, %s",
-				r.Template, r.ID, schema, res.Status, detail)
+			if r.Dialect != "" && strings.Contains(hint, "benchmark schema") {
+				hint = "is it a server of dialect " + r.Dialect + "?"
+			}
+			return nil, fmt.Errorf("the server rejects %s (%s) before the load (%s): HTTP %d, %s",
+				r.Template, r.ID, hint, res.Status, detail)
 		}
 	}
 	return warnings, nil
+}
+
+// errUnreachable is a first request that reached no server.
+type errUnreachable struct{ err error }
+
+func (e errUnreachable) Error() string { return e.err.Error() }
+
+// planErrorOf returns a REST task's failure as the REST transport wrote
+// it, or "".
+func planErrorOf(body []byte) string {
+	var e struct {
+		Msg  string `json:"plan_error"`
+		Body string `json:"body"`
+	}
+	if json.Unmarshal(body, &e) != nil || e.Msg == "" {
+		return ""
+	}
+	if e.Body != "" {
+		return e.Msg + ": " + e.Body
+	}
+	return e.Msg
 }
 
 // notGraphQL says why a response to {__typename} is not GraphQL's, or "".

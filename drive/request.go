@@ -31,6 +31,9 @@ type Request struct {
 	// queries).
 	Query, OperationName string
 	Variables            []byte
+	// Plan is the request as REST calls (queryfile.Plan), for the REST
+	// transport; nil when the entry has none.
+	Plan queryfile.Plan
 }
 
 // Requests makes the requests of a queries file's entries: each entry's
@@ -46,7 +49,7 @@ func Requests(entries []queryfile.Entry) ([]Request, error) {
 			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 		}
 		out[i] = Request{ID: e.ID, Template: e.Label, Body: body, Expect: e.Expect, Answer: e.Answer, Unordered: e.Unordered,
-			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect}
+			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect, Plan: e.Plan}
 		if e.Dialect != "" {
 			t, err := dialect.Find(e.Dialect, e.Label)
 			if err != nil {

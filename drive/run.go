@@ -30,6 +30,16 @@ func Run(ctx context.Context, cfg Config, w *runfile.Writer) (*runfile.Summary, 
 		cfg.Cores = runtime.GOMAXPROCS(0)
 	}
 	e := newEngine(cfg, w)
+	if cfg.SampleInterval > 0 {
+		sides := 1
+		if cfg.Paired != nil {
+			sides = 2
+		}
+		var err error
+		if e.series, err = newSeries(&cfg, sides); err != nil {
+			return nil, err
+		}
+	}
 	e.stmts.delta(ctx) // the baseline
 	e.start = time.Now()
 	e.lastResp = e.start

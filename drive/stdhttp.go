@@ -76,7 +76,7 @@ func (c *stdConn) Do(i int, res *Response) error {
 	}
 	first := *res
 	err = c.do(i, true, res)
-	res.Start, res.Retried = first.Start, true
+	res.Start, res.Retried, res.Calls = first.Start, true, 2
 	res.SentBytes += first.SentBytes
 	res.RecvBytes += first.RecvBytes
 	return err

@@ -46,6 +46,7 @@ type Response struct {
 	SentBytes int64     // request bytes written
 	RecvBytes int64     // response bytes read, headers included
 	Retried   bool      // a persisted query's hash was not known: the full request followed
+	Calls     int       // HTTP calls made: a REST plan's; 0 counts as one
 }
 
 // ErrClosed is returned by Do on a closed Conn.

@@ -8,7 +8,7 @@ import (
 
 // RecordHeader is the first line of a records file: LinGBM's columns
 // (client, query id, execution time, error) first, then gqlbench's.
-const RecordHeader = "client,query_id,qet_ns,error,template,run,qrt_ns,latency_ns,intended_ns,start_ns,status,bytes_sent,bytes_received\n"
+const RecordHeader = "client,query_id,qet_ns,error,template,run,qrt_ns,latency_ns,intended_ns,start_ns,status,bytes_sent,bytes_received,calls,pair\n"
 
 // RecordWriter writes per-request records as CSV. Times are nanoseconds;
 // intended_ns and start_ns are offsets from the run's start; error is ""
@@ -67,6 +67,12 @@ func (rw *RecordWriter) Write(run int, samples []Sample, queryIDs, templates []s
 		b = strconv.AppendInt(b, s.SentBytes, 10)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, s.RecvBytes, 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(max(s.Calls, 1)), 10)
+		b = append(b, ',')
+		if s.Pair > 0 {
+			b = strconv.AppendInt(b, s.Pair, 10)
+		}
 		b = append(b, '\n')
 		rw.buf = b
 		if _, rw.err = rw.w.Write(b); rw.err != nil {

@@ -59,6 +59,8 @@ type Sample struct {
 	End        time.Duration // last response byte, or the failure
 	SentBytes  int64         // request bytes written
 	RecvBytes  int64         // response bytes read
+	Calls      int32         // HTTP calls made (a REST plan's, a persisted query's retry); 0 counts as one
+	Pair       int64         // paired mode: the pair's number (from 1), shared with its partner; 0: none
 }
 
 // QET is the query execution time: send start → last byte.
@@ -86,6 +88,7 @@ type Counts struct {
 	Clamped    int64 // latencies outside the histogram range, recorded at the range's edge
 	SentBytes  int64
 	RecvBytes  int64
+	Calls      int64    // HTTP calls made for the requests (one each, more for a REST plan)
 	ErrorKinds [5]int64 // per ErrorKinds entry
 }
 
@@ -104,6 +107,7 @@ func (c *Counts) Add(o *Counts) {
 	c.Clamped += o.Clamped
 	c.SentBytes += o.SentBytes
 	c.RecvBytes += o.RecvBytes
+	c.Calls += o.Calls
 	for i := range c.ErrorKinds {
 		c.ErrorKinds[i] += o.ErrorKinds[i]
 	}
@@ -144,4 +148,5 @@ func (c *Counts) countAtomic(s *Sample) {
 	}
 	add(&c.SentBytes, s.SentBytes)
 	add(&c.RecvBytes, s.RecvBytes)
+	add(&c.Calls, int64(max(s.Calls, 1)))
 }

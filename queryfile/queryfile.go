@@ -23,6 +23,10 @@
 //	  - dialect: the schema the query is written in; absent for the
 //	    benchmark schema (LinGBM's Scenario 1).
 //	  - dataset: the dataset the expected answers are right for.
+//	  - plan: the same task as a REST client makes it (Plan): the calls,
+//	    in order of dependence, and how their answers assemble into the
+//	    GraphQL form's data, so that one expect hash checks both. An entry
+//	    with a plan may leave out "query": it is a REST task only.
 //
 // Other fields are ignored, so other tools may add their own. The package
 // checks the shape of every line, not the GraphQL inside it: that is for
@@ -56,6 +60,7 @@ type Entry struct {
 	Dataset       *DatasetRef     // the dataset Expect is right for, or nil
 	Unordered     bool            // the answer's lists are compared as multisets
 	Answer        json.RawMessage // the right answer's data, canonical JSON, or nil
+	Plan          Plan            // the task as REST calls, or nil; Query may then be ""
 	Line          int             // the line it was read from (1-based), 0 when not read
 }
 
@@ -71,7 +76,7 @@ type DatasetRef struct {
 type line struct {
 	ID            string          `json:"id"`
 	Label         string          `json:"template"`
-	Query         string          `json:"query"`
+	Query         string          `json:"query,omitempty"`
 	OperationName string          `json:"operationName,omitempty"`
 	Variables     json.RawMessage `json:"variables"`
 	Expect        string          `json:"expect,omitempty"`
@@ -79,6 +84,7 @@ type line struct {
 	Dataset       *DatasetRef     `json:"dataset,omitempty"`
 	Unordered     bool            `json:"unordered,omitempty"`
 	Answer        json.RawMessage `json:"answer,omitempty"`
+	Plan          Plan            `json:"plan,omitempty"`
 }
 
 // Write writes entries as JSON lines, in the field order of the package
@@ -94,7 +100,7 @@ func Write(w io.Writer, entries []Entry) error {
 			vars = json.RawMessage("{}")
 		}
 		l := line{ID: e.ID, Label: e.Label, Query: e.Query, OperationName: e.OperationName, Variables: vars,
-			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer}
+			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer, Plan: e.Plan}
 		if err := enc.Encode(l); err != nil {
 			return fmt.Errorf("entry %q: %w", e.ID, err)
 		}
@@ -104,8 +110,9 @@ func Write(w io.Writer, entries []Entry) error {
 
 // Read reads a queries file and checks every line's shape: one JSON object
 // with a non-empty, unique "id", a non-empty "template", a non-empty
-// "query", "variables" that are a JSON object (or null or absent), and an
-// optional "expect" hash. Blank lines are skipped. Errors name the line.
+// "query" or a "plan" (or both), "variables" that are a JSON object (or
+// null or absent), an optional "expect" hash, and a plan that passes
+// Plan.Check with the entry's variables. Blank lines are skipped. Errors name the line.
 func Read(r io.Reader) ([]Entry, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
@@ -150,6 +157,7 @@ func readLine(b []byte) (Entry, error) {
 		Dataset       *DatasetRef     `json:"dataset"`
 		Unordered     *bool           `json:"unordered"`
 		Answer        json.RawMessage `json:"answer"`
+		Plan          json.RawMessage `json:"plan"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil {
@@ -163,10 +171,13 @@ func readLine(b []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf(`missing "id"`)
 	case raw.Label == nil || *raw.Label == "":
 		return Entry{}, fmt.Errorf(`%q: missing "template" (the label results are grouped by, e.g. QT5 or an operation's name)`, *raw.ID)
-	case raw.Query == nil || *raw.Query == "":
-		return Entry{}, fmt.Errorf(`%q: missing "query"`, *raw.ID)
+	case (raw.Query == nil || *raw.Query == "") && len(raw.Plan) == 0:
+		return Entry{}, fmt.Errorf(`%q: missing "query" (or a REST "plan")`, *raw.ID)
 	}
-	e := Entry{ID: *raw.ID, Label: *raw.Label, Query: *raw.Query, Dataset: raw.Dataset}
+	e := Entry{ID: *raw.ID, Label: *raw.Label, Dataset: raw.Dataset}
+	if raw.Query != nil {
+		e.Query = *raw.Query
+	}
 	if raw.OperationName != nil {
 		e.OperationName = *raw.OperationName
 	}
@@ -188,6 +199,16 @@ func readLine(b []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf(`%q: "variables" must be a JSON object: %w`, *raw.ID, err)
 	}
 	e.Variables = vars
+	if p := bytes.TrimSpace(raw.Plan); len(p) > 0 && string(p) != "null" {
+		if err := json.Unmarshal(p, &e.Plan); err != nil {
+			return Entry{}, fmt.Errorf(`%q: "plan": %w`, *raw.ID, err)
+		}
+		if err := e.Plan.Check(vars); err != nil {
+			return Entry{}, fmt.Errorf(`%q: "plan": %w`, *raw.ID, err)
+		}
+	} else if e.Query == "" {
+		return Entry{}, fmt.Errorf(`%q: missing "query" (or a REST "plan")`, *raw.ID)
+	}
 	if raw.Expect != nil {
 		if !IsHash(*raw.Expect) {
 			return Entry{}, fmt.Errorf(`%q: "expect" must be a SHA-256 hash in 64 lowercase hex digits, got %.80q`, *raw.ID, *raw.Expect)

@@ -106,6 +106,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(`{"id":"a","template":"t","query":"{x}","variables":{"u":1},"expect":"` + hash + `"}`)
 	f.Add(`{"id":"a","template":"t","query":"{x}","operationName":"Q","dialect":"d","dataset":{"sf":1,"seed":2,"version":3}}`)
 	f.Add("{}\n\n{")
+	f.Add(`{"id":"a","template":"t","variables":{"facultyID":"1"},"plan":` + qt1Plan + `}`)
+	f.Add(`{"id":"c","template":"t","variables":{"t":"x"},"plan":[{"call":"POST /p","body":{"a":["{t}",1]},"as":"c","keep":[],"status":201}]}`)
 	f.Fuzz(func(t *testing.T, input string) {
 		entries, err := Read(strings.NewReader(input))
 		if err != nil {

@@ -118,6 +118,25 @@ func PairedTest(a, b []float64) TTest {
 	return pValue(t)
 }
 
+// PairedFromSums is PairedTest over pairs known by their sums, as a paired
+// run file keeps them (runfile.PairStats): n pairs, the means of both
+// sides, and the mean and sample standard deviation of their differences.
+func PairedFromSums(n int64, mean1, mean2, dMean, dSD float64) TTest {
+	t := TTest{Kind: "paired", N1: int(n), N2: int(n), Mean1: mean1, Mean2: mean2}
+	if n < 2 {
+		t.P = 1
+		return t
+	}
+	t.Valid = true
+	se := dSD / math.Sqrt(float64(n))
+	if se == 0 {
+		return degenerate(t)
+	}
+	t.T = dMean / se
+	t.DF = float64(n - 1)
+	return pValue(t)
+}
+
 func degenerate(t TTest) TTest {
 	if t.Mean1 == t.Mean2 {
 		t.P = 1

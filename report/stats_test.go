@@ -34,6 +34,17 @@ func TestPairedTextbook(t *testing.T) {
 	if !got.Valid || !close(got.T, -4.0621, 0.0001) || got.DF != 9 || !close(got.P, 0.002833, 0.000001) || !got.Significant {
 		t.Errorf("paired: %+v, want t −4.0621, df 9, p 0.002833", got)
 	}
+	// The same test from the sums a paired run file keeps.
+	var d, d2 float64
+	for i := range g1 {
+		d += g1[i] - g2[i]
+		d2 += (g1[i] - g2[i]) * (g1[i] - g2[i])
+	}
+	mean := d / 10
+	sums := PairedFromSums(10, got.Mean1, got.Mean2, mean, math.Sqrt((d2-10*mean*mean)/9))
+	if !sums.Valid || !close(sums.T, -4.0621, 0.0001) || !close(sums.P, 0.002833, 0.000001) {
+		t.Errorf("paired from sums: %+v, want t −4.0621, p 0.002833", sums)
+	}
 	// The same data as independent samples is not significant (R: Welch
 	// p = 0.07939): pairing is what finds the difference.
 	if w := WelchTest(g1, g2); w.Significant || !close(w.P, 0.07939, 0.00001) {

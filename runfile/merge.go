@@ -143,6 +143,31 @@ func mergeInterval(k ikey, group []*Interval, scratch *[3][]int64) (*Interval, e
 		for name := range iv.Templates {
 			names[name] = true
 		}
+		if sr := iv.Series; sr != nil {
+			if m.Series == nil {
+				m.Series = &Series{EveryNS: sr.EveryNS, Completed: map[string][]int64{}}
+			}
+			for api, steps := range sr.Completed {
+				sum := m.Series.Completed[api]
+				for len(sum) < len(steps) {
+					sum = append(sum, 0)
+				}
+				for i, n := range steps {
+					sum[i] += n
+				}
+				m.Series.Completed[api] = sum
+			}
+			m.Series.Procs = append(m.Series.Procs, sr.Procs...)
+		}
+		for name, p := range iv.Pairs {
+			if m.Pairs == nil {
+				m.Pairs = map[string]*PairInterval{}
+			}
+			if m.Pairs[name] == nil {
+				m.Pairs[name] = &PairInterval{}
+			}
+			m.Pairs[name].Add(p)
+		}
 	}
 	for name := range names {
 		mt := &TemplateInterval{}
@@ -150,6 +175,9 @@ func mergeInterval(k ikey, group []*Interval, scratch *[3][]int64) (*Interval, e
 			if t := iv.Templates[name]; t != nil {
 				mt.AddCounts(t)
 			}
+		}
+		if mt.Calls == mt.Count {
+			mt.Calls = 0 // one call per request: written as absent
 		}
 		for kind, enc := range []*string{&mt.QET, &mt.QRT, &mt.Latency} {
 			if err := mergeHist(enc, kind, name, group, scratch[kind]); err != nil {

@@ -22,6 +22,7 @@ type Summarizer struct {
 	late      int  // intervals collected late
 	stmts     Statements
 	measured  int // measured intervals with requests
+	pairs     pairAcc
 }
 
 type runKey struct{ run, step int }
@@ -64,6 +65,7 @@ func (s *Summarizer) Add(iv *Interval) error {
 	if !iv.Warmup {
 		s.addStatements(iv)
 	}
+	s.pairs.add(iv)
 	for name, t := range iv.Templates {
 		r.count += t.Count - t.Overrun
 		r.ok += t.OK - t.OverrunOK
@@ -162,6 +164,7 @@ func (s *Summarizer) Summary() *Summary {
 		out.Templates[name] = a.summary(windowNS)
 	}
 	out.Total = *s.total.summary(windowNS)
+	out.Paired = s.pairs.summary()
 	if st := s.stmts; st.Intervals > 0 {
 		st.Missing = s.measured - st.Intervals
 		if st.Requests > 0 {
@@ -213,6 +216,9 @@ func (a *tAcc) summary(windowNS int64) *TemplateSummary {
 		Late: c.Late, DriverLate: c.DriverLate, Dropped: c.Dropped, Overrun: c.Overrun,
 		SentBytes: c.SentBytes, RecvBytes: c.RecvBytes, ErrorKinds: c.ErrorKinds,
 		QET: DistOf(histFrom(a.qet)), QRT: DistOf(histFrom(a.qrt))}
+	if calls := c.CallCount(); calls != c.Count {
+		ts.Calls = calls
+	}
 	if windowNS > 0 {
 		sec := float64(windowNS) / 1e9
 		ts.Throughput, ts.Goodput = float64(a.windowCount)/sec, float64(a.winOK)/sec
@@ -278,6 +284,9 @@ func Summarize(f *File) (*Summary, error) {
 		out.SLO, out.SLOMet, out.SLOWhy = o.SLO, o.SLOMet, o.SLOWhy
 		out.Capacity, out.Ramp, out.Generators = o.Capacity, o.Ramp, o.Generators
 		out.RunsAuto = o.RunsAuto
+		if out.Paired != nil && o.Paired != nil {
+			out.Paired.APIs, out.Paired.Group, out.Paired.Targets = o.Paired.APIs, o.Paired.Group, o.Paired.Targets
+		}
 	} else {
 		out.Status, out.Reason = "incomplete", "the file ends before its summary line"
 	}

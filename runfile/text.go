@@ -3,6 +3,7 @@ package runfile
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -63,6 +64,9 @@ func WriteText(w io.Writer, s *Summary) {
 		}
 		fmt.Fprintln(w, ")")
 	}
+	if p := s.Paired; p != nil {
+		writePaired(w, p)
+	}
 	if s.APQMisses > 0 {
 		fmt.Fprintf(w, "  persisted-query misses (the full query sent after the hash): %d\n", s.APQMisses)
 	}
@@ -113,6 +117,10 @@ func printTemplate(w io.Writer, name string, t *TemplateSummary) {
 	if t.Latency != nil {
 		fmt.Fprintf(w, "  corrected p50 %s p99 %s max %s  late %d dropped %d", ms(t.Latency.P50), ms(t.Latency.P99), ms(t.Latency.Max), t.Late, t.Dropped)
 	}
+	if t.Calls > 0 && t.Count > 0 {
+		n := float64(t.Count)
+		fmt.Fprintf(w, "  per task: %.2f calls, %.0f bytes sent, %.0f received", float64(t.Calls)/n, float64(t.SentBytes)/n, float64(t.RecvBytes)/n)
+	}
 	fmt.Fprintln(w)
 }
 
@@ -135,4 +143,25 @@ func lessName(a, b string) bool {
 		return len(a) < len(b)
 	}
 	return a < b
+}
+
+// writePaired writes a paired run's pairs: per label the mean QET of both
+// APIs, their mean difference ± its sd, and the paired t statistic (the
+// report gives its p-value).
+func writePaired(w io.Writer, p *Paired) {
+	fmt.Fprintf(w, "  pairs (%s − %s, QET of the pairs both right; groups of %d):\n", p.APIs[0], p.APIs[1], p.Group)
+	line := func(name string, s *PairStats) {
+		fmt.Fprintf(w, "    %-5s %d pairs (%d broken): %s %.3f ms, %s %.3f ms, difference %.3f ± %.3f ms",
+			name, s.N, s.Broken, p.APIs[0], s.AMean/1e6, p.APIs[1], s.BMean/1e6, s.DMean/1e6, s.DSD/1e6)
+		if s.N > 1 && s.DSD > 0 {
+			fmt.Fprintf(w, ", t = %.2f (df %d)", s.DMean/(s.DSD/math.Sqrt(float64(s.N))), s.N-1)
+		}
+		fmt.Fprintf(w, ", %d groups\n", len(s.Groups))
+	}
+	for _, name := range sortedKeys(p.Labels) {
+		line(name, p.Labels[name])
+	}
+	if len(p.Labels) > 1 {
+		line("all", &p.Total)
+	}
 }

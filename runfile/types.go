@@ -99,7 +99,18 @@ type Params struct {
 	Ignore    []string `json:"ignore,omitempty"`    // member paths left out of every comparison
 	Method    string   `json:"method,omitempty"`    // GET, or POST (the default when absent)
 	APQ       bool     `json:"apq,omitempty"`       // automatic persisted queries: the hash first
-	Extra     string   `json:"extra,omitempty"`     // free text
+	API       string   `json:"api,omitempty"`       // rest: the target is a REST API, the tasks' plans carried out; absent: GraphQL
+	Parallel  int      `json:"parallel,omitempty"`  // rest: calls of one task made at a time (connections per client)
+	HTTP2     bool     `json:"http2,omitempty"`     // rest: HTTP/2 (h2c) on one connection per client
+	// PairedTarget is the paired mode's second target, speaking PairedAPI;
+	// Group is the pairs per group.
+	PairedTarget string `json:"paired_target,omitempty"`
+	PairedAPI    string `json:"paired_api,omitempty"`
+	Group        int    `json:"group,omitempty"`
+	// SampleIntervalNS is how often the fine series were sampled
+	// (--sample-interval); absent: none.
+	SampleIntervalNS int64  `json:"sample_interval_ns,omitempty"`
+	Extra            string `json:"extra,omitempty"` // free text
 }
 
 // Machine describes the machine the load generator ran on.
@@ -155,6 +166,35 @@ type Interval struct {
 	// the interval (pg_stat_statements), when counted; absent when not
 	// counted or unknown for this interval.
 	DBStatements *int64 `json:"db_statements,omitempty"`
+	// Pairs are a paired run's pairs completed in the interval, per task
+	// label (see PairInterval).
+	Pairs map[string]*PairInterval `json:"pairs,omitempty"`
+	// Series are the interval's fine samples (--sample-interval).
+	Series *Series `json:"series,omitempty"`
+}
+
+// Series are an interval's fine samples, taken every EveryNS from the
+// interval's start: seed 001's throughput per 10 ms and its servers' CPU
+// load and memory every 10 ms, kept as short lists rather than as interval
+// lines of their own (an interval line holds a histogram per template).
+type Series struct {
+	EveryNS int64 `json:"every_ns"`
+	// Completed are the answers completed (any outcome) in each step of
+	// EveryNS, by the time their last byte arrived, per API ("graphql",
+	// "rest"; both in paired mode).
+	Completed map[string][]int64 `json:"completed"`
+	// Procs are the --watch-pid processes' samples, in header order.
+	Procs []ProcSeries `json:"procs,omitempty"`
+}
+
+// ProcSeries are one watched process's fine samples, about EveryNS apart
+// from the interval's start: CPU % over the time since the previous sample
+// (from its threads' run times, to the nanosecond; 100 = one core) and the
+// resident memory (a tree's RSS summed), KiB.
+type ProcSeries struct {
+	PID    int       `json:"pid"`
+	CPU    []float64 `json:"cpu_pct"`
+	RSSKiB []int64   `json:"rss_kib"`
 }
 
 // LateIntervalNS is how late an interval may be collected before it is
@@ -163,19 +203,23 @@ const LateIntervalNS = int64(10e6)
 
 // TemplateInterval is one template's share of an interval.
 type TemplateInterval struct {
-	Count      int64            `json:"count"` // requests completed, any outcome, overruns included
-	OK         int64            `json:"ok"`    // correct answers (error-free ones when not checked)
-	Errors     int64            `json:"errors"`
-	Wrong      int64            `json:"wrong"`
-	Verified   int64            `json:"verified"` // answers compared with the expected one
-	Late       int64            `json:"late"`
-	DriverLate int64            `json:"driver_late"`
-	Dropped    int64            `json:"dropped"`
-	Overrun    int64            `json:"overrun"`    // completed after the run's window
-	OverrunOK  int64            `json:"overrun_ok"` // of which correct
-	Clamped    int64            `json:"clamped,omitempty"`
-	SentBytes  int64            `json:"bytes_sent"`
-	RecvBytes  int64            `json:"bytes_received"`
+	Count      int64 `json:"count"` // requests completed, any outcome, overruns included
+	OK         int64 `json:"ok"`    // correct answers (error-free ones when not checked)
+	Errors     int64 `json:"errors"`
+	Wrong      int64 `json:"wrong"`
+	Verified   int64 `json:"verified"` // answers compared with the expected one
+	Late       int64 `json:"late"`
+	DriverLate int64 `json:"driver_late"`
+	Dropped    int64 `json:"dropped"`
+	Overrun    int64 `json:"overrun"`    // completed after the run's window
+	OverrunOK  int64 `json:"overrun_ok"` // of which correct
+	Clamped    int64 `json:"clamped,omitempty"`
+	SentBytes  int64 `json:"bytes_sent"`
+	RecvBytes  int64 `json:"bytes_received"`
+	// Calls is the number of HTTP calls the requests made (a REST plan's
+	// calls, a persisted query's second request); absent when it is one
+	// per request, Count (see CallCount).
+	Calls      int64            `json:"calls,omitempty"`
 	ErrorKinds map[string]int64 `json:"error_kinds,omitempty"` // http_status, graphql_errors, bad_response, timeout, transport
 	// The histograms (base64 V2 compressed HdrHistogram), absent when empty.
 	QET     string `json:"qet,omitempty"`     // send start → last byte, ns
@@ -189,8 +233,19 @@ type TemplateInterval struct {
 	LatencyHist *hdrhistogram.Histogram `json:"-"`
 }
 
-// AddCounts adds t's counters (not its histograms) to c.
+// CallCount returns the HTTP calls the requests made: Calls, or Count
+// when Calls is absent (one call per request).
+func (c *TemplateInterval) CallCount() int64 {
+	if c.Calls == 0 {
+		return c.Count
+	}
+	return c.Calls
+}
+
+// AddCounts adds t's counters (not its histograms) to c; c's Calls is
+// then explicit.
 func (c *TemplateInterval) AddCounts(t *TemplateInterval) {
+	c.Calls = c.CallCount() + t.CallCount()
 	c.Count += t.Count
 	c.OK += t.OK
 	c.Errors += t.Errors
@@ -323,6 +378,8 @@ type Summary struct {
 	// intervals whose statements were counted, per request completed in
 	// them: SQL statements per GraphQL request, for any server.
 	Statements *Statements `json:"db_statements,omitempty"`
+	// Paired is a paired run's account of its pairs.
+	Paired *Paired `json:"paired,omitempty"`
 }
 
 // Statements is the database's count of statements over the measured
@@ -394,6 +451,7 @@ type TemplateSummary struct {
 	Overrun    int64            `json:"overrun"`
 	SentBytes  int64            `json:"bytes_sent"`
 	RecvBytes  int64            `json:"bytes_received"`
+	Calls      int64            `json:"calls,omitempty"` // HTTP calls made; absent when one per request
 	ErrorKinds map[string]int64 `json:"error_kinds,omitempty"`
 	Throughput float64          `json:"throughput"` // within the windows, per second
 	Goodput    float64          `json:"goodput"`

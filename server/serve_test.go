@@ -123,3 +123,35 @@ func TestServeAddressInUse(t *testing.T) {
 		t.Fatalf("Serve on a taken port: %v", err)
 	}
 }
+
+// TestServeH2C: a server speaks HTTP/1.1 and, to a client that asks for it
+// with prior knowledge, HTTP/2 without TLS.
+func TestServeH2C(t *testing.T) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, r.Proto) })
+	ctx, cancel := context.WithCancel(context.Background())
+	logw := newLogLines()
+	served := make(chan error, 1)
+	go func() { served <- Serve(ctx, "127.0.0.1:0", h, logw) }()
+	defer func() { cancel(); <-served }()
+	url := logw.wait(t, servingRE)
+	var h2 http.Protocols
+	h2.SetUnencryptedHTTP2(true)
+	for _, c := range []struct {
+		client *http.Client
+		want   string
+	}{
+		{&http.Client{Transport: &http.Transport{}}, "HTTP/1.1"},
+		{&http.Client{Transport: &http.Transport{Protocols: &h2}}, "HTTP/2.0"},
+	} {
+		resp, err := c.client.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(b) != c.want {
+			t.Errorf("served %q, want %q", b, c.want)
+		}
+		c.client.CloseIdleConnections()
+	}
+}

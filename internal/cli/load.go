@@ -26,7 +26,7 @@ import (
 )
 
 func init() {
-	register("load", "drive load at a GraphQL server and measure it: closed, sequential, open, ramp, capacity (run file)", runLoad)
+	register("load", "drive load at a GraphQL server or a REST API (tasks) and measure it: closed, sequential, open, ramp, capacity, paired (run file)", runLoad)
 }
 
 // loadSynopsis is load's help; its modes come from drive's registry.
@@ -45,6 +45,10 @@ func loadSynopsis() string {
 
 Modes (see docs/load.md):
 ` + modes.String() + `
+--api rest makes --target a REST API's base URL and sends each task's REST plan
+(gqlbench tasks; docs/tasks.md) instead of its query; --mode paired sends every task to
+--target and --paired-target (the other API) at the same moment.
+
 Before the load, the target must answer {__typename} as GraphQL and every label's first
 query without errors (--no-check skips this). Every response is checked: status 200,
 no GraphQL errors (parsed as JSON), data present, and the data equal to the right
@@ -81,13 +85,16 @@ type loadFlags struct {
 	failures                                                                  int
 	runs                                                                      runsFlag
 	ci, minOnTime                                                             fraction
-	duration, think, interval, late, maxLate, abortAfter                      time.Duration
+	duration, think, interval, late, maxLate, abortAfter, sampleInterval      time.Duration
 	rate, rampRate, maxRate, precision, maxErrorRate, verifySample            float64
 	seed                                                                      uint64
 	watch                                                                     pidList
 	labels                                                                    labelFlag
 	ignore                                                                    stringList
-	noCheck, quiet                                                            bool
+	noCheck, quiet, http2                                                     bool
+	api, pairedTarget                                                         string
+	group                                                                     int
+	parallel                                                                  int
 	cpuProfile, execTrace                                                     string
 	req                                                                       requestFlags
 }
@@ -192,7 +199,12 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // register defines load's flags on fs.
 func (f *loadFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.target, "target", "", "the GraphQL endpoint `URL`, e.g. http://127.0.0.1:4000/graphql")
+	fs.StringVar(&f.target, "target", "", "the GraphQL endpoint `URL`, e.g. http://127.0.0.1:4000/graphql, or with --api rest the REST API's base URL, e.g. http://127.0.0.1:4001")
+	fs.StringVar(&f.api, "api", "graphql", "what --target speaks: graphql (each entry's query is sent) or rest (each task's plan is carried out: gqlbench tasks)")
+	fs.IntVar(&f.parallel, "parallel", 0, "rest: calls of one task made at a time, on as many connections per client (default 6, a browser's per host; with --http2, streams of one connection, default 100)")
+	fs.StringVar(&f.pairedTarget, "paired-target", "", "paired: the second API's `URL`, speaking the other API than --target (with --api graphql, the REST base URL)")
+	fs.IntVar(&f.group, "group", drive.DefaultGroup, "paired: pairs per group whose means the run file keeps (seed 001: 20 groups of 100)")
+	fs.BoolVar(&f.http2, "http2", false, "rest: speak HTTP/2 (h2c for http://) on one connection per client, the calls of a task multiplexed on it")
 	fs.StringVar(&f.queries, "queries", "", "the queries `FILE` (JSON lines from gqlbench queries)")
 	fs.StringVar(&f.mode, "mode", "closed", strings.Join(modeNames(), ", "))
 	fs.StringVar(&f.out, "o", "", "the run `FILE` (default: stdout)")
@@ -218,6 +230,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxSteps, "max-steps", 20, "capacity: steps at most")
 	fs.Float64Var(&f.maxErrorRate, "max-error-rate", 0, "the fraction of requests that may fail (0: none)")
 	fs.DurationVar(&f.interval, "interval", time.Second, "length of the run file's interval lines")
+	fs.DurationVar(&f.sampleInterval, "sample-interval", 0, "add fine series to every interval line: answers completed per step of `D`, and the --watch-pid processes' CPU % and memory sampled every step (seed 001: 10ms); --interval must be a multiple of it")
 	fs.DurationVar(&f.late, "late", time.Millisecond, "a send this much after it was due is late: open, capacity: after its intended time; closed, ramp: after its client had its answer and thought (then it waited on the load generator)")
 	fs.Var(&f.minOnTime, "min-on-time", "open, capacity: fail the run (a step) when fewer than a fraction `F` (0.95 or 95%) of the sends start within --late of their time (default 0: no check)")
 	fs.DurationVar(&f.maxLate, "max-lateness", 0, "open: drop a send that cannot start within this of its time (0: never drop)")
@@ -350,7 +363,14 @@ func (f *loadFlags) job(env Env, cfg drive.Config, q *queryfile.File) (*drive.Jo
 	if err != nil {
 		return nil, err
 	}
-	j := &drive.Job{Config: cfg, Target: f.target, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
+	switch {
+	case f.api != drive.APIGraphQL && f.api != drive.APIREST:
+		return nil, usagef("--api must be graphql or rest, got %q", f.api)
+	case f.parallel < 0:
+		return nil, usagef("--parallel must be positive")
+	}
+	o.Parallel, o.HTTP2 = f.parallel, f.http2
+	j := &drive.Job{Config: cfg, Target: f.target, API: f.api, PairedTarget: f.pairedTarget, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
 		HTTP: o, Verify: f.verify, Reference: f.reference}
 	for _, s := range f.ignore {
 		p, err := verify.ParsePath(s)
@@ -393,7 +413,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 		Runs: f.runs.n, Think: f.think, MinOnTime: float64(f.minOnTime), Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
 		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
 		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, MaxLate: f.maxLate, AbortAfter: f.abortAfter,
-		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0)}
+		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0), Group: f.group, SampleInterval: f.sampleInterval}
 	if f.runs.auto {
 		c.CI, c.MaxRuns = float64(f.ci), f.maxRuns
 	}

@@ -58,3 +58,22 @@ func instanceRequest(in workload.Instance) (*server.Request, error) {
 	}
 	return req, nil
 }
+
+// Answerer returns the oracle as a function of a query and its variables:
+// the data of the answer over d, the variables passed through JSON as a
+// server receives them, or an error when the answer has errors (package
+// task takes its right answers from it).
+func Answerer(d *Data) func(ctx context.Context, query string, vars map[string]any) (json.RawMessage, error) {
+	oracle := NewExecutor(d, server.Config{})
+	return func(ctx context.Context, query string, vars map[string]any) (json.RawMessage, error) {
+		req, err := instanceRequest(workload.Instance{ID: "task", Query: query, Variables: vars})
+		if err != nil {
+			return nil, err
+		}
+		r := oracle.Execute(ctx, req)
+		if len(r.Errors) > 0 {
+			return nil, fmt.Errorf("the oracle answered %v with errors: %v", vars, r.Errors)
+		}
+		return r.Data, nil
+	}
+}

@@ -1,0 +1,222 @@
+package drive
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// Paired is seed 001's request-synchronisation node: every iteration of a
+// closed-loop client sends the same task to two APIs at the same moment,
+// each on its own connection (the --target's and the --paired-target's),
+// and waits for both answers before the next, so that every measurement
+// has a partner measured under the same load: a paired t-test compares
+// them.
+const Paired Mode = "paired"
+
+// DefaultGroup is seed 001's group of requests: response times are
+// averaged over groups of 100.
+const DefaultGroup = 100
+
+func init() {
+	registerMode(ModeSpec{
+		Name: Paired, order: 6,
+		Help: `--clients N, each sending every task to --target and --paired-target at the same
+moment (two connections, seed 001's synchronisation node), the next when both answered;
+--duration, --runs (the first a warm-up), --think; pairs averaged in --group G (100)`,
+		Params:   []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late", "paired-target", "group"},
+		SLOAtEnd: true,
+		defaults: func(c *Config) {
+			if c.Runs == 0 {
+				c.Runs = 2 // a warm-up and a measured run
+			}
+			if c.Group == 0 {
+				c.Group = DefaultGroup
+			}
+		},
+		validate: func(c *Config) error {
+			switch {
+			case c.Paired == nil && c.Transport != nil:
+				return errors.New("paired mode needs a second target (--paired-target)")
+			case c.Group < 1:
+				return errors.New("the group of pairs must be positive")
+			}
+			return nil
+		},
+		run: (*engine).runPaired,
+		header: func(c *Config, p *runfile.Params) {
+			p.Clients, p.DurationNS, p.ThinkNS, p.LateNS, p.Group = c.Clients, int64(c.Duration), int64(c.Think), int64(c.Late), c.Group
+			runsParams(c, p)
+		},
+		summary: func(e *engine, s *runfile.Summary) {
+			if s.Paired == nil {
+				s.Paired = &runfile.Paired{Labels: map[string]*runfile.PairStats{}}
+			}
+			s.Paired.APIs, s.Paired.Group = e.cfg.APIs, e.cfg.Group
+		},
+	})
+}
+
+// pairedNames are the templates of a paired run: every label once per API.
+func pairedNames(labels []string, apis [2]string) []string {
+	out := make([]string, 0, 2*len(labels))
+	for _, api := range apis {
+		for _, l := range labels {
+			out = append(out, api+"/"+l)
+		}
+	}
+	return out
+}
+
+// runPaired runs Runs runs of Clients pairs of connections.
+func (e *engine) runPaired(ctx context.Context) error {
+	e.users.Store(int64(e.cfg.Clients))
+	e.connect(2 * e.cfg.Clients)
+	return e.runs(ctx, func(ctx context.Context, r int, warmup bool) error {
+		ph := &phase{run: r, warmup: warmup, window: e.cfg.Duration}
+		e.pairs.restart()
+		return e.runPhase(ctx, ph, func(ctx context.Context) {
+			var wg sync.WaitGroup
+			for c := range e.cfg.Clients {
+				a, err := e.worker(c)
+				if err != nil {
+					break
+				}
+				b, err := e.worker(c + e.cfg.Clients)
+				if err != nil {
+					break
+				}
+				sh := share(c, e.cfg.Clients, len(e.cfg.Requests))
+				rng := e.rng(c, ph.run, ph.step)
+				wg.Go(func() { pairLoop(ctx, ph, a, b, sh, rng) })
+			}
+			wg.Wait()
+		})
+	})
+}
+
+// pairLoop is one client of a paired run: each task of its share sent by
+// a and b at once, the next when both have answered (and thought).
+func pairLoop(ctx context.Context, ph *phase, a, b *worker, sh cycle, rng *rand.Rand) {
+	e := a.e
+	think := e.cfg.Think
+	// b's sends are made on a goroutine of its own, woken for each task.
+	go_, done := make(chan int), make(chan bool)
+	defer close(go_)
+	var waitedB time.Duration
+	go func() {
+		for i := range go_ {
+			done <- b.send(ctx, ph, i, -1, false, waitedB)
+		}
+	}()
+	answered := time.Duration(-1)
+	for pos := 0; ctx.Err() == nil; pos++ {
+		now := time.Since(ph.base)
+		if ph.window > 0 && now >= ph.window {
+			return
+		}
+		waited := time.Duration(-1)
+		if answered >= 0 {
+			waited = now - answered
+		}
+		i := sh.at(pos)
+		waitedB = waited
+		a.pair = e.pairs.seq.Add(1)
+		b.pair = a.pair
+		go_ <- i // the synchronisation node: both sides start now
+		sentA := a.send(ctx, ph, i, -1, false, waited)
+		sentB := <-done
+		if !sentA || !sentB {
+			return // cut short by the load generator
+		}
+		e.pairs.add(e.tmplOf[i], &a.s, &b.s)
+		answered = max(a.s.End, b.s.End)
+		if think > 0 {
+			d := time.Duration(rng.Int64N(int64(think) + 1))
+			if ph.window > 0 && time.Since(ph.base)+d >= ph.window {
+				return
+			}
+			if !a.sl.sleep(ctx, d) {
+				return
+			}
+			answered += d
+		}
+	}
+}
+
+// pairRecorder adds up the pairs per label between two intervals, and the
+// groups of consecutive right pairs (within a run).
+type pairRecorder struct {
+	labels []string
+	group  int
+	seq    atomic.Int64 // pairs numbered (from 1), for the records
+	mu     sync.Mutex
+	cur    []runfile.PairInterval
+	open   []struct{ n, a, b float64 } // each label's group in progress
+}
+
+func newPairRecorder(labels []string, group int) *pairRecorder {
+	if group <= 0 {
+		group = DefaultGroup
+	}
+	return &pairRecorder{labels: labels, group: group, cur: make([]runfile.PairInterval, len(labels)),
+		open: make([]struct{ n, a, b float64 }, len(labels))}
+}
+
+// restart drops the groups in progress: a group does not span two runs.
+func (p *pairRecorder) restart() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(p.open)
+}
+
+// add records the pair of label t: its QETs when both answers are right.
+func (p *pairRecorder) add(t int32, a, b *measure.Sample) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := &p.cur[t]
+	if a.Outcome != measure.OK || b.Outcome != measure.OK {
+		c.Broken++
+		return
+	}
+	qa, qb := int64(a.QET()), int64(b.QET())
+	d := qa - qb
+	c.N++
+	c.ASum += qa
+	c.BSum += qb
+	c.DSum += d
+	c.DSq += float64(d) * float64(d)
+	g := &p.open[t]
+	g.n++
+	g.a += float64(qa)
+	g.b += float64(qb)
+	if int(g.n) == p.group {
+		c.Groups = append(c.Groups, [2]float64{g.a / g.n, g.b / g.n})
+		*g = struct{ n, a, b float64 }{}
+	}
+}
+
+// collect returns the pairs since the last collect, per label that had any.
+func (p *pairRecorder) collect() map[string]*runfile.PairInterval {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out map[string]*runfile.PairInterval
+	for t := range p.cur {
+		c := p.cur[t]
+		if c.N == 0 && c.Broken == 0 {
+			continue
+		}
+		if out == nil {
+			out = map[string]*runfile.PairInterval{}
+		}
+		out[p.labels[t]] = &c
+		p.cur[t] = runfile.PairInterval{}
+	}
+	return out
+}

@@ -1,0 +1,302 @@
+package queryfile
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Plan is a REST client's way to a task's answer: the calls it makes, each
+// after the call whose answer it needs, and how their answers assemble into
+// one answer, the same as the GraphQL form's data. The root calls start
+// together; a call's Then calls start when its answer is in, once for its
+// answer when that is an object and once for every element when it is a
+// list (a client-side N+1, as REST clients make it). See docs/tasks.md.
+type Plan []Call
+
+// Call is one HTTP call of a plan and where its answer goes.
+type Call struct {
+	// Method is GET, POST, PUT, PATCH or DELETE.
+	Method string
+	// Path is the request's path and query, from the REST base URL on
+	// ("/rest/faculty/{facultyID}"): {name} is the entry's variable name,
+	// {.field} the field of the object this call depends on (an element of
+	// its parent call's answer), both written escaped for a URL.
+	Path string
+	// Body is the JSON body of a POST, PUT or PATCH; a string member that
+	// is exactly "{name}" or "{.field}" is replaced by that value (typed).
+	Body json.RawMessage
+	// As is where the answer goes: a dotted path of member names, from the
+	// object the call depends on (the whole answer for a root call).
+	// Members on the way that hold a reference (an id) or nothing become
+	// objects; a list put where a list is already is appended to it.
+	As string
+	// Keep are the members kept of the answer's object (of each of its
+	// elements for a list), as dotted paths; "advisor.id" keeps a
+	// reference "advisor":"12" as {"id":"12"}, as GraphQL writes it. The
+	// members the Then calls put in are kept too. Nil keeps everything.
+	Keep []string
+	// Status is the HTTP status a right answer has; 0 means 200.
+	Status int
+	// Then are the calls that need this call's answer.
+	Then []Call
+}
+
+// Limits of a plan, so that a mistaken file cannot make a task unbounded
+// before a single call is made.
+const (
+	MaxPlanCalls = 256 // calls written in a plan (not counting a list's fan-out)
+	MaxPlanDepth = 16  // calls in a chain
+)
+
+// planCall is a Call as written; a nil Keep is absent, an empty one [].
+type planCall struct {
+	Call   string          `json:"call"`
+	Body   json.RawMessage `json:"body,omitempty"`
+	As     string          `json:"as"`
+	Keep   *[]string       `json:"keep,omitempty"`
+	Status int             `json:"status,omitempty"`
+	Then   []Call          `json:"then,omitempty"`
+}
+
+// MarshalJSON writes the call as {"call":"GET /path","as":…}; a Keep that
+// is empty but not nil is written as [] (keep only what Then puts in).
+func (c Call) MarshalJSON() ([]byte, error) {
+	p := planCall{Call: c.Method + " " + c.Path, Body: c.Body, As: c.As, Status: c.Status, Then: c.Then}
+	if c.Keep != nil {
+		p.Keep = &c.Keep
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(p)
+	return bytes.TrimRight(b.Bytes(), "\n"), err
+}
+
+// UnmarshalJSON reads a call as written; Check validates it. Unknown
+// members are an error: a misspelt "then" must not drop calls silently.
+func (c *Call) UnmarshalJSON(b []byte) error {
+	var p planCall
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	method, path, ok := strings.Cut(p.Call, " ")
+	if !ok {
+		return fmt.Errorf(`"call" must be "METHOD /path", got %.80q`, p.Call)
+	}
+	*c = Call{Method: method, Path: path, As: p.As, Status: p.Status}
+	if len(p.Then) > 0 {
+		c.Then = p.Then
+	}
+	if b := bytes.TrimSpace(p.Body); len(b) > 0 && string(b) != "null" {
+		c.Body = b
+	}
+	if p.Keep != nil {
+		c.Keep = *p.Keep
+		if c.Keep == nil {
+			c.Keep = []string{}
+		}
+	}
+	if c.Body != nil {
+		var cb bytes.Buffer
+		if err := json.Compact(&cb, c.Body); err != nil {
+			return fmt.Errorf("body: %w", err)
+		}
+		c.Body = cb.Bytes()
+	}
+	return nil
+}
+
+// Check reports the first thing wrong with the plan: a call that is not
+// METHOD /path, a placeholder of a variable vars does not hold (or holds
+// as an object or list), a {.field} in a root call, an empty or malformed
+// "as" or "keep" path, a body on a method without one or a body that is not
+// JSON, a status out of range, or more than MaxPlanCalls calls or
+// MaxPlanDepth in a chain. vars is the entry's variables (nil: none).
+func (p Plan) Check(vars json.RawMessage) error {
+	if len(p) == 0 {
+		return fmt.Errorf("a plan needs at least one call")
+	}
+	values := map[string]json.RawMessage{}
+	if len(vars) > 0 {
+		if err := json.Unmarshal(vars, &values); err != nil {
+			return fmt.Errorf("variables: %w", err)
+		}
+	}
+	n := 0
+	return checkCalls(p, values, 1, &n, "plan")
+}
+
+func checkCalls(calls []Call, vars map[string]json.RawMessage, depth int, n *int, where string) error {
+	if depth > MaxPlanDepth {
+		return fmt.Errorf("%s: calls chained more than %d deep", where, MaxPlanDepth)
+	}
+	for i := range calls {
+		c := &calls[i]
+		*n++
+		if *n > MaxPlanCalls {
+			return fmt.Errorf("more than %d calls in the plan", MaxPlanCalls)
+		}
+		at := fmt.Sprintf("%s[%d] (%s %s)", where, i, c.Method, c.Path)
+		if err := c.check(vars, depth > 1); err != nil {
+			return fmt.Errorf("%s: %w", at, err)
+		}
+		if err := checkCalls(c.Then, vars, depth+1, n, at+".then"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check validates one call (not its Then); nested says it has a parent.
+func (c *Call) check(vars map[string]json.RawMessage, nested bool) error {
+	switch c.Method {
+	case "GET", "DELETE":
+		if c.Body != nil {
+			return fmt.Errorf("a %s has no body", c.Method)
+		}
+	case "POST", "PUT", "PATCH":
+	default:
+		return fmt.Errorf("method %.20q: want GET, POST, PUT, PATCH or DELETE", c.Method)
+	}
+	if !strings.HasPrefix(c.Path, "/") || strings.ContainsAny(c.Path, " \t\r\n") {
+		return fmt.Errorf("the path must start with / and hold no spaces")
+	}
+	refs, err := Placeholders(c.Path)
+	if err != nil {
+		return err
+	}
+	inPath := len(refs)
+	if c.Body != nil {
+		var v any
+		if err := json.Unmarshal(c.Body, &v); err != nil {
+			return fmt.Errorf("body: %w", err)
+		}
+		refs = append(refs, bodyPlaceholders(v)...)
+	}
+	for i, r := range refs {
+		if field, ok := strings.CutPrefix(r, "."); ok {
+			if !nested {
+				return fmt.Errorf("{.%s}: a root call has no object to take a field from", field)
+			}
+			continue
+		}
+		v, ok := vars[r]
+		if !ok {
+			return fmt.Errorf("{%s}: the entry has no variable %s", r, r)
+		}
+		// a body takes any JSON value; a path only a string, number or boolean
+		if t := bytes.TrimSpace(v); i < inPath && len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+			return fmt.Errorf("{%s}: the variable is an object or a list, not a value for a path", r)
+		}
+	}
+	if err := checkPath(c.As); err != nil {
+		return fmt.Errorf(`"as": %w`, err)
+	}
+	for _, k := range c.Keep {
+		if err := checkPath(k); err != nil {
+			return fmt.Errorf(`"keep" %q: %w`, k, err)
+		}
+	}
+	if c.Status != 0 && (c.Status < 100 || c.Status > 599) {
+		return fmt.Errorf(`"status" %d is not an HTTP status`, c.Status)
+	}
+	return nil
+}
+
+// Placeholders returns the names of the placeholders of a path template in
+// order: "facultyID" for {facultyID}, ".advisor" for {.advisor}. A brace
+// that does not open a well-formed placeholder is an error.
+func Placeholders(path string) ([]string, error) {
+	var out []string
+	for rest := path; ; {
+		i := strings.IndexAny(rest, "{}")
+		if i < 0 {
+			return out, nil
+		}
+		if rest[i] == '}' {
+			return nil, fmt.Errorf("a } without its {")
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return nil, fmt.Errorf("a { without its }")
+		}
+		name := rest[i+1 : i+j]
+		if !isName(strings.TrimPrefix(name, ".")) {
+			return nil, fmt.Errorf("{%s}: want {variable} or {.field}", name)
+		}
+		out = append(out, name)
+		rest = rest[i+j+1:]
+	}
+}
+
+// bodyPlaceholders returns the placeholders of a body: its string values
+// that are exactly {name} or {.field}.
+func bodyPlaceholders(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case string:
+		if name, ok := BodyPlaceholder(x); ok {
+			out = append(out, name)
+		}
+	case map[string]any:
+		for _, e := range x {
+			out = append(out, bodyPlaceholders(e)...)
+		}
+	case []any:
+		for _, e := range x {
+			out = append(out, bodyPlaceholders(e)...)
+		}
+	}
+	return out
+}
+
+// BodyPlaceholder reports whether a body's string value s is a placeholder,
+// and of what: "name" for "{name}", ".field" for "{.field}".
+func BodyPlaceholder(s string) (string, bool) {
+	if len(s) < 3 || s[0] != '{' || s[len(s)-1] != '}' {
+		return "", false
+	}
+	name := s[1 : len(s)-1]
+	return name, isName(strings.TrimPrefix(name, "."))
+}
+
+// checkPath checks a dotted path of member names.
+func checkPath(p string) error {
+	if p == "" {
+		return fmt.Errorf("empty")
+	}
+	for _, s := range strings.Split(p, ".") {
+		if !isName(s) {
+			return fmt.Errorf("%q is not a member name", s)
+		}
+	}
+	return nil
+}
+
+// isName reports whether s is a GraphQL-style name: a letter or _, then
+// letters, digits and _.
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range []byte(s) {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Calls returns the number of calls written in the plan (a list's fan-out
+// not counted).
+func (p Plan) Calls() int {
+	n := 0
+	for _, c := range p {
+		n += 1 + Plan(c.Then).Calls()
+	}
+	return n
+}
