@@ -51,9 +51,11 @@ func load(t *testing.T) (*dataset.Meta, *inmem.Data, *fakeREST) {
 	return fixture.meta, fixture.data, fixture.rest
 }
 
-// startREST starts a REST target over the sf=1 dataset and returns its
-// base URL. It is the seam where `gqlbench serve rest` (server/rest over a
-// SQLite file of the dataset) replaces the fake once both are merged.
+// startREST starts a REST target over the sf=1 dataset — a fake written
+// directly over the generated rows, independent of server/rest — and
+// returns its base URL. The same tasks run against the real servers (serve
+// rest, batch and compiled, on SQLite and PostgreSQL) in server/all's
+// TestTasksRealServers.
 func startREST(t *testing.T) string {
 	t.Helper()
 	_, _, f := load(t)
