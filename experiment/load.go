@@ -63,6 +63,22 @@ type runSpec struct {
 	runs     int // closed: the first a warm-up when more than one
 	passes   int // sequential
 	labels   map[string]string
+	// api is what srv speaks: "" or drive.APIGraphQL, or drive.APIREST
+	// (the entries' plans are carried out against srv.Base()).
+	api string
+	// paired is paired mode's second server, speaking the other API;
+	// watched beside srv.
+	paired *Server
+	check  bool                                    // check the targets with drive's Preflight first
+	done   func(path string, sum *runfile.Summary) // receives the run's summary, when it has one
+}
+
+// targetOf is the URL a job sends api's requests to on srv.
+func targetOf(srv *Server, api string) string {
+	if api == drive.APIREST {
+		return srv.Base()
+	}
+	return srv.URL
 }
 
 // statements opens the statement counter of a PostgreSQL database, so
@@ -101,12 +117,15 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	}
 	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
 		Seed: s.Seed, Cores: s.loadCores()}
-	if r.mode == drive.Closed {
+	if r.mode == drive.Closed || r.mode == drive.Paired {
 		cfg.Interval = min(time.Second, r.duration)
 	}
 	var watch []int
 	if srv.PID > 0 { // not a server the user runs elsewhere (--target)
 		watch = append(watch, srv.PID)
+	}
+	if r.paired != nil && r.paired.PID > 0 {
+		watch = append(watch, r.paired.PID)
 	}
 	if s.postmaster > 0 && srv.PID > 0 && isPostgres(srv.Spec.DB) {
 		// The database works for the server: its backends' CPU is part of
@@ -120,18 +139,28 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 			f.Close()
 		}
 	}()
-	job := &drive.Job{Config: cfg, Target: srv.URL, Client: "gqlbench", Queries: q, Watch: watch,
+	target := targetOf(srv, r.api)
+	job := &drive.Job{Config: cfg, Target: target, API: r.api, Client: "gqlbench", Queries: q, Watch: watch, Check: r.check,
 		HTTP: drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version},
-		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(cfg.Defaults()), Target: srv.URL,
+		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(cfg.Defaults()), Target: target,
 			Timeout: s.Timeout, Client: "gqlbench", Checked: true, Labels: r.labels},
 		Out: func() (io.Writer, error) {
 			f, err = os.Create(path)
 			return f, err
 		},
 	}
-	if c := s.statements(ctx, srv.Spec.DB); c != nil {
-		defer c.Close()
-		job.Config.Statements = c
+	if r.paired != nil {
+		other := drive.APIREST
+		if r.api == drive.APIREST {
+			other = drive.APIGraphQL
+		}
+		job.PairedTarget = targetOf(r.paired, other)
+	}
+	if r.paired == nil { // paired: the two servers' statements would be mixed
+		if c := s.statements(ctx, srv.Spec.DB); c != nil {
+			defer c.Close()
+			job.Config.Statements = c
+		}
 	}
 	sum, err := job.Run(ctx)
 	if f != nil {
@@ -145,6 +174,9 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		s.res.Wrong += sum.Total.Wrong
 		s.res.Errors += sum.Total.Errors
 		s.logf("  %-28s %s", r.what, line(r.mode, sum))
+		if r.done != nil {
+			r.done(path, sum)
+		}
 	}
 	var check *drive.CheckError
 	switch {
@@ -184,7 +216,7 @@ func (r runSpec) flags(c drive.Config) map[string]string {
 		f["label."+k] = v
 	}
 	switch c.Mode {
-	case drive.Closed:
+	case drive.Closed, drive.Paired:
 		f["clients"], f["duration"], f["runs"] = strconv.Itoa(c.Clients), c.Duration.String(), strconv.Itoa(c.Runs)
 	case drive.Sequential:
 		f["passes"], f["warmup-passes"] = strconv.Itoa(c.Passes), strconv.Itoa(c.WarmupPasses)

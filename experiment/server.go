@@ -41,7 +41,7 @@ const stopGrace = 20 * time.Second
 // Server is a reference server running in a process of its own.
 type Server struct {
 	Spec ServerSpec
-	URL  string // the GraphQL endpoint, http://127.0.0.1:PORT/graphql
+	URL  string // the API's root as the server logs it: http://127.0.0.1:PORT/graphql, or /rest for serve rest
 	PID  int
 
 	cmd    *exec.Cmd
@@ -54,7 +54,7 @@ type Server struct {
 }
 
 // servingLine is what `gqlbench serve` logs once it listens (server.Serve).
-var servingLine = regexp.MustCompile(`serving on (http://[^\s]+/graphql)`)
+var servingLine = regexp.MustCompile(`serving on (http://[^\s/]+)(/[^\s]*)\n`)
 
 // StartServer starts the server and returns once it serves: it logged its
 // address, and /healthz answers 200 naming the variant asked for. On any
@@ -103,9 +103,10 @@ func StartServer(ctx context.Context, spec ServerSpec) (*Server, error) {
 func (s *Server) awaitReady(ctx context.Context) error {
 	deadline := time.NewTimer(StartTimeout)
 	defer deadline.Stop()
+	var base string
 	for s.URL == "" {
 		if m := servingLine.FindStringSubmatch(s.log.head()); m != nil {
-			s.URL = m[1]
+			base, s.URL = m[1], m[1]+m[2]
 			break
 		}
 		select {
@@ -118,7 +119,7 @@ func (s *Server) awaitReady(ctx context.Context) error {
 			return s.diedError(fmt.Sprintf("did not serve within %v", StartTimeout))
 		}
 	}
-	health := strings.TrimSuffix(s.URL, "/graphql") + "/healthz"
+	health := base + "/healthz"
 	client := &http.Client{Timeout: 10 * time.Second}
 	var last string
 	for {
@@ -148,6 +149,15 @@ func (s *Server) awaitReady(ctx context.Context) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// Base is the server's address without the API's root:
+// http://127.0.0.1:PORT, a REST client's base URL.
+func (s *Server) Base() string {
+	if m := servingLine.FindStringSubmatch("serving on " + s.URL + "\n"); m != nil {
+		return m[1]
+	}
+	return s.URL
 }
 
 // Exited reports whether the process has ended.
