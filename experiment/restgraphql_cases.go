@@ -122,14 +122,19 @@ func (c *rgCases) verdicts() []string {
 }
 
 // verdict says which API did better on each measure, by seed 001's
-// efficiency (Eq. 1), with the paired t-test's p-value for the response
-// time; "" when a side has no run.
+// efficiency (Eq. 1): the response time of the paired run's pairs with
+// their t-test's p-value (of the closed-loop runs without one), the rest
+// of the closed-loop runs; "" when a side has no run.
 func (cs *rgCase) verdict() string {
 	r, g := cs.rest, cs.gql
 	if r.run == "" || g.run == "" {
 		return ""
 	}
-	parts := []string{compare(r.rtMS, g.rtMS, "response time", "faster", true) + cs.pValue()}
+	rt := compare(r.rtMS, g.rtMS, "response time", "faster", true)
+	if cs.pair != nil && cs.pair.valid { // the pairs: both APIs under the same load at the same moment
+		rt = compare(cs.pair.restMS, cs.pair.gqlMS, "response time", "faster", true)
+	}
+	parts := []string{rt + cs.pValue()}
 	parts = append(parts,
 		compare(r.throughput, g.throughput, "throughput", "more tasks/s", false),
 		compare(r.cpuUS, g.cpuUS, "server CPU per task", "less server CPU per task", true),
