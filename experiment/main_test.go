@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 
 // crashAfter is how many requests the test-crash variant answers before
 // its process exits.
-const crashAfter = 300
+const crashAfter = 30
 
 // crashMessage is what test-crash writes to its stderr as it exits.
 const crashMessage = "test-crash: exiting on purpose"

@@ -67,7 +67,7 @@ func TestQuickstart(t *testing.T) {
 }
 
 // TestServerDies: a server whose process exits mid-run (test-crash, after
-// a few hundred answers) ends its variant with an error that quotes the
+// a few dozen answers) ends its variant with an error that quotes the
 // tail of its log; the run file of the run it died in is kept with what was
 // measured, the other variant runs, the report is written, nothing is left
 // running, and the exit code is 1.
@@ -86,7 +86,15 @@ func TestServerDies(t *testing.T) {
 	runs := runFiles(t, dir)
 	wantRuns(t, runs, "test-crash-QT03", "naive-QT03", "naive-QT05")
 	if f := runs["test-crash-QT03"]; f != nil {
-		if f.Summary == nil || f.Summary.Status == "ok" || f.Summary.Total.Count == 0 {
+		// it died in the warm-up run or the measured one, as fast as the
+		// machine let it answer its 30 requests: either run kept its count
+		answered := int64(0)
+		if f.Summary != nil {
+			for _, r := range f.Summary.Runs {
+				answered += r.Count
+			}
+		}
+		if f.Summary == nil || f.Summary.Status == "ok" || answered == 0 {
 			t.Errorf("the crashed run's file: %+v", f.Summary)
 		}
 	}

@@ -87,7 +87,13 @@ func TestLoadClosedEndToEnd(t *testing.T) {
 		h.Labels["server"] != "test" || h.Labels["pool"] != "4" || h.Queries.Dataset["sf"] != 1.0 || h.Queries.Dataset["seed"] != 7.0 {
 		t.Errorf("header %+v", h)
 	}
-	if len(f.Intervals) < 6 || f.Summary == nil || f.Summary.Status != "ok" || f.Summary.Throughput.N != 1 {
+	// three 100 ms intervals a run, fewer when a loaded machine delays a
+	// tick past the next (the late one covers both): each run has some
+	runsSeen := map[int]bool{}
+	for _, iv := range f.Intervals {
+		runsSeen[iv.Run] = true
+	}
+	if !runsSeen[1] || !runsSeen[2] || f.Summary == nil || f.Summary.Status != "ok" || f.Summary.Throughput.N != 1 {
 		t.Fatalf("%d intervals, summary %+v", len(f.Intervals), f.Summary)
 	}
 	if len(f.Intervals[0].Procs) != 1 || f.Intervals[0].Driver == nil || f.Intervals[0].Driver.RSSBytes == 0 {
