@@ -52,13 +52,28 @@ func setup(t *testing.T, e Experiment, args ...string) (Runner, error) {
 	return check()
 }
 
-// TestDefaultsPass: every experiment's defaults pass its checks, and a
-// wrong value is a UsageError that names the flag.
+// TestDefaultsPass: every experiment's defaults pass its checks, and so do
+// the settings of its --quick; a wrong value is a UsageError that names
+// the flag.
 func TestDefaultsPass(t *testing.T) {
 	all := append(List(), QuickstartCommand)
 	for _, e := range all {
 		if run, err := setup(t, e); err != nil || run == nil {
 			t.Errorf("%s with its defaults: %v", e.Name, err)
+		}
+		var quick []string
+		for _, q := range e.Quick {
+			if q[0] != "db" { // a common flag, not the experiment's
+				quick = append(quick, "--"+q[0], q[1])
+			}
+		}
+		if run, err := setup(t, e, quick...); err != nil || run == nil {
+			t.Errorf("%s with --quick's settings %v: %v", e.Name, quick, err)
+		}
+		fs := flag.NewFlagSet(e.Name, flag.ContinueOnError)
+		e.Flags(fs)
+		if fs.Lookup("templates") == nil {
+			continue // an experiment of tasks, not templates
 		}
 		_, err := setup(t, e, "--templates", "QT99")
 		var u UsageError
