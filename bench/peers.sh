@@ -126,14 +126,18 @@ for t in templates:
         row += f"{a/b:>7.2f}x" if a and b else f"{'—':>8}"
     print(row)
 print()
-print("CPU per query, µs: server + database (postmaster and backends), both on core 0")
-print("QT   " + "".join(f"{'compiled c'+c:>18}{'PostGraphile c'+c:>20}" for c in clients))
+print("CPU per query, µs: server + database (postmaster and backends), both on core 0; their ratio,")
+print("PostGraphile / compiled: the throughput ratio when core 0 does nothing else")
+print("QT   " + "".join(f"{'compiled c'+c:>18}{'PostGraphile c'+c:>20}{'ratio':>8}" for c in clients))
 for t in templates:
     row = f"QT{t:<3}"
     for c in clients:
+        xs = []
         for v, w in (("compiled", 18), ("postgraphile", 20)):
             x = cpu(v, c, t)
+            xs.append(x)
             row += f"{'—':>{w}}" if x is None else f"{x[0]:>{w-8}.0f} + {x[1]:<5.0f}"
+        row += f"{sum(xs[1])/sum(xs[0]):>7.2f}x" if all(xs) else f"{'—':>8}"
     print(row)
 PY
 echo
