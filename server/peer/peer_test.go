@@ -71,6 +71,9 @@ func TestEnsureErrors(t *testing.T) {
 	}
 	t.Setenv("PATH", path)
 	if _, err := execLookPath("npm"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("npm is not installed: CI must exercise npm ci's failures (.ci/run installs npm)")
+		}
 		t.Skip("npm not installed: the npm ci failure is not exercised")
 	}
 	_, err = Ensure(context.Background(), p, io.Discard)
