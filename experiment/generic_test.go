@@ -1,7 +1,6 @@
 package experiment_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -11,25 +10,16 @@ import (
 
 	"github.com/gqlbench/gqlbench/experiment"
 	"github.com/gqlbench/gqlbench/internal/cli"
-	"github.com/gqlbench/gqlbench/server/peer"
 	"github.com/gqlbench/gqlbench/server/peer/node"
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 	"github.com/gqlbench/gqlbench/server/peer/postgraphile"
 )
 
 // installPeers installs PostGraphile and the Node variants (once per
-// machine). Without npm or a registry the test skips and says why, except
-// under CI, which must run it.
+// machine), or skips outside CI when they cannot be.
 func installPeers(t *testing.T) {
-	t.Helper()
-	for _, p := range []peer.Package{postgraphile.Package, node.Package()} {
-		var log bytes.Buffer
-		if _, err := peer.Ensure(context.Background(), p, &log); err != nil {
-			if os.Getenv("CI") == "" {
-				t.Skipf("%s cannot be installed here: %v", p.Name, err)
-			}
-			t.Fatalf("installing %s (CI is set, and CI must run it): %v\n%s", p.Name, err, log.String())
-		}
-	}
+	peertest.Install(t, postgraphile.Package)
+	peertest.Install(t, node.Package())
 }
 
 // TestGeneric runs §6.4 on a throwaway PostgreSQL: compiled, PostGraphile

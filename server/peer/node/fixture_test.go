@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/server/peer"
 	"github.com/gqlbench/gqlbench/server/peer/node"
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 	"github.com/gqlbench/gqlbench/server/source"
 	"github.com/gqlbench/gqlbench/store"
 	"github.com/gqlbench/gqlbench/verify"
@@ -133,43 +132,9 @@ func targeted(ctx context.Context, data *inmem.Data) ([]workload.Instance, error
 	return out, nil
 }
 
-// install installs the package (once per machine: the cache is the user's,
-// or $GQLBENCH_CACHE). When it cannot be installed (no npm, no registry)
-// the test skips and says why, except under CI, which must run it: there
-// it fails.
-func install(t *testing.T) {
-	t.Helper()
-	start := time.Now()
-	var log bytes.Buffer
-	_, err := peer.Ensure(context.Background(), node.Package(), &log)
-	if err != nil {
-		if os.Getenv("CI") == "" {
-			t.Skipf("the Node variants cannot be installed here: %v", err)
-		}
-		t.Fatalf("installing the Node variants (CI is set, and CI must run them: .ci/run installs npm): %v\n%s", err, log.String())
-	}
-	if log.Len() > 0 {
-		t.Logf("%s(%.1f s)", log.String(), time.Since(start).Seconds())
-	}
-}
-
-// logBuffer collects a server's output, safe for the goroutine that copies it.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// install installs the package (once per machine), or skips outside CI
+// when it cannot be.
+func install(t *testing.T) { peertest.Install(t, node.Package()) }
 
 // start starts variant on the database at url and stops it when t ends;
 // its output is logged if t fails.
@@ -182,7 +147,7 @@ func start(t *testing.T, variant, url string) *peer.Running {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := &logBuffer{}
+	log := &peertest.Buffer{}
 	begin := time.Now()
 	r, err := peer.Start(ctx, prog, log, time.Minute)
 	if err != nil {

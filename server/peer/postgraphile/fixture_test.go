@@ -1,12 +1,9 @@
 package postgraphile
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +14,7 @@ import (
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/server/peer"
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 	"github.com/gqlbench/gqlbench/server/source"
 	"github.com/gqlbench/gqlbench/store"
 	"github.com/gqlbench/gqlbench/workload"
@@ -72,22 +70,9 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-// installed returns PostGraphile's install, installing it first if need
-// be (into gqlbench's cache directory, once per machine). When it cannot
-// be installed — no npm, no registry — the test skips and says why, except
-// when CI is set: CI must run it (.ci/run has npm).
-func installed(t *testing.T) peer.Install {
-	t.Helper()
-	in, err := peer.Ensure(context.Background(), Package, testWriter{t})
-	switch {
-	case err == nil:
-		return in
-	case os.Getenv("CI") == "":
-		t.Skipf("PostGraphile cannot be installed: %v", err)
-	}
-	t.Fatalf("installing PostGraphile (CI is set, and CI must run this test): %v", err)
-	return peer.Install{}
-}
+// installed returns PostGraphile's install (once per machine), or skips
+// outside CI when it cannot be made.
+func installed(t *testing.T) peer.Install { return peertest.Install(t, Package) }
 
 // start runs PostGraphile on the fixture's database until t ends; its
 // output is shown if t fails.
@@ -101,7 +86,7 @@ func (f *fixture) start(t *testing.T, c server.ProcessConfig) *peer.Running {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out peertest.Buffer
 	r, err := peer.Start(context.Background(), prog, &out, 60*time.Second)
 	if err != nil {
 		t.Fatalf("starting PostGraphile: %v", err)
@@ -176,31 +161,4 @@ func targeted(t *testing.T, data *inmem.Data) []workload.Instance {
 	}
 	add(3, map[string]any{"researchGroupID": "999999999"}) // no such group: null
 	return out
-}
-
-// testWriter logs each write to t.
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(b []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(b), "\n"))
-	return len(b), nil
-}
-
-// syncBuffer is a bytes.Buffer safe for the goroutine that copies a
-// server's output and the test that reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
