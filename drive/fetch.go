@@ -2,6 +2,7 @@ package drive
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -198,13 +199,16 @@ func unreachable(ans []Answer) bool {
 }
 
 // dedupe returns the distinct requests by body (and, for a dialect's, by
-// the template whose mapping applies), and for each request the index of
+// the template whose mapping applies; GraphQL steps by id), and for each request the index of
 // its distinct one.
 func dedupe(reqs []Request) (distinct []Request, of []int) {
 	idx := map[string]int{}
 	of = make([]int, len(reqs))
 	for i, r := range reqs {
 		k := string(r.Body)
+		if len(r.Steps) > 0 { // each its own: its body is not what is sent
+			k = "\x01" + r.ID
+		}
 		if r.Map != nil {
 			k += "\x00" + r.Dialect + "\x00" + r.Template
 		}
@@ -221,7 +225,14 @@ func dedupe(reqs []Request) (distinct []Request, of []int) {
 
 // newTransport makes a transport of the named client kind.
 func newTransport(client, target string, reqs []Request, o HTTPOptions) (Transport, error) {
-	if client == "net/http" {
+	switch {
+	case hasSteps(reqs) && client == "net/http":
+		return nil, &UsageError{errors.New("tasks in GraphQL steps are carried out by gqlbench's own client: --client net/http does not apply")}
+	case hasSteps(reqs):
+		return NewSteps(target, reqs, o)
+	}
+	o.Parallel = 0                       // a plan's calls at a time
+	if client == "net/http" || o.HTTP2 { // HTTP/2: net/http's, one connection per client
 		return NewStdHTTP(target, reqs, o)
 	}
 	return NewHTTP(target, reqs, o)

@@ -170,9 +170,10 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 	p := &h.Params
 	p.Check, p.Reference = level, j.Reference
 	p.Method, p.APQ = j.HTTP.Method, j.HTTP.APQ
-	if j.API == APIREST || cfg.Mode == Paired {
-		p.Parallel, p.HTTP2 = parallelOf(j.HTTP), j.HTTP.HTTP2
+	if j.API == APIREST || cfg.Mode == Paired || hasSteps(cfg.Requests) {
+		p.Parallel = parallelOf(j.HTTP)
 	}
+	p.HTTP2 = j.HTTP.HTTP2
 	if j.API == APIREST {
 		p.API = APIREST
 	}
@@ -206,8 +207,10 @@ func (j *Job) config() (Config, error) {
 		return cfg, &UsageError{errors.New("--paired-target applies to --mode paired")}
 	case j.API == APIREST && j.Client == "net/http":
 		return cfg, &UsageError{errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
-	case j.API != APIREST && !paired && (j.HTTP.HTTP2 || j.HTTP.Parallel != 0):
-		return cfg, &UsageError{errors.New("--http2 and --parallel apply to a REST target (--api rest, or the REST side of --mode paired)")}
+	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !hasSteps(reqs):
+		return cfg, &UsageError{errors.New("--parallel applies to a REST target (--api rest, or the REST side of --mode paired) and to tasks in GraphQL steps")}
+	case j.HTTP.HTTP2 && j.Client == "net/http":
+		return cfg, &UsageError{errors.New("--http2 uses net/http already: leave out --client net/http")}
 	}
 	if err := checkForms(reqs, j.API); err != nil {
 		return cfg, err
@@ -233,7 +236,7 @@ func checkForms(reqs []Request, api string) error {
 	switch api {
 	case "", APIGraphQL:
 		for _, r := range reqs {
-			if r.Query == "" {
+			if r.Query == "" && len(r.Steps) == 0 {
 				return &UsageError{fmt.Errorf("%s has no GraphQL query, only a REST plan: send it to a REST target (--api rest)", r.ID)}
 			}
 		}
@@ -263,9 +266,7 @@ func (j *Job) transportTo(api, target string) func([]Request) (Transport, error)
 	if api == APIREST {
 		return func(r []Request) (Transport, error) { return NewREST(target, r, j.HTTP) }
 	}
-	o := j.HTTP
-	o.Parallel, o.HTTP2 = 0, false // the REST side's
-	return func(r []Request) (Transport, error) { return newTransport(j.Client, target, r, o) }
+	return func(r []Request) (Transport, error) { return newTransport(j.Client, target, r, j.HTTP) }
 }
 
 // api is the --target's API; pairedAPI the other one.

@@ -19,11 +19,27 @@ type planNode struct {
 	method string
 	segs   []pathSeg // the path: literals and parent fields
 	body   any       // the body with the variables filled in; fieldRef values are the parent's fields
-	as     []string
+	as     []string // nil: the answer is no part of the task's
 	keep   keepTree // nil: everything
 	status int
 	then   []*planNode
 	label  string // "GET /rest/x/{.y}", for messages
+	// A GraphQL call's document (its body is the variables), or the whole
+	// POST body of a request of one query (raw): its answer's data, errors
+	// refused, is the call's answer, merged into the task's answer (merge).
+	query string
+	raw   []byte
+	merge bool
+	from  []string // the part of the answer that is the call's, or nil
+}
+
+// graphql says whether the call is a GraphQL request.
+func (n *planNode) graphql() bool { return n.query != "" || n.raw != nil }
+
+// oneQuery is the plan of a request of one GraphQL query: its POST body,
+// whose data is the answer.
+func oneQuery(q *Request) *planNode {
+	return &planNode{method: "POST", segs: []pathSeg{{}}, raw: q.Body, merge: true, status: 200, label: "POST " + q.Template}
 }
 
 // pathSeg is a literal piece of a path, or a field of the parent object.
@@ -60,9 +76,18 @@ func compilePlan(p queryfile.Plan, vars []byte) ([]*planNode, error) {
 }
 
 func compileCall(c *queryfile.Call, vars map[string]any) (*planNode, error) {
-	n := &planNode{method: c.Method, as: strings.Split(c.As, "."), status: c.Status, label: c.Method + " " + c.Path}
+	n := &planNode{method: c.Method, status: c.Status, label: c.Label(), query: c.Query}
+	if c.As != "" {
+		n.as = strings.Split(c.As, ".")
+	}
+	if c.From != "" {
+		n.from = strings.Split(c.From, ".")
+	}
 	if n.status == 0 {
 		n.status = 200
+	}
+	if n.query != "" {
+		n.method = "POST"
 	}
 	rest := c.Path
 	for {
@@ -217,16 +242,28 @@ func (n *planNode) fill(obj map[string]any) (path string, body []byte, skip bool
 		}
 		b.WriteString(p)
 	}
+	if n.raw != nil {
+		return b.String(), n.raw, false, nil
+	}
+	var v any
 	if n.body != nil {
-		v, err := bodyFields(n.body, obj)
-		if err != nil {
+		if v, err = bodyFields(n.body, obj); err != nil {
 			return "", nil, false, fmt.Errorf("%s: body: %w", n.label, err)
 		}
-		if body, err = json.Marshal(v); err != nil {
-			return "", nil, false, err
-		}
 	}
-	return b.String(), body, false, nil
+	switch {
+	case n.query != "":
+		body, err = json.Marshal(gqlBody{Query: n.query, Variables: v})
+	case n.body != nil:
+		body, err = json.Marshal(v)
+	}
+	return b.String(), body, false, err
+}
+
+// gqlBody is a GraphQL call's POST body.
+type gqlBody struct {
+	Query     string `json:"query"`
+	Variables any    `json:"variables,omitempty"`
 }
 
 // bodyFields returns a copy of body with its fieldRefs taken from obj.

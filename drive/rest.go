@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -65,16 +66,11 @@ func NewREST(base string, reqs []Request, o HTTPOptions) (*REST, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
 		return nil, fmt.Errorf("REST target %q: want http://HOST[:PORT][/PREFIX] or https://...", base)
 	}
-	r := &REST{prefix: strings.TrimSuffix(u.EscapedPath(), "/"), o: o, parallel: parallelOf(o), ua: o.UserAgent}
-	if r.ua == "" {
-		r.ua = "gqlbench"
-	}
 	if o.Method != "" && o.Method != "POST" || o.APQ {
 		return nil, errors.New("--method and --apq are GraphQL's: a REST plan says each call's method")
 	}
-	if o.HTTP2 {
-		r.h2url, r.h2tls = u.Scheme+"://"+u.Host, o.TLS
-	} else if r.h1, err = NewHTTP(u.Scheme+"://"+u.Host+"/", nil, o); err != nil {
+	r, err := newPlans(u, strings.TrimSuffix(u.EscapedPath(), "/"), o)
+	if err != nil {
 		return nil, err
 	}
 	r.plans = make([][]*planNode, len(reqs))
@@ -85,6 +81,64 @@ func NewREST(base string, reqs []Request, o HTTPOptions) (*REST, error) {
 		if r.plans[i], err = compilePlan(reqs[i].Plan, reqs[i].Variables); err != nil {
 			return nil, fmt.Errorf("%s: %w", reqs[i].ID, err)
 		}
+	}
+	return r, nil
+}
+
+// NewSteps returns a transport to the GraphQL endpoint target for reqs
+// some of which are several GraphQL requests (Request.Steps): each task
+// carried out as a plan whose calls are POSTs to target, each after the
+// answer it needs, with a REST plan's client (Parallel connections or
+// HTTP/2 streams). A request with one query is a plan of one call whose
+// data is the answer.
+func NewSteps(target string, reqs []Request, o HTTPOptions) (*REST, error) {
+	u, err := url.Parse(target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("target %q: want http://HOST[:PORT]/PATH or https://...", target)
+	}
+	if o.Method != "" && o.Method != "POST" || o.APQ {
+		return nil, errors.New("tasks in GraphQL steps are sent by POST: --method GET and --apq do not apply")
+	}
+	r, err := newPlans(u, u.RequestURI(), o)
+	if err != nil {
+		return nil, err
+	}
+	r.plans = make([][]*planNode, len(reqs))
+	for i := range reqs {
+		q := &reqs[i]
+		if len(q.Steps) == 0 {
+			r.plans[i] = []*planNode{oneQuery(q)}
+			continue
+		}
+		if r.plans[i], err = compilePlan(q.Steps, q.Variables); err != nil {
+			return nil, fmt.Errorf("%s: %w", q.ID, err)
+		}
+	}
+	return r, nil
+}
+
+// hasSteps says whether a request is GraphQL steps.
+func hasSteps(reqs []Request) bool {
+	for i := range reqs {
+		if len(reqs[i].Steps) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// newPlans returns a plan transport to u's host, its calls' paths after
+// prefix.
+func newPlans(u *url.URL, prefix string, o HTTPOptions) (*REST, error) {
+	r := &REST{prefix: prefix, o: o, parallel: parallelOf(o), ua: o.UserAgent}
+	if r.ua == "" {
+		r.ua = "gqlbench"
+	}
+	var err error
+	if o.HTTP2 {
+		r.h2url, r.h2tls = u.Scheme+"://"+u.Host, o.TLS
+	} else if r.h1, err = NewHTTP(u.Scheme+"://"+u.Host+"/", nil, o); err != nil {
+		return nil, err
 	}
 	return r, nil
 }
@@ -261,8 +315,15 @@ func (t *taskRun) run(cr *callRun) {
 		t.fail(nil, res.Status, statusError(cr, &res))
 		return
 	}
-	if _, bad := value.(badJSON); bad {
-		t.fail(nil, 200, planError(fmt.Sprintf("%s %s: the answer is not JSON: %s", cr.node.method, cr.path, snippet(res.Body))))
+	switch v := value.(type) {
+	case badJSON:
+		t.fail(nil, 200, planError(fmt.Sprintf("%s: the answer is not JSON: %s", cr.name(), snippet(res.Body))))
+		return
+	case graphQLFailure: // checked as the task's answer: its errors are the task's
+		t.fail(nil, res.Status, res.Body)
+		return
+	case partMissing:
+		t.fail(nil, 200, planError(fmt.Sprintf("%s: no member %q in the answer", cr.node.label, string(v))))
 		return
 	}
 	cr.value = value
@@ -271,7 +332,7 @@ func (t *taskRun) run(cr *callRun) {
 	}
 	objs, err := objects(value)
 	if err != nil {
-		t.fail(nil, 200, planError(fmt.Sprintf("%s %s: %v", cr.node.method, cr.path, err)))
+		t.fail(nil, 200, planError(fmt.Sprintf("%s: %v", cr.name(), err)))
 		return
 	}
 	cr.kids = make([][]*callRun, len(objs))
@@ -280,7 +341,7 @@ func (t *taskRun) run(cr *callRun) {
 		for _, n := range cr.node.then {
 			kid := &callRun{node: n}
 			if kid.path, kid.body, kid.skip, err = n.fill(obj); err != nil {
-				t.fail(nil, 200, planError(fmt.Sprintf("after %s %s: %v", cr.node.method, cr.path, err)))
+				t.fail(nil, 200, planError(fmt.Sprintf("after %s: %v", cr.name(), err)))
 				return
 			}
 			cr.kids[k] = append(cr.kids[k], kid)
@@ -328,22 +389,42 @@ func planError(msg string) []byte {
 // statusError is the body of a call answered with a status other than the
 // plan's: the call, the status and what the server said.
 func statusError(cr *callRun, res *Response) []byte {
-	b, _ := json.Marshal(map[string]any{"plan_error": fmt.Sprintf("%s %s: HTTP %d, want %d", cr.node.method, cr.path, res.Status, cr.node.status),
+	b, _ := json.Marshal(map[string]any{"plan_error": fmt.Sprintf("%s: HTTP %d, want %d", cr.name(), res.Status, cr.node.status),
 		"body": snippet(res.Body)})
 	return b
 }
 
+// name is the call as made, for messages: "GET /rest/faculty/7", or a
+// GraphQL call's document.
+func (cr *callRun) name() string {
+	if cr.node.graphql() {
+		return cr.node.label
+	}
+	return cr.node.method + " " + cr.path
+}
+
 // assembleInto puts the call's assembled answer at its place in obj.
 func (cr *callRun) assembleInto(obj map[string]any) error {
-	if cr.skip {
-		obj[cr.node.as[0]] = nil
+	n := cr.node
+	switch {
+	case n.merge: // a request of one query: its data is the answer
+		data, ok := cr.value.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: the data is not an object", n.label)
+		}
+		maps.Copy(obj, data)
+		return nil
+	case n.as == nil: // no part of the task's answer
+		return nil
+	case cr.skip:
+		obj[n.as[0]] = nil
 		return nil
 	}
 	v, err := cr.assemble()
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", cr.node.method, cr.path, err)
+		return fmt.Errorf("%s: %w", cr.name(), err)
 	}
-	attach(obj, cr.node.as, v)
+	attach(obj, n.as, v)
 	return nil
 }
 
@@ -429,9 +510,11 @@ func (n *planNode) answer(res *Response) (any, error) {
 	case res.Status != n.status:
 		res.Body = bytes.Clone(b)
 		return nil, nil
+	case n.graphql():
+		return n.data(res)
 	case len(bytes.TrimSpace(b)) == 0:
 		return nil, nil
-	case n.keep == nil && len(n.then) == 0:
+	case n.keep == nil && len(n.then) == 0 && n.from == nil:
 		if !json.Valid(b) {
 			res.Body = bytes.Clone(b)
 			return badJSON{}, nil
@@ -445,8 +528,50 @@ func (n *planNode) answer(res *Response) (any, error) {
 		res.Body = bytes.Clone(b)
 		return badJSON{}, nil
 	}
-	return v, nil
+	return n.part(v), nil
 }
+
+// data returns a GraphQL call's answer: its data (the part From names), or
+// an answer with errors (or without data), kept whole for the check to
+// classify.
+func (n *planNode) data(res *Response) (any, error) {
+	var a struct {
+		Data   any             `json:"data"`
+		Errors json.RawMessage `json:"errors"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(res.Body))
+	dec.UseNumber()
+	err := dec.Decode(&a)
+	e := bytes.TrimSpace(a.Errors)
+	if err != nil || len(e) > 0 && string(e) != "null" && string(e) != "[]" || a.Data == nil {
+		res.Body = bytes.Clone(res.Body)
+		return graphQLFailure{}, nil
+	}
+	return n.part(a.Data), nil
+}
+
+// part returns the part of an answer From names (a missing member's part
+// is missing: partMissing).
+func (n *planNode) part(v any) any {
+	for _, m := range n.from {
+		o, ok := v.(map[string]any)
+		if !ok {
+			return partMissing(strings.Join(n.from, "."))
+		}
+		if v, ok = o[m]; !ok {
+			return partMissing(strings.Join(n.from, "."))
+		}
+	}
+	return v
+}
+
+// graphQLFailure is the answer of a GraphQL call with errors or without
+// data: the task's answer is that call's.
+type graphQLFailure struct{}
+
+// partMissing is the answer of a call whose answer has no member From
+// names.
+type partMissing string
 
 // wire appends one HTTP/1.1 request, and says where per-request header
 // values go.

@@ -81,11 +81,18 @@ func studentsTask(t *testing.T, id, path string) queryfile.Entry {
 
 func runREST(t *testing.T, target string, http2 bool, clients int, entries ...queryfile.Entry) (*runfile.Summary, *runfile.File, error) {
 	t.Helper()
+	return runAPI(t, drive.APIREST, target, http2, clients, entries...)
+}
+
+// runAPI runs entries against target, an api target, closed loop for
+// 200ms, the pre-load check first.
+func runAPI(t *testing.T, api, target string, http2 bool, clients int, entries ...queryfile.Entry) (*runfile.Summary, *runfile.File, error) {
+	t.Helper()
 	var out bytes.Buffer
 	job := drive.Job{
 		Config:  drive.Config{Mode: drive.Closed, Clients: clients, Duration: 200 * time.Millisecond, Runs: 1},
 		Target:  target,
-		API:     drive.APIREST,
+		API:     api,
 		HTTP:    drive.HTTPOptions{Timeout: 10 * time.Second, HTTP2: http2},
 		Queries: &queryfile.File{Path: "tasks.jsonl", Entries: entries},
 		Check:   true,

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"strings"
 	"time"
 )
 
 // StdHTTP is a transport on Go's net/http client, one http.Transport (so
 // one connection) per Conn: the reference the own client is measured
-// against, and a fallback for what it does not speak (HTTP/2, proxies).
+// against, and a fallback for what it does not speak (HTTP/2 with
+// HTTPOptions.HTTP2: h2c for http://, proxies).
 // Bytes sent and received count bodies only.
 type StdHTTP struct {
 	url    string
@@ -50,6 +52,15 @@ func NewStdHTTP(target string, reqs []Request, o HTTPOptions) (*StdHTTP, error) 
 func (s *StdHTTP) NewConn() Conn {
 	ctx, cancel := context.WithCancel(context.Background())
 	tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true, TLSClientConfig: s.o.TLS, ForceAttemptHTTP2: false}
+	if s.o.HTTP2 { // HTTP/2 only: h2c with prior knowledge for http://, ALPN for https://
+		var p http.Protocols
+		if strings.HasPrefix(s.url, "https:") {
+			p.SetHTTP2(true)
+		} else {
+			p.SetUnencryptedHTTP2(true)
+		}
+		tr.Protocols = &p
+	}
 	c := &stdConn{t: s, client: &http.Client{Transport: tr, Timeout: s.o.Timeout}, tr: tr, ctx: ctx, cancel: cancel}
 	c.trace = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { c.first = time.Now() },

@@ -15,7 +15,8 @@ import (
 // list (a client-side N+1, as REST clients make it). See docs/tasks.md.
 type Plan []Call
 
-// Call is one HTTP call of a plan and where its answer goes.
+// Call is one HTTP call of a plan and where its answer goes: a REST call
+// (Method and Path) or, in an entry's Steps, a GraphQL request (Query).
 type Call struct {
 	// Method is GET, POST, PUT, PATCH or DELETE.
 	Method string
@@ -24,13 +25,25 @@ type Call struct {
 	// {.field} the field of the object this call depends on (an element of
 	// its parent call's answer), both written escaped for a URL.
 	Path string
-	// Body is the JSON body of a POST, PUT or PATCH; a string member that
-	// is exactly "{name}" or "{.field}" is replaced by that value (typed).
+	// Query is a GraphQL call's document, sent to the GraphQL endpoint
+	// with Body as its variables; its answer must have no errors, and its
+	// data is the answer. A call has a Query or a Method and Path.
+	Query string
+	// Body is the JSON body of a POST, PUT or PATCH, or a GraphQL call's
+	// variables (an object); a string member that is exactly "{name}" or
+	// "{.field}" is replaced by that value (typed).
 	Body json.RawMessage
+	// From, when set, is the part of the answer the call's answer is: a
+	// dotted path of member names ("createPublication" of a mutation's
+	// data). Keep, Then and As apply to that part.
+	From string
 	// As is where the answer goes: a dotted path of member names, from the
 	// object the call depends on (the whole answer for a root call).
 	// Members on the way that hold a reference (an id) or nothing become
-	// objects; a list put where a list is already is appended to it.
+	// objects; a list put where a list is already is appended to it. Empty
+	// on a call without Keep and Then: the answer is no part of the task's
+	// (a delete), the call's status and, for GraphQL, the absence of errors
+	// are its check.
 	As string
 	// Keep are the members kept of the answer's object (of each of its
 	// elements for a list), as dotted paths; "advisor.id" keeps a
@@ -52,18 +65,25 @@ const (
 
 // planCall is a Call as written; a nil Keep is absent, an empty one [].
 type planCall struct {
-	Call   string          `json:"call"`
-	Body   json.RawMessage `json:"body,omitempty"`
-	As     string          `json:"as"`
+	Call      string          `json:"call,omitempty"`
+	Query     string          `json:"query,omitempty"`
+	Body      json.RawMessage `json:"body,omitempty"`
+	Variables json.RawMessage `json:"variables,omitempty"`
+	From      string          `json:"from,omitempty"`
+	As        string          `json:"as,omitempty"`
 	Keep   *[]string       `json:"keep,omitempty"`
 	Status int             `json:"status,omitempty"`
 	Then   []Call          `json:"then,omitempty"`
 }
 
-// MarshalJSON writes the call as {"call":"GET /path","as":…}; a Keep that
-// is empty but not nil is written as [] (keep only what Then puts in).
+// MarshalJSON writes the call as {"call":"GET /path","as":…}, a GraphQL
+// call as {"query":…,"variables":…,"as":…}; a Keep that is empty but not
+// nil is written as [] (keep only what Then puts in).
 func (c Call) MarshalJSON() ([]byte, error) {
-	p := planCall{Call: c.Method + " " + c.Path, Body: c.Body, As: c.As, Status: c.Status, Then: c.Then}
+	p := planCall{Call: c.Method + " " + c.Path, Body: c.Body, From: c.From, As: c.As, Status: c.Status, Then: c.Then}
+	if c.Query != "" {
+		p.Call, p.Body, p.Query, p.Variables = "", nil, c.Query, c.Body
+	}
 	if c.Keep != nil {
 		p.Keep = &c.Keep
 	}
@@ -83,11 +103,21 @@ func (c *Call) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&p); err != nil {
 		return err
 	}
-	method, path, ok := strings.Cut(p.Call, " ")
-	if !ok {
-		return fmt.Errorf(`"call" must be "METHOD /path", got %.80q`, p.Call)
+	*c = Call{Query: p.Query, From: p.From, As: p.As, Status: p.Status}
+	switch {
+	case p.Query != "" && (p.Call != "" || p.Body != nil):
+		return fmt.Errorf(`a call has a "query" (GraphQL, with "variables") or a "call" (REST, with "body"), not both`)
+	case p.Query != "":
+		p.Body = p.Variables
+	case p.Variables != nil:
+		return fmt.Errorf(`"variables" belong to a GraphQL call ("query"); a REST call has a "body"`)
+	default:
+		method, path, ok := strings.Cut(p.Call, " ")
+		if !ok {
+			return fmt.Errorf(`"call" must be "METHOD /path" (or a GraphQL call's "query"), got %.80q`, p.Call)
+		}
+		c.Method, c.Path = method, path
 	}
-	*c = Call{Method: method, Path: path, As: p.As, Status: p.Status}
 	if len(p.Then) > 0 {
 		c.Then = p.Then
 	}
@@ -116,7 +146,14 @@ func (c *Call) UnmarshalJSON(b []byte) error {
 // "as" or "keep" path, a body on a method without one or a body that is not
 // JSON, a status out of range, or more than MaxPlanCalls calls or
 // MaxPlanDepth in a chain. vars is the entry's variables (nil: none).
-func (p Plan) Check(vars json.RawMessage) error {
+// Every call of a plan is a REST call.
+func (p Plan) Check(vars json.RawMessage) error { return p.check(vars, false) }
+
+// CheckSteps is Check for an entry's Steps, whose calls are GraphQL calls
+// (a Query, and variables that are a JSON object).
+func (p Plan) CheckSteps(vars json.RawMessage) error { return p.check(vars, true) }
+
+func (p Plan) check(vars json.RawMessage, graphql bool) error {
 	if len(p) == 0 {
 		return fmt.Errorf("a plan needs at least one call")
 	}
@@ -127,10 +164,14 @@ func (p Plan) Check(vars json.RawMessage) error {
 		}
 	}
 	n := 0
-	return checkCalls(p, values, 1, &n, "plan")
+	where := "plan"
+	if graphql {
+		where = "steps"
+	}
+	return checkCalls(p, values, graphql, 1, &n, where)
 }
 
-func checkCalls(calls []Call, vars map[string]json.RawMessage, depth int, n *int, where string) error {
+func checkCalls(calls []Call, vars map[string]json.RawMessage, graphql bool, depth int, n *int, where string) error {
 	if depth > MaxPlanDepth {
 		return fmt.Errorf("%s: calls chained more than %d deep", where, MaxPlanDepth)
 	}
@@ -140,32 +181,34 @@ func checkCalls(calls []Call, vars map[string]json.RawMessage, depth int, n *int
 		if *n > MaxPlanCalls {
 			return fmt.Errorf("more than %d calls in the plan", MaxPlanCalls)
 		}
-		at := fmt.Sprintf("%s[%d] (%s %s)", where, i, c.Method, c.Path)
-		if err := c.check(vars, depth > 1); err != nil {
+		at := fmt.Sprintf("%s[%d] (%s)", where, i, c.Label())
+		if err := c.check(vars, graphql, depth > 1); err != nil {
 			return fmt.Errorf("%s: %w", at, err)
 		}
-		if err := checkCalls(c.Then, vars, depth+1, n, at+".then"); err != nil {
+		if err := checkCalls(c.Then, vars, graphql, depth+1, n, at+".then"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// check validates one call (not its Then); nested says it has a parent.
-func (c *Call) check(vars map[string]json.RawMessage, nested bool) error {
-	switch c.Method {
-	case "GET", "DELETE":
-		if c.Body != nil {
-			return fmt.Errorf("a %s has no body", c.Method)
-		}
-	case "POST", "PUT", "PATCH":
-	default:
-		return fmt.Errorf("method %.20q: want GET, POST, PUT, PATCH or DELETE", c.Method)
+// Label names the call in messages: "GET /rest/x/{.y}", or a GraphQL
+// call's document, shortened.
+func (c *Call) Label() string {
+	if c.Query == "" {
+		return c.Method + " " + c.Path
 	}
-	if !strings.HasPrefix(c.Path, "/") || strings.ContainsAny(c.Path, " \t\r\n") {
-		return fmt.Errorf("the path must start with / and hold no spaces")
+	q := strings.Join(strings.Fields(c.Query), " ")
+	if len(q) > 60 {
+		q = q[:57] + "..."
 	}
-	refs, err := Placeholders(c.Path)
+	return "GraphQL " + q
+}
+
+// check validates one call (not its Then) of a plan, or with graphql of
+// Steps; nested says it has a parent.
+func (c *Call) check(vars map[string]json.RawMessage, graphql, nested bool) error {
+	refs, err := c.checkForm(graphql)
 	if err != nil {
 		return err
 	}
@@ -193,8 +236,15 @@ func (c *Call) check(vars map[string]json.RawMessage, nested bool) error {
 			return fmt.Errorf("{%s}: the variable is an object or a list, not a value for a path", r)
 		}
 	}
-	if err := checkPath(c.As); err != nil {
-		return fmt.Errorf(`"as": %w`, err)
+	if c.As != "" || c.Keep != nil || len(c.Then) > 0 {
+		if err := checkPath(c.As); err != nil {
+			return fmt.Errorf(`"as": %w (only a call without "keep" and "then" may leave it out)`, err)
+		}
+	}
+	if c.From != "" {
+		if err := checkPath(c.From); err != nil {
+			return fmt.Errorf(`"from": %w`, err)
+		}
 	}
 	for _, k := range c.Keep {
 		if err := checkPath(k); err != nil {
@@ -205,6 +255,34 @@ func (c *Call) check(vars map[string]json.RawMessage, nested bool) error {
 		return fmt.Errorf(`"status" %d is not an HTTP status`, c.Status)
 	}
 	return nil
+}
+
+// checkForm checks a call's kind — a REST call in a plan, a GraphQL call
+// in Steps — and returns its path's placeholders.
+func (c *Call) checkForm(graphql bool) ([]string, error) {
+	switch {
+	case graphql && c.Query == "":
+		return nil, fmt.Errorf(`a step is a GraphQL call: "query" and "variables", not "call"`)
+	case graphql && c.Body != nil && c.Body[0] != '{':
+		return nil, fmt.Errorf(`"variables" must be a JSON object`)
+	case graphql:
+		return nil, nil
+	case c.Query != "":
+		return nil, fmt.Errorf(`a plan's calls are REST calls ("call": "METHOD /path"); GraphQL calls go in "steps"`)
+	}
+	switch c.Method {
+	case "GET", "DELETE":
+		if c.Body != nil {
+			return nil, fmt.Errorf("a %s has no body", c.Method)
+		}
+	case "POST", "PUT", "PATCH":
+	default:
+		return nil, fmt.Errorf("method %.20q: want GET, POST, PUT, PATCH or DELETE", c.Method)
+	}
+	if !strings.HasPrefix(c.Path, "/") || strings.ContainsAny(c.Path, " \t\r\n") {
+		return nil, fmt.Errorf("the path must start with / and hold no spaces")
+	}
+	return Placeholders(c.Path)
 }
 
 // Placeholders returns the names of the placeholders of a path template in

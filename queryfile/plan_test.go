@@ -56,7 +56,7 @@ func TestPlanRejects(t *testing.T) {
 		deep = `{"call":"GET /x","as":"x","then":[` + deep + `]}`
 	}
 	for _, c := range []struct{ name, line, want string }{
-		{"neither query nor plan", `{"id":"a","template":"t"}`, `missing "query" (or a REST "plan")`},
+		{"neither query nor plan", `{"id":"a","template":"t"}`, `missing "query" (or GraphQL "steps", or a REST "plan")`},
 		{"empty plan", entry(`{}`, `[]`), "at least one call"},
 		{"plan not a list", entry(`{}`, `{"call":"GET /x","as":"x"}`), `"plan"`},
 		{"no method", entry(`{}`, `[{"call":"/x","as":"x"}]`), `"METHOD /path"`},
@@ -69,7 +69,12 @@ func TestPlanRejects(t *testing.T) {
 		{"stray brace", entry(`{}`, get("/rest/x}")), "without its {"},
 		{"bad placeholder", entry(`{}`, get("/rest/{a b}")), "no spaces"},
 		{"bad placeholder name", entry(`{}`, get("/rest/{a-b}")), "want {variable} or {.field}"},
-		{"empty as", entry(`{}`, `[{"call":"GET /x","as":""}]`), `"as": empty`},
+		{"empty as with keep", entry(`{}`, `[{"call":"GET /x","as":"","keep":["a"]}]`), `"as": empty`},
+		{"no as with then", entry(`{}`, `[{"call":"GET /x","then":[{"call":"GET /y","as":"y"}]}]`), `only a call without "keep" and "then" may leave it out`},
+		{"bad from", entry(`{}`, `[{"call":"GET /x","as":"a","from":"a."}]`), `"from"`},
+		{"GraphQL call in a plan", entry(`{}`, `[{"query":"{ a }","as":"a"}]`), `GraphQL calls go in "steps"`},
+		{"query and call", entry(`{}`, `[{"call":"GET /x","query":"{ a }","as":"a"}]`), "not both"},
+		{"variables on a REST call", entry(`{}`, `[{"call":"POST /x","variables":{},"as":"a"}]`), `a REST call has a "body"`},
 		{"bad as", entry(`{}`, `[{"call":"GET /x","as":"a..b"}]`), `"as"`},
 		{"bad keep", entry(`{}`, `[{"call":"GET /x","as":"a","keep":["a-b"]}]`), `"keep" "a-b"`},
 		{"body on GET", entry(`{}`, `[{"call":"GET /x","as":"a","body":{}}]`), "a GET has no body"},
@@ -79,6 +84,47 @@ func TestPlanRejects(t *testing.T) {
 		{"nested error named", entry(`{}`, `[{"call":"GET /x","as":"a","then":[{"call":"GET /y/{z}","as":"b"}]}]`), "plan[0] (GET /x).then[0] (GET /y/{z})"},
 		{"too deep", entry(`{}`, "["+deep+"]"), "more than 16 deep"},
 		{"too many calls", entry(`{}`, "["+strings.Repeat(`{"call":"GET /x","as":"x"},`, MaxPlanCalls)+`{"call":"GET /x","as":"x"}]`), "more than 256 calls"},
+	} {
+		_, err := Read(strings.NewReader(c.line))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one with %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestSteps: an entry's GraphQL form as several requests, each after the
+// answer it needs, read and written as is, and refused where it is not a
+// list of GraphQL calls or sits beside a query.
+func TestSteps(t *testing.T) {
+	in := `{"id":"cycle","template":"crud-cycle","variables":{"input":{"title":"T"}},"steps":[` +
+		`{"query":"mutation($input: In!) { createPublication(input: $input) { id title } }","variables":{"input":"{input}"},"from":"createPublication","as":"created","keep":["title"],"then":[` +
+		`{"query":"mutation($nr: ID!) { deletePublication(nr: $nr) { id } }","variables":{"nr":"{.id}"}}]}]}
+`
+	entries, err := Read(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := entries[0].Steps
+	if len(s) != 1 || s[0].Query == "" || s[0].From != "createPublication" || string(s[0].Body) != `{"input":"{input}"}` ||
+		len(s[0].Then) != 1 || s[0].Then[0].As != "" || entries[0].Query != "" || entries[0].Plan != nil {
+		t.Errorf("steps read as %+v", entries[0])
+	}
+	var b bytes.Buffer
+	if err := Write(&b, entries); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != in {
+		t.Errorf("written:\n%s\nwant:\n%s", b.String(), in)
+	}
+	steps := func(vars, steps string) string {
+		return `{"id":"a","template":"t","variables":` + vars + `,"steps":` + steps + `}`
+	}
+	for _, c := range []struct{ name, line, want string }{
+		{"REST call in steps", steps(`{}`, `[{"call":"GET /x","as":"x"}]`), `a step is a GraphQL call`},
+		{"variables not an object", steps(`{}`, `[{"query":"{ a }","variables":[1],"as":"x"}]`), "must be a JSON object"},
+		{"missing variable", steps(`{}`, `[{"query":"{ a }","variables":{"n":"{nr}"},"as":"x"}]`), "no variable nr"},
+		{"field in a root step", steps(`{}`, `[{"query":"{ a }","variables":{"n":"{.id}"},"as":"x"}]`), "a root call has no object"},
+		{"query and steps", `{"id":"a","template":"t","query":"{ a }","steps":[{"query":"{ a }","as":"x"}]}`, "give one"},
 	} {
 		_, err := Read(strings.NewReader(c.line))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

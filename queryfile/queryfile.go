@@ -27,6 +27,9 @@
 //	    in order of dependence, and how their answers assemble into the
 //	    GraphQL form's data, so that one expect hash checks both. An entry
 //	    with a plan may leave out "query": it is a REST task only.
+//	  - steps: the GraphQL form as several requests, in place of "query",
+//	    for a task one request cannot do (a write whose id, chosen by the
+//	    server, the next write needs): a Plan whose calls are GraphQL calls.
 //
 // Other fields are ignored, so other tools may add their own. The package
 // checks the shape of every line, not the GraphQL inside it: that is for
@@ -61,6 +64,7 @@ type Entry struct {
 	Unordered     bool            // the answer's lists are compared as multisets
 	Answer        json.RawMessage // the right answer's data, canonical JSON, or nil
 	Plan          Plan            // the task as REST calls, or nil; Query may then be ""
+	Steps         Plan            // the task as several GraphQL calls (a write whose id the next needs), or nil; not with Query
 	Line          int             // the line it was read from (1-based), 0 when not read
 }
 
@@ -85,6 +89,7 @@ type line struct {
 	Unordered     bool            `json:"unordered,omitempty"`
 	Answer        json.RawMessage `json:"answer,omitempty"`
 	Plan          Plan            `json:"plan,omitempty"`
+	Steps         Plan            `json:"steps,omitempty"`
 }
 
 // Write writes entries as JSON lines, in the field order of the package
@@ -100,7 +105,7 @@ func Write(w io.Writer, entries []Entry) error {
 			vars = json.RawMessage("{}")
 		}
 		l := line{ID: e.ID, Label: e.Label, Query: e.Query, OperationName: e.OperationName, Variables: vars,
-			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer, Plan: e.Plan}
+			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer, Plan: e.Plan, Steps: e.Steps}
 		if err := enc.Encode(l); err != nil {
 			return fmt.Errorf("entry %q: %w", e.ID, err)
 		}
@@ -158,6 +163,7 @@ func readLine(b []byte) (Entry, error) {
 		Unordered     *bool           `json:"unordered"`
 		Answer        json.RawMessage `json:"answer"`
 		Plan          json.RawMessage `json:"plan"`
+		Steps         json.RawMessage `json:"steps"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil {
@@ -171,8 +177,8 @@ func readLine(b []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf(`missing "id"`)
 	case raw.Label == nil || *raw.Label == "":
 		return Entry{}, fmt.Errorf(`%q: missing "template" (the label results are grouped by, e.g. QT5 or an operation's name)`, *raw.ID)
-	case (raw.Query == nil || *raw.Query == "") && len(raw.Plan) == 0:
-		return Entry{}, fmt.Errorf(`%q: missing "query" (or a REST "plan")`, *raw.ID)
+	case (raw.Query == nil || *raw.Query == "") && len(raw.Plan) == 0 && len(raw.Steps) == 0:
+		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, *raw.ID)
 	}
 	e := Entry{ID: *raw.ID, Label: *raw.Label, Dataset: raw.Dataset}
 	if raw.Query != nil {
@@ -206,8 +212,20 @@ func readLine(b []byte) (Entry, error) {
 		if err := e.Plan.Check(vars); err != nil {
 			return Entry{}, fmt.Errorf(`%q: "plan": %w`, *raw.ID, err)
 		}
-	} else if e.Query == "" {
-		return Entry{}, fmt.Errorf(`%q: missing "query" (or a REST "plan")`, *raw.ID)
+	}
+	if p := bytes.TrimSpace(raw.Steps); len(p) > 0 && string(p) != "null" {
+		if e.Query != "" {
+			return Entry{}, fmt.Errorf(`%q: "query" and "steps" are two GraphQL forms of the task: give one`, *raw.ID)
+		}
+		if err := json.Unmarshal(p, &e.Steps); err != nil {
+			return Entry{}, fmt.Errorf(`%q: "steps": %w`, *raw.ID, err)
+		}
+		if err := e.Steps.CheckSteps(vars); err != nil {
+			return Entry{}, fmt.Errorf(`%q: "steps": %w`, *raw.ID, err)
+		}
+	}
+	if e.Query == "" && e.Plan == nil && e.Steps == nil {
+		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, *raw.ID)
 	}
 	if raw.Expect != nil {
 		if !IsHash(*raw.Expect) {

@@ -201,10 +201,10 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.target, "target", "", "the GraphQL endpoint `URL`, e.g. http://127.0.0.1:4000/graphql, or with --api rest the REST API's base URL, e.g. http://127.0.0.1:4001")
 	fs.StringVar(&f.api, "api", "graphql", "what --target speaks: graphql (each entry's query is sent) or rest (each task's plan is carried out: gqlbench tasks)")
-	fs.IntVar(&f.parallel, "parallel", 0, "rest: calls of one task made at a time, on as many connections per client (default 6, a browser's per host; with --http2, streams of one connection, default 100)")
+	fs.IntVar(&f.parallel, "parallel", 0, "rest, and GraphQL steps: calls of one task made at a time, on as many connections per client (default 6, a browser's per host; with --http2, streams of one connection, default 100)")
 	fs.StringVar(&f.pairedTarget, "paired-target", "", "paired: the second API's `URL`, speaking the other API than --target (with --api graphql, the REST base URL)")
 	fs.IntVar(&f.group, "group", drive.DefaultGroup, "paired: pairs per group whose means the run file keeps (seed 001: 20 groups of 100)")
-	fs.BoolVar(&f.http2, "http2", false, "rest: speak HTTP/2 (h2c for http://) on one connection per client, the calls of a task multiplexed on it")
+	fs.BoolVar(&f.http2, "http2", false, "speak HTTP/2 (h2c for http://) to every target, both APIs in paired mode: one connection per client, a REST task's calls multiplexed on it")
 	fs.StringVar(&f.queries, "queries", "", "the queries `FILE` (JSON lines from gqlbench queries)")
 	fs.StringVar(&f.mode, "mode", "closed", strings.Join(modeNames(), ", "))
 	fs.StringVar(&f.out, "o", "", "the run `FILE` (default: stdout)")

@@ -66,7 +66,8 @@ func TestLoadREST(t *testing.T) {
 		want string
 	}{
 		{[]string{"--api", "soap"}, "--api must be graphql or rest"},
-		{[]string{"--http2"}, "apply to a REST target"},
+		{[]string{"--parallel", "3"}, "--parallel applies to a REST target"},
+		{[]string{"--http2", "--client", "net/http"}, "leave out --client net/http"},
 		{[]string{"--api", "rest", "--method", "GET"}, "GraphQL's"},
 		{[]string{}, "has no GraphQL query"},
 		{[]string{"--mode", "paired"}, "--paired-target"},
