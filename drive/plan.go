@@ -19,8 +19,8 @@ type planNode struct {
 	method string
 	segs   []pathSeg // the path: literals and parent fields
 	body   any       // the body with the variables filled in; fieldRef values are the parent's fields
-	as     []string // nil: the answer is no part of the task's
-	keep   keepTree // nil: everything
+	as     []string  // nil: the answer is no part of the task's
+	keep   keepTree  // nil: everything
 	status int
 	then   []*planNode
 	label  string // "GET /rest/x/{.y}", for messages

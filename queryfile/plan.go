@@ -71,9 +71,9 @@ type planCall struct {
 	Variables json.RawMessage `json:"variables,omitempty"`
 	From      string          `json:"from,omitempty"`
 	As        string          `json:"as,omitempty"`
-	Keep   *[]string       `json:"keep,omitempty"`
-	Status int             `json:"status,omitempty"`
-	Then   []Call          `json:"then,omitempty"`
+	Keep      *[]string       `json:"keep,omitempty"`
+	Status    int             `json:"status,omitempty"`
+	Then      []Call          `json:"then,omitempty"`
 }
 
 // MarshalJSON writes the call as {"call":"GET /path","as":…}, a GraphQL
