@@ -158,5 +158,57 @@ func crud(meta *dataset.Meta, perTemplate int, seed uint64, writes bool) ([]task
 		t.answer = fmt.Appendf(nil, `{"createPublication":{"title":%q,"abstract":%q}}`, title, abstract)
 		out = append(out, t)
 	}
+	for k := range perTemplate {
+		t, err := crudCycle(k + 1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
 	return out, nil
+}
+
+// The GraphQL steps of crud-cycle: a create, a read, an update and a
+// delete of one publication, each a request of its own.
+const (
+	cycleCreate = "mutation CrudCycleCreate($input: CreatePublicationInput!) { createPublication(input: $input) { id title abstract } }"
+	cycleRead   = "query CrudCycleRead($nr: ID!) { publication(nr: $nr) { id title abstract } }"
+	cycleUpdate = "mutation CrudCycleUpdate($nr: ID!, $update: UpdatePublicationInput!) { updatePublication(nr: $nr, input: $update) { id title abstract } }"
+	cycleDelete = "mutation CrudCycleDelete($nr: ID!) { deletePublication(nr: $nr) { id } }"
+)
+
+// crudCycle is seed 001's CRUD mix as one task: a publication created,
+// read back, its title changed and deleted, each operation after the one
+// before, the id the server chose in every later one — REST's POST, GET,
+// PATCH and DELETE; GraphQL's four requests (GraphQL steps: one request
+// cannot take the id its own mutation chooses). It leaves the database as
+// it was; its right answer is what it writes.
+func crudCycle(ordinal int) (task, error) {
+	title, changed := fmt.Sprintf("gqlbench cycle %04d", ordinal), fmt.Sprintf("gqlbench cycle %04d, changed", ordinal)
+	abstract := "a publication the benchmark writes, reads, changes and deletes, in its reserved range"
+	vars := map[string]any{"input": map[string]any{"title": title, "abstract": abstract, "mainAuthor": SandboxAuthor},
+		"update": map[string]any{"title": changed}}
+	shown := keep("title", "abstract")
+	t, err := newTask("crud-cycle", ordinal, "", vars,
+		queryfile.Call{Method: "POST", Path: "/rest/publications", Body: []byte(`"{input}"`), Status: 201, As: "created", Keep: shown, Then: []queryfile.Call{
+			get("/rest/publications/{.id}", "read", shown,
+				queryfile.Call{Method: "PATCH", Path: "/rest/publications/{.id}", Body: []byte(`"{update}"`), As: "updated", Keep: shown, Then: []queryfile.Call{
+					{Method: "DELETE", Path: "/rest/publications/{.id}", Status: 204}}})}})
+	if err != nil {
+		return task{}, err
+	}
+	step := func(query, vars, from, as string, then ...queryfile.Call) queryfile.Call {
+		c := queryfile.Call{Query: query, Body: []byte(vars), From: from, As: as, Then: then}
+		if as != "" {
+			c.Keep = shown
+		}
+		return c
+	}
+	t.entry.Steps = queryfile.Plan{step(cycleCreate, `{"input":"{input}"}`, "createPublication", "created",
+		step(cycleRead, `{"nr":"{.id}"}`, "publication", "read",
+			step(cycleUpdate, `{"nr":"{.id}","update":"{update}"}`, "updatePublication", "updated",
+				step(cycleDelete, `{"nr":"{.id}"}`, "", ""))))}
+	t.answer = fmt.Appendf(nil, `{"created":{"title":%q,"abstract":%[3]q,"read":{"title":%[1]q,"abstract":%[3]q,"updated":{"title":%[2]q,"abstract":%[3]q}}}}`,
+		title, changed, abstract)
+	return t, nil
 }

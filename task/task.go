@@ -17,7 +17,9 @@
 //   - crud (seed 001, Lawi et al.): crud-read, a faculty member's
 //     publications; with Writes, crud-create, a publication created through
 //     POST /rest/publications or the createPublication mutation, in the
-//     servers' reserved range.
+//     servers' reserved range, and crud-cycle, the four operations on one
+//     publication in a row (REST's POST, GET, PATCH, DELETE; GraphQL's four
+//     requests, as Steps), which leaves the database as it was.
 //
 // The expected answers come from an Oracle: the in-memory server over the
 // dataset of the metadata (the CLI wires server/inmem), never from a REST
@@ -56,7 +58,7 @@ type Options struct {
 	PerTemplate int      // instances of each lingbm task and of crud-read (default 10)
 	Records     []int    // the display cases' numbers of records (default 5, 50, 100)
 	Seed        uint64   // the instances' draw
-	Writes      bool     // also the write tasks (crud-create), for servers that take writes
+	Writes      bool     // also the write tasks (crud-create, crud-cycle), for servers that take writes
 }
 
 // DefaultRecords are seed 004's numbers of records.
@@ -121,6 +123,11 @@ func Generate(ctx context.Context, meta *dataset.Meta, o Options, oracle Oracle)
 		t.entry.Expect, t.entry.Dataset = h, ref
 		if err := t.entry.Plan.Check(t.entry.Variables); err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.entry.ID, err)
+		}
+		if t.entry.Steps != nil {
+			if err := t.entry.Steps.CheckSteps(t.entry.Variables); err != nil {
+				return nil, fmt.Errorf("task %s: %w", t.entry.ID, err)
+			}
 		}
 		out[i] = t.entry
 	}

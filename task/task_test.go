@@ -144,11 +144,11 @@ func TestTaskSets(t *testing.T) {
 	labels := map[string]int{}
 	for _, e := range entries {
 		labels[e.Label]++
-		if e.Query == "" || len(e.Plan) == 0 || !queryfile.IsHash(e.Expect) || e.Dataset == nil || e.Dataset.SF != 1 {
+		if (e.Query == "") == (len(e.Steps) == 0) || len(e.Plan) == 0 || !queryfile.IsHash(e.Expect) || e.Dataset == nil || e.Dataset.SF != 1 {
 			t.Errorf("%s: query %q, plan %v, expect %q, dataset %v", e.ID, e.Query, e.Plan, e.Expect, e.Dataset)
 		}
 	}
-	for _, l := range []string{"display-overfetch-5", "display-all-50", "display-endpoints-100", "QT1", "QT2", "QT3", "QT7", "QT11", "crud-read", "crud-create"} {
+	for _, l := range []string{"display-overfetch-5", "display-all-50", "display-endpoints-100", "QT1", "QT2", "QT3", "QT7", "QT11", "crud-read", "crud-create", "crud-cycle"} {
 		want := 2
 		if strings.HasPrefix(l, "display") {
 			want = 1
@@ -157,7 +157,7 @@ func TestTaskSets(t *testing.T) {
 			t.Errorf("%s: %d tasks, want %d", l, labels[l], want)
 		}
 	}
-	if len(labels) != 9+5+2 {
+	if len(labels) != 9+5+3 {
 		t.Errorf("labels %v", labels)
 	}
 	var a, b bytes.Buffer
@@ -199,6 +199,46 @@ func TestWriteTask(t *testing.T) {
 	}
 	if _, err := Generate(context.Background(), fixture.meta, Options{Sets: []string{"nope"}}, nil); err == nil {
 		t.Error("an unknown set was accepted")
+	}
+}
+
+// TestCycleTask: crud-cycle's two forms make the same four operations in
+// a row — create, read, update, delete of one publication, each after the
+// answer whose id it takes — and its right answer is what it writes.
+func TestCycleTask(t *testing.T) {
+	var cycle *queryfile.Entry
+	entries := generate(t, Options{Sets: []string{SetCRUD}, PerTemplate: 1, Writes: true})
+	for i := range entries {
+		if entries[i].Label == "crud-cycle" {
+			cycle = &entries[i]
+		}
+	}
+	if cycle == nil {
+		t.Fatal("no crud-cycle task")
+	}
+	var calls, steps []string
+	for c := cycle.Plan; len(c) == 1; c = c[0].Then {
+		calls = append(calls, c[0].Label())
+	}
+	for c := cycle.Steps; len(c) == 1; c = c[0].Then {
+		steps = append(steps, strings.Fields(c[0].Query)[0]+" "+c[0].From)
+	}
+	if strings.Join(calls, ", ") != "POST /rest/publications, GET /rest/publications/{.id}, PATCH /rest/publications/{.id}, DELETE /rest/publications/{.id}" ||
+		strings.Join(steps, ", ") != "mutation createPublication, query publication, mutation updatePublication, mutation " {
+		t.Errorf("REST calls %q, GraphQL steps %q", calls, steps)
+	}
+	var vars struct {
+		Input  struct{ Title, Abstract, MainAuthor string }
+		Update struct{ Title string }
+	}
+	if err := json.Unmarshal(cycle.Variables, &vars); err != nil || vars.Input.MainAuthor != SandboxAuthor || vars.Update.Title == vars.Input.Title {
+		t.Fatalf("variables %s: %v", cycle.Variables, err)
+	}
+	in, ab, up := vars.Input.Title, vars.Input.Abstract, vars.Update.Title
+	want, _ := verify.Hash([]byte(`{"created":{"title":"` + in + `","abstract":"` + ab + `","read":{"title":"` + in + `","abstract":"` + ab +
+		`","updated":{"title":"` + up + `","abstract":"` + ab + `"}}}}`))
+	if cycle.Expect != want || cycle.Query != "" {
+		t.Errorf("crud-cycle: expect %s, want %s; query %q", cycle.Expect, want, cycle.Query)
 	}
 }
 
