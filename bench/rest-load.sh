@@ -14,6 +14,9 @@
 # Then, against serve rest, a task of many calls — display-endpoints-50, the first 50
 # graduate students, then an advisor and the courses of each (101 calls, up to --parallel
 # at a time) — over HTTP/1.1 (6 connections per client) and HTTP/2 (one, multiplexed).
+# Last, the GraphQL side: `gqlbench serve batch` over the same file asked the GraphQL
+# form of two tasks (QT3, one small query; display-all-50, a large answer) over HTTP/1.1
+# (gqlbench's own client) and HTTP/2 (--http2: net/http, h2c), at 1 and CLIENTS_MANY clients.
 # Printed: req/s of wrk and gqlbench, the ratio (target >= 0.9), and the HTTP/2 effect.
 #
 #   bench/rest-load.sh                                  # CONNS=32 DURATION=8 ROUNDS=2
@@ -66,10 +69,13 @@ wrk_run() {
     "http://127.0.0.1:$PORT$1" | awk '/^Requests\/sec:/ {print $2}'
 }
 # gq_run TASKS CLIENTS [flags] prints "req/s p50_ms verified wrong errors calls_per_task driver_cpu% server_cpu%"
+# (API=graphql: the GraphQL target /graphql instead of the REST base)
 gq_run() {
   local tasks=$1 clients=$2; shift 2
   local run=$work/run.jsonl
-  taskset -c 1 "$B" load --api rest --target "http://127.0.0.1:$PORT" --queries "$tasks" --mode closed \
+  local target=(--api rest --target "http://127.0.0.1:$PORT")
+  if [ "${API:-rest}" = graphql ]; then target=(--target "http://127.0.0.1:$PORT/graphql"); fi
+  taskset -c 1 "$B" load "${target[@]}" --queries "$tasks" --mode closed \
     --clients "$clients" --duration "${DURATION}s" --runs 1 --watch-pid "$server_pid" --quiet -o "$run" "$@" || true
   local cpu; cpu=$(jq -s '[.[] | select(.type=="interval" and (.tail|not))] | "\(([.[].driver.cpu_pct]|add)/length|floor) \(([.[].procs[0].cpu_pct]|add)/length|floor)"' -r "$run")
   jq -r --arg cpu "$cpu" 'select(.type=="summary") | "\(.throughput.mean) \(.total.qet.p50/1e6) \(.total.verified) \(.total.wrong) \(.total.errors) \((.total.calls // .total.count) / ([.total.count,1]|max)) \($cpu)"' "$run"
@@ -115,6 +121,24 @@ if grep -qE '^  rest ' <<< "$serve_help"; then
   read -r m2 m2p50 m2v m2w m2e m2c m2d m2s < <(best < "$work/m2.r")
   printf "  %-44s HTTP/1.1 (6 connections per client) %6.1f tasks/s, p50 %.2f ms, CPU driver %s%% server %s%% | HTTP/2 (one) %6.1f tasks/s, p50 %.2f ms, CPU driver %s%% server %s%% | %.0f calls per task, wrong %s/%s, errors %s/%s\n" \
     "serve rest, display-endpoints-50, $CLIENTS_MANY clients" "$m1" "$m1p50" "$m1d" "$m1s" "$m2" "$m2p50" "$m2d" "$m2s" "$m1c" "$m1w" "$m2w" "$m1e" "$m2e"
+
+  start_server batch --db "sqlite:$work/sf1.db"
+  "$B" tasks --meta "$work/sf1.meta.json" --sets display,lingbm --records 50 --per-template 10 -o "$work/all.jsonl" 2>/dev/null
+  for label in QT3 display-all-50; do
+    jq -c --arg l "$label" 'select(.template == $l) | del(.plan)' "$work/all.jsonl" > "$work/g.jsonl"
+    for clients in 1 "$CLIENTS_MANY"; do
+      : > "$work/g1.r"; : > "$work/g2.r"
+      for _ in $(seq "$ROUNDS"); do
+        API=graphql gq_run "$work/g.jsonl" "$clients" >> "$work/g1.r"
+        API=graphql gq_run "$work/g.jsonl" "$clients" --http2 >> "$work/g2.r"
+      done
+      read -r g1 g1p50 g1v g1w g1e _ g1d g1s < <(best < "$work/g1.r")
+      read -r g2 g2p50 g2v g2w g2e _ g2d g2s < <(best < "$work/g2.r")
+      printf "  %-44s HTTP/1.1 %7.0f req/s, p50 %.3f ms, CPU driver %s%% server %s%% | HTTP/2 %7.0f req/s, p50 %.3f ms, CPU driver %s%% server %s%% | ratio %.2f | wrong %s/%s, errors %s/%s\n" \
+        "serve batch (GraphQL), $label, $clients client(s)" "$g1" "$g1p50" "$g1d" "$g1s" "$g2" "$g2p50" "$g2d" "$g2s" \
+        "$(awk -v a="$g2" -v b="$g1" 'BEGIN {print a/b}')" "$g1w" "$g2w" "$g1e" "$g2e"
+    done
+  done
 else
   echo "  (the server binary has no serve rest: SERVER_BIN=... for the REST endpoint and the HTTP/2 effect on many calls)"
 fi

@@ -50,6 +50,10 @@ type Job struct {
 	PairedTarget string
 	Client       string          // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
 	HTTP         HTTPOptions     // timeout, headers, response limit
+	// HTTP2Only, with HTTP.HTTP2, is the one API spoken to over HTTP/2
+	// (APIREST or APIGraphQL: paired mode's seed 001 setting, REST over
+	// HTTP/2 and GraphQL not); "" is every target.
+	HTTP2Only string
 	Queries      *queryfile.File // the queries file; Entries are the ones sent
 	Watch        []int           // processes sampled each interval with their descendants (the server, the database)
 	Check        bool            // check the target with Preflight before the load
@@ -173,7 +177,7 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 	if j.API == APIREST || cfg.Mode == Paired || hasSteps(cfg.Requests) {
 		p.Parallel = parallelOf(j.HTTP)
 	}
-	p.HTTP2 = j.HTTP.HTTP2
+	p.HTTP2, p.HTTP2API = j.HTTP.HTTP2, j.HTTP2Only
 	if j.API == APIREST {
 		p.API = APIREST
 	}
@@ -211,6 +215,18 @@ func (j *Job) config() (Config, error) {
 		return cfg, &UsageError{errors.New("--parallel applies to a REST target (--api rest, or the REST side of --mode paired) and to tasks in GraphQL steps")}
 	case j.HTTP.HTTP2 && j.Client == "net/http":
 		return cfg, &UsageError{errors.New("--http2 uses net/http already: leave out --client net/http")}
+	}
+	switch j.HTTP2Only {
+	case "":
+	case APIREST, APIGraphQL:
+		if !j.HTTP.HTTP2 {
+			return cfg, &UsageError{fmt.Errorf("HTTP/2 for the %s side only needs HTTP/2 on", j.HTTP2Only)}
+		}
+		if j.api() != j.HTTP2Only && (!paired || j.pairedAPI() != j.HTTP2Only) {
+			return cfg, &UsageError{fmt.Errorf("--http2 %s: no target of this run speaks %s", j.HTTP2Only, j.HTTP2Only)}
+		}
+	default:
+		return cfg, &UsageError{fmt.Errorf("HTTP/2 for %q: want rest or graphql", j.HTTP2Only)}
 	}
 	if err := checkForms(reqs, j.API); err != nil {
 		return cfg, err
@@ -263,10 +279,14 @@ func (j *Job) pairedTransport() func([]Request) (Transport, error) {
 }
 
 func (j *Job) transportTo(api, target string) func([]Request) (Transport, error) {
-	if api == APIREST {
-		return func(r []Request) (Transport, error) { return NewREST(target, r, j.HTTP) }
+	o := j.HTTP
+	if j.HTTP2Only != "" && j.HTTP2Only != api {
+		o.HTTP2 = false
 	}
-	return func(r []Request) (Transport, error) { return newTransport(j.Client, target, r, j.HTTP) }
+	if api == APIREST {
+		return func(r []Request) (Transport, error) { return NewREST(target, r, o) }
+	}
+	return func(r []Request) (Transport, error) { return newTransport(j.Client, target, r, o) }
 }
 
 // api is the --target's API; pairedAPI the other one.

@@ -1,16 +1,22 @@
 package drive_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/queryfile"
+	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
 )
 
@@ -60,6 +66,8 @@ func (a *stepsAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"data":{"publication":{"id":%q,"title":%q}}}`, nr, a.rows[nr])
 	case strings.Contains(req.Query, "__typename"):
 		fmt.Fprint(w, `{"data":{"__typename":"Query"}}`)
+	case strings.Contains(req.Query, "prof"):
+		fmt.Fprint(w, `{"data":{"prof":{"id":"5"}}}`)
 	case strings.Contains(req.Query, "hello"):
 		fmt.Fprint(w, `{"data":{"hello":"world"}}`)
 	default:
@@ -154,5 +162,51 @@ func TestStepsJob(t *testing.T) {
 	_, _, err := runAPI(t, drive.APIGraphQL, srv.URL+"/graphql", false, 1, cycleEntry(t, "c2", "{gone}"))
 	if err == nil || !strings.Contains(err.Error(), "no publication 9") {
 		t.Errorf("a step answered with errors: %v", err)
+	}
+}
+
+// TestPairedHTTP2Sides: in paired mode HTTP/2 goes to both APIs, or with
+// HTTP2Only to the one named (seed 001's REST over HTTP/2), the header
+// saying which; a side no target speaks is a usage error.
+func TestPairedHTTP2Sides(t *testing.T) {
+	want, _ := verify.Hash([]byte(`{"prof":{"id":"5"}}`))
+	var plan queryfile.Plan
+	if err := json.Unmarshal([]byte(`[{"call":"GET /rest/professors/5","as":"prof","keep":["id"]}]`), &plan); err != nil {
+		t.Fatal(err)
+	}
+	entry := queryfile.Entry{ID: "p", Label: "prof", Query: "{ prof { id } }", Plan: plan, Expect: want}
+	for _, only := range []string{"", drive.APIREST, drive.APIGraphQL, "soap"} {
+		g := &stepsAPI{rows: map[string]string{}}
+		gsrv := httptest.NewUnstartedServer(g)
+		var p http.Protocols
+		p.SetHTTP1(true)
+		p.SetUnencryptedHTTP2(true)
+		gsrv.Config.Protocols = &p
+		gsrv.Start()
+		t.Cleanup(gsrv.Close)
+		r := &restAPI{}
+		var out bytes.Buffer
+		job := drive.Job{Config: drive.Config{Mode: drive.Paired, Clients: 1, Duration: 100 * time.Millisecond, Runs: 1},
+			Target: gsrv.URL + "/graphql", PairedTarget: serveREST(t, r), HTTP: drive.HTTPOptions{HTTP2: true}, HTTP2Only: only,
+			Queries: &queryfile.File{Entries: []queryfile.Entry{entry}}, Out: func() (io.Writer, error) { return &out, nil }}
+		sum, err := job.Run(context.Background())
+		if only == "soap" {
+			var usage *drive.UsageError
+			if !errors.As(err, &usage) {
+				t.Errorf("HTTP/2 for soap: %v", err)
+			}
+			continue
+		}
+		if err != nil || sum.Total.Wrong+sum.Total.Errors != 0 || sum.Total.Count == 0 {
+			t.Fatalf("only %q: %v, %+v", only, err, sum)
+		}
+		g.mu.Lock()
+		gh2 := g.h2 > 0 && g.h2 == g.calls
+		g.mu.Unlock()
+		rh2 := r.h2.Load() > 0 && r.h1.Load() == 0
+		f, _ := runfile.Read(&out)
+		if gh2 != (only != drive.APIREST) || rh2 != (only != drive.APIGraphQL) || f == nil || f.Header.Params.HTTP2API != only {
+			t.Errorf("only %q: GraphQL over HTTP/2 %v, REST %v, header %+v", only, gh2, rh2, f)
+		}
 	}
 }

@@ -101,7 +101,8 @@ type Params struct {
 	APQ       bool     `json:"apq,omitempty"`       // automatic persisted queries: the hash first
 	API       string   `json:"api,omitempty"`       // rest: the target is a REST API, the tasks' plans carried out; absent: GraphQL
 	Parallel  int      `json:"parallel,omitempty"`  // rest: calls of one task made at a time (connections per client)
-	HTTP2     bool     `json:"http2,omitempty"`     // rest: HTTP/2 (h2c) on one connection per client
+	HTTP2     bool     `json:"http2,omitempty"`     // HTTP/2 (h2c) on one connection per client
+	HTTP2API  string   `json:"http2_api,omitempty"` // with HTTP2, the one API spoken to over HTTP/2; absent: every target
 	// PairedTarget is the paired mode's second target, speaking PairedAPI;
 	// Group is the pairs per group.
 	PairedTarget string `json:"paired_target,omitempty"`

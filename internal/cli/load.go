@@ -91,7 +91,8 @@ type loadFlags struct {
 	watch                                                                     pidList
 	labels                                                                    labelFlag
 	ignore                                                                    stringList
-	noCheck, quiet, http2                                                     bool
+	noCheck, quiet                                                            bool
+	http2                                                                     http2Flag
 	api, pairedTarget                                                         string
 	group                                                                     int
 	parallel                                                                  int
@@ -204,7 +205,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.parallel, "parallel", 0, "rest, and GraphQL steps: calls of one task made at a time, on as many connections per client (default 6, a browser's per host; with --http2, streams of one connection, default 100)")
 	fs.StringVar(&f.pairedTarget, "paired-target", "", "paired: the second API's `URL`, speaking the other API than --target (with --api graphql, the REST base URL)")
 	fs.IntVar(&f.group, "group", drive.DefaultGroup, "paired: pairs per group whose means the run file keeps (seed 001: 20 groups of 100)")
-	fs.BoolVar(&f.http2, "http2", false, "speak HTTP/2 (h2c for http://) to every target, both APIs in paired mode: one connection per client, a REST task's calls multiplexed on it")
+	fs.Var(&f.http2, "http2", "speak HTTP/2 (h2c for http://) to every target, both APIs in paired mode (--http2=rest or --http2=graphql: that API's only): one connection per client, a REST task's calls multiplexed on it")
 	fs.StringVar(&f.queries, "queries", "", "the queries `FILE` (JSON lines from gqlbench queries)")
 	fs.StringVar(&f.mode, "mode", "closed", strings.Join(modeNames(), ", "))
 	fs.StringVar(&f.out, "o", "", "the run `FILE` (default: stdout)")
@@ -369,9 +370,9 @@ func (f *loadFlags) job(env Env, cfg drive.Config, q *queryfile.File) (*drive.Jo
 	case f.parallel < 0:
 		return nil, usagef("--parallel must be positive")
 	}
-	o.Parallel, o.HTTP2 = f.parallel, f.http2
+	o.Parallel, o.HTTP2 = f.parallel, f.http2.on
 	j := &drive.Job{Config: cfg, Target: f.target, API: f.api, PairedTarget: f.pairedTarget, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
-		HTTP: o, Verify: f.verify, Reference: f.reference}
+		HTTP: o, HTTP2Only: f.http2.only, Verify: f.verify, Reference: f.reference}
 	for _, s := range f.ignore {
 		p, err := verify.ParsePath(s)
 		if err != nil {
@@ -652,3 +653,37 @@ func profile(cpuPath, tracePath string) (stop func(), err error) {
 	}
 	return stop, nil
 }
+
+// http2Flag is --http2: HTTP/2 to every target (--http2, --http2=true), to
+// one API's only (--http2=rest, --http2=graphql), or not (--http2=false).
+type http2Flag struct {
+	on   bool
+	only string
+}
+
+func (f *http2Flag) String() string {
+	switch {
+	case f == nil || !f.on:
+		return "false"
+	case f.only != "":
+		return f.only
+	}
+	return "true"
+}
+
+func (f *http2Flag) Set(s string) error {
+	switch s {
+	case "true", "both", "all":
+		*f = http2Flag{on: true}
+	case "false", "none":
+		*f = http2Flag{}
+	case drive.APIREST, drive.APIGraphQL:
+		*f = http2Flag{on: true, only: s}
+	default:
+		return fmt.Errorf("want true, false, rest or graphql, got %q", s)
+	}
+	return nil
+}
+
+// IsBoolFlag lets --http2 stand alone.
+func (f *http2Flag) IsBoolFlag() bool { return true }
