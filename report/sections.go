@@ -2,10 +2,13 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Section is a section that the caller adds to a report (Options.Sections),
@@ -41,7 +44,11 @@ type BoxPlot struct {
 	Caption string `json:"caption,omitempty"` // how to read it; the box's parts are explained after it
 	XLabel  string `json:"x_label"`
 	YLabel  string `json:"y_label"`
-	Boxes   []Box  `json:"boxes"`
+	// Linear keeps the y axis linear (a bounded measure, such as a
+	// percentage); otherwise it is logarithmic when the values span more
+	// than two orders of magnitude.
+	Linear bool  `json:"linear,omitempty"`
+	Boxes  []Box `json:"boxes"`
 }
 
 // Box is one series' sample in one group of a BoxPlot, by its five-number
@@ -126,14 +133,17 @@ func (r *Report) fiveNumberChart(c chart, l layout, b BoxPlot) (chart, error) {
 		}
 	}
 	p := newPlot(b.XLabel, b.YLabel)
-	c.LogY = logY(p, values)
+	if !b.Linear {
+		c.LogY = logY(p, values)
+	}
 	floor := func(v float64) float64 { return v }
 	if c.LogY {
 		lo := p.Y.Min
 		floor = func(v float64) float64 { return max(v, lo) }
 	}
 	colors := r.colorsOf(l.series)
-	w, _ := c.Size.dims()
+	w, h := c.Size.dims()
+	c.H = h + slantTicks(p, l.groups, (w-vg.Points(80))/vg.Length(len(l.groups)))
 	boxW := min(vg.Points(40), (w-vg.Points(80))/vg.Length(len(l.groups))*vg.Length(l.slot()*0.7))
 	for _, s := range l.series {
 		var means plotter.XYs
@@ -183,4 +193,27 @@ func (r *Report) colorsOf(series []string) map[string]int {
 		next++
 	}
 	return out
+}
+
+// slantTicks slants the x axis' labels when the longest is wider than a
+// group (gap): just enough for neighbours not to overlap, 30° at least.
+// It returns the height they add.
+func slantTicks(p *plot.Plot, groups []string, gap vg.Length) vg.Length {
+	sty := &p.X.Tick.Label
+	longest := vg.Length(0)
+	for _, g := range groups {
+		longest = max(longest, sty.Width(g))
+	}
+	th := sty.Height("Mg")
+	if longest <= gap*0.95 {
+		return 0
+	}
+	angle := max(math.Pi/6, math.Asin(min(1, float64(1.6*th/gap))))
+	sty.Rotation, sty.XAlign, sty.YAlign = angle, draw.XRight, draw.YCenter
+	// The first label reaches left of the plot, which gonum does not
+	// leave room for: widen the y axis' label padding (its tick labels
+	// and label take about 30 pt already).
+	reach := vg.Length(float64(sty.Width(groups[0]))*math.Cos(angle)) - gap/2 - vg.Points(30)
+	p.Y.Label.Padding += max(0, reach)
+	return vg.Length(float64(longest)*math.Sin(angle)+float64(th)*math.Cos(angle)) - th
 }
