@@ -116,13 +116,16 @@ func (r *Report) boxPlotCharts(b BoxPlot) []chart {
 			c.Caption += fmt.Sprintf(" One of %d charts, each on its own scale.", len(parts))
 		}
 		c, err := r.fiveNumberChart(c, l, b)
+		if c.LogY {
+			c.Caption += " On the log scale, values of 0 are drawn at the axis' foot."
+		}
 		out = append(out, chartOrNote(c, err))
 	}
 	return out
 }
 
 // boxCaption explains a box of a BoxPlot.
-const boxCaption = "Box from the first to the third quartile, line at the median, whiskers to the minimum and maximum, black dot at the mean; on a log scale, values of 0 are drawn at the axis' foot."
+const boxCaption = "Box from the first to the third quartile, line at the median, whiskers to the minimum and maximum, black dot at the mean."
 
 // fiveNumberChart draws the boxes of b in the layout's groups.
 func (r *Report) fiveNumberChart(c chart, l layout, b BoxPlot) (chart, error) {
