@@ -104,12 +104,12 @@ func seedCase(t *testing.T) (*rgCases, *rgCase) {
 	return c, cs
 }
 
-// TestRGStatsSeed001: from run files carrying seed 001's Tables 1–4, the
+// TestRestGraphQLStatsSeed001: from run files carrying seed 001's Tables 1–4, the
 // experiment's statistics give the seed's Table 5 (p-values to the digits
 // printed for response time and throughput; within 10 % for CPU and
 // memory, whose tables print rounded samples), Table 6's parameters, Eq.
 // 1's efficiencies, and verdicts in words.
-func TestRGStatsSeed001(t *testing.T) {
+func TestRestGraphQLStatsSeed001(t *testing.T) {
 	c, cs := seedCase(t)
 	stats := c.stats(cs)
 	for i, want := range []struct {
@@ -145,11 +145,11 @@ func TestRGStatsSeed001(t *testing.T) {
 	}
 }
 
-// TestRGStatsTooFew: a case whose paired run has fewer than minSamples
+// TestRestGraphQLStatsTooFew: a case whose paired run has fewer than minSamples
 // groups gets no response-time test, and says so; a measure whose means
 // do not differ significantly is said to show no significant difference;
 // without a paired run the counts are each API's own.
-func TestRGStatsTooFew(t *testing.T) {
+func TestRestGraphQLStatsTooFew(t *testing.T) {
 	c, cs := seedCase(t)
 	cs.pair.restMS, cs.pair.gqlMS = cs.pair.restMS[:3], cs.pair.gqlMS[:3]
 	cs.gql.cpu = append([]float64(nil), cs.rest.cpu...)
@@ -170,10 +170,10 @@ func TestRGStatsTooFew(t *testing.T) {
 	}
 }
 
-// TestRGTableAndSection: the Markdown table has a p-value per measure, and
+// TestRestGraphQLTableAndSection: the Markdown table has a p-value per measure, and
 // the report section Table 5 and 6 rows and a box per API, case and
 // measure.
-func TestRGTableAndSection(t *testing.T) {
+func TestRestGraphQLTableAndSection(t *testing.T) {
 	c, _ := seedCase(t)
 	var b bytes.Buffer
 	if err := c.table(&b); err != nil {

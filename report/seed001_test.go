@@ -27,12 +27,12 @@ func columns(rows [20][2]float64) (gql, rest []float64) {
 	return gql, rest
 }
 
-// TestSeed001Table5 recomputes seed 001's Table 5 from its Tables 1–4:
+// TestPairedSeed001Table5 recomputes seed 001's Table 5 from its Tables 1–4:
 // the two-tailed paired t-test of GraphQL against REST, 20 pairs each.
 // Response time and throughput agree to the digits printed; CPU and
 // memory to within 10 %, as Tables 3 and 4 print their samples rounded
 // (Table 6's CPU maximum is 82.45 %, Table 3's 82.5 %).
-func TestSeed001Table5(t *testing.T) {
+func TestPairedSeed001Table5(t *testing.T) {
 	for _, c := range []struct {
 		measure string
 		p, tol  float64 // the paper's p-value, and the relative tolerance
@@ -50,9 +50,9 @@ func TestSeed001Table5(t *testing.T) {
 	}
 }
 
-// TestSeed001Table6 recomputes seed 001's Table 6 (box-plot parameters)
+// TestBoxParamsSeed001Table6 recomputes seed 001's Table 6 (box-plot parameters)
 // from its Tables 1, 2 and 4, to the digits printed.
-func TestSeed001Table6(t *testing.T) {
+func TestBoxParamsSeed001Table6(t *testing.T) {
 	for _, c := range []struct {
 		measure, api string
 		want         [6]float64 // mean, max, Q3, median, Q1, min: the table's order
@@ -86,8 +86,8 @@ func TestSeed001Table6(t *testing.T) {
 	}
 }
 
-// TestFiveNumbersSmall checks the quartiles by hand on small samples.
-func TestFiveNumbersSmall(t *testing.T) {
+// TestBoxParamsSmall checks the quartiles by hand on small samples.
+func TestBoxParamsSmall(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		xs   []float64
