@@ -57,7 +57,6 @@ func countsOf(t *runfile.TemplateSummary) (c rgCounts, ok bool) {
 // means of the response times, and both APIs' counts per task over the
 // same tasks (same is false when the run has no template totals).
 type rgPair struct {
-	n             int64     // right pairs
 	restMS, gqlMS []float64 // the group means, ms, group by group
 	rest, gql     rgCounts
 	same          bool
@@ -128,7 +127,7 @@ func pairOf(label string, sum *runfile.Summary) *rgPair {
 		return nil
 	}
 	ps := sum.Paired.Labels[label]
-	p := &rgPair{n: ps.N}
+	p := &rgPair{}
 	restFirst := sum.Paired.APIs[0] == drive.APIREST
 	for _, g := range ps.Groups {
 		gql, rest := g[0], g[1]
