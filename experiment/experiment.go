@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -58,8 +59,10 @@ type session struct {
 	res     Result
 	config  [][2]string
 	notes   []string
-	checks  []string // runs that failed a check
-	fails   []error  // servers that failed, runs that could not complete
+	// sections are the experiment's own in its report (report.Section).
+	sections []report.Section
+	checks   []string // runs that failed a check
+	fails    []error  // servers that failed, runs that could not complete
 
 	mu      sync.Mutex
 	servers map[*Server]bool // running

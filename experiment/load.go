@@ -71,6 +71,10 @@ type runSpec struct {
 	paired *Server
 	check  bool                                    // check the targets with drive's Preflight first
 	done   func(path string, sum *runfile.Summary) // receives the run's summary, when it has one
+	// sample is the fine series' step (drive.Config.SampleInterval; 0:
+	// none), group the paired mode's pairs per group (0: drive's default).
+	sample time.Duration
+	group  int
 }
 
 // targetOf is the URL a job sends api's requests to on srv.
@@ -116,9 +120,12 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		return err
 	}
 	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
-		Seed: s.Seed, Cores: s.loadCores()}
+		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group}
 	if r.mode == drive.Closed || r.mode == drive.Paired {
 		cfg.Interval = min(time.Second, r.duration)
+	}
+	if r.sample > 0 { // the interval a multiple of the sample step, as drive requires
+		cfg.Interval = max(r.sample, orDefault(cfg.Interval, time.Second).Truncate(r.sample))
 	}
 	var watch []int
 	if srv.PID > 0 { // not a server the user runs elsewhere (--target)
@@ -220,6 +227,12 @@ func (r runSpec) flags(c drive.Config) map[string]string {
 		f["clients"], f["duration"], f["runs"] = strconv.Itoa(c.Clients), c.Duration.String(), strconv.Itoa(c.Runs)
 	case drive.Sequential:
 		f["passes"], f["warmup-passes"] = strconv.Itoa(c.Passes), strconv.Itoa(c.WarmupPasses)
+	}
+	if c.Mode == drive.Paired {
+		f["group"] = strconv.Itoa(c.Group)
+	}
+	if c.SampleInterval > 0 {
+		f["sample-interval"] = c.SampleInterval.String()
 	}
 	return f
 }

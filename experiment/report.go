@@ -17,7 +17,7 @@ func (s *session) writeReport() error {
 	if err != nil {
 		return err
 	}
-	rep, err := report.Build(runs, report.Options{Title: "gqlbench " + s.name, Config: s.config, Notes: s.notes})
+	rep, err := report.Build(runs, report.Options{Title: "gqlbench " + s.name, Config: s.config, Notes: s.notes, Sections: s.sections})
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,11 @@ type RestGraphQL struct {
 	PerTemplate int           // instances of each lingbm and crud task (default 10)
 	Pool        int           // database connections of each server (default 10)
 	Paired      bool          // also the paired runs
+	// SampleInterval is the closed-loop runs' fine-series step: tasks
+	// completed per step, the servers' CPU and memory sampled every step
+	// (default 10ms, seed 001's).
+	SampleInterval time.Duration
+	Group          int // pairs per response-time group in the paired runs (default 100, seed 001's)
 }
 
 // writeVariants are the GraphQL variants that take the crud-create
@@ -51,12 +56,12 @@ func init() {
 		Summary:  "seeds 001 and 004: serve rest against a GraphQL server on the same tasks and data, with paired t-tests and verdicts",
 		Synopsis: restGraphQLSynopsis,
 		Dir:      "gqlbench-rest-vs-graphql",
-		Quick:    [][2]string{{"sf", "1"}, {"users", "1,5"}, {"duration", "300ms"}, {"runs", "2"}, {"records", "5,50"}},
+		Quick:    [][2]string{{"sf", "1"}, {"users", "1,5"}, {"duration", "300ms"}, {"runs", "2"}, {"records", "5,50"}, {"group", "10"}},
 		Flags:    restGraphQLFlags,
 	})
 }
 
-const restGraphQLSynopsis = `experiment rest-vs-graphql [--db sqlite|postgres|URL] [--sf 1] [--graphql-variant batch] [--users 1,5,50] [--records 5,50,100] [--sets display,lingbm,crud] [--paired=true] [--quick] [flags]
+const restGraphQLSynopsis = `experiment rest-vs-graphql [--db sqlite|postgres|URL] [--sf 1] [--graphql-variant batch] [--users 1,5,50] [--records 5,50,100] [--sets display,lingbm,crud] [--paired=true] [--group 100] [--sample-interval 10ms] [--quick] [flags]
 
 REST against GraphQL on the same data (seed 001, Lawi et al.; seed 004,
 Mikuła & Dzieńkowski): gqlbench serve rest and a GraphQL server
@@ -64,12 +69,15 @@ Mikuła & Dzieńkowski): gqlbench serve rest and a GraphQL server
 tasks (docs/tasks.md: seed 004's display cases at --records, LinGBM QT1,
 QT2, QT3, QT7, QT11, seed 001's crud-read and crud-create), every answer of
 both checked against the oracle. Per task and user count: a closed-loop run
-against each API, and (--paired) a paired run sending every task to both at
-the same moment, whose pairs give a two-tailed paired t-test. The report
-compares the series rest and graphql — response time, throughput, CPU and
-memory of each server, bytes, calls per task — with seed 001's efficiency
-(Eq. 1) and a verdict per case. --quick: users 1,5, records 5,50, 2 runs of
-300ms, about 3 minutes.`
+against each API, its tasks completed and its server's CPU and memory
+sampled every --sample-interval, and (--paired) a paired run sending every
+task to both at the same moment, its response times averaged in groups of
+--group pairs. Per case, seed 001's statistics of its four measures —
+response time (the groups), throughput, CPU, memory (the closed-loop runs'
+samples, paired step by step): two-tailed paired t-tests, Eq. 1's
+efficiency, five-number summaries and box plots; bytes and calls per task
+as exact counts; a verdict per case. --quick: users 1,5, records 5,50, 2
+runs of 300ms, groups of 10 pairs, about a minute.`
 
 // restGraphQLFlags registers the flags of RestGraphQL.
 func restGraphQLFlags(fs *flag.FlagSet) Setup {
@@ -85,6 +93,8 @@ func restGraphQLFlags(fs *flag.FlagSet) Setup {
 	fs.IntVar(&e.PerTemplate, "per-template", 10, "instances of each lingbm and crud task")
 	fs.IntVar(&e.Pool, "pool", 10, "database connections of each server")
 	fs.BoolVar(&e.Paired, "paired", true, "also paired runs: every task to both APIs at the same moment (paired t-tests)")
+	fs.DurationVar(&e.SampleInterval, "sample-interval", DefaultSampleInterval, "the closed-loop runs' fine series: tasks completed and the servers' CPU and memory per step of this")
+	fs.IntVar(&e.Group, "group", drive.DefaultGroup, "pairs per response-time group in the paired runs (seed 001: 100)")
 	return func() (Runner, error) {
 		e.SF = int(sf)
 		if err := e.parse(*sets, *records, *users); err != nil {
@@ -121,8 +131,10 @@ func (e *RestGraphQL) parse(sets, records, users string) error {
 		return usagef("--graphql-variant %s cannot answer the tasks' queries", e.Variant)
 	case e.Duration <= 0:
 		return usagef("--duration must be positive")
-	case e.Runs < 1 || e.PerTemplate < 1 || e.Pool < 1:
-		return usagef("--runs, --per-template and --pool must be at least 1")
+	case e.Runs < 1 || e.PerTemplate < 1 || e.Pool < 1 || e.Group < 1:
+		return usagef("--runs, --per-template, --pool and --group must be at least 1")
+	case e.SampleInterval < time.Millisecond:
+		return usagef("--sample-interval must be at least 1ms")
 	}
 	return nil
 }
@@ -143,7 +155,22 @@ func (e *RestGraphQL) defaults() {
 	}
 	e.Duration = orDefault(e.Duration, time.Second)
 	e.Runs, e.PerTemplate, e.Pool = max(e.Runs, 1), max(e.PerTemplate, 1), max(e.Pool, 1)
+	e.SampleInterval = orDefault(e.SampleInterval, DefaultSampleInterval)
+	if e.Group < 1 {
+		e.Group = drive.DefaultGroup
+	}
 }
+
+// durText is a duration in words: "10 ms", "1.5s".
+func durText(d time.Duration) string {
+	if d < time.Second && d%time.Millisecond == 0 {
+		return fmt.Sprintf("%d ms", d/time.Millisecond)
+	}
+	return d.String()
+}
+
+// DefaultSampleInterval is seed 001's step of throughput, CPU and memory.
+const DefaultSampleInterval = 10 * time.Millisecond
 
 // writes says whether the write tasks run: the GraphQL variant takes them.
 func (e RestGraphQL) writes() bool {
@@ -157,10 +184,11 @@ func (e RestGraphQL) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &rgCases{}
+	c := &rgCases{sample: durText(e.SampleInterval), group: e.Group}
 	err = e.run(ctx, s, c)
 	s.notes = append(s.notes, c.verdicts()...)
 	if len(c.cases) > 0 {
+		s.sections = append(s.sections, c.section())
 		if werr := writeFile(filepath.Join(s.Dir, "rest-vs-graphql.md"), c.table); werr != nil {
 			s.fail(werr)
 		}
@@ -254,13 +282,17 @@ func (e RestGraphQL) label(ctx context.Context, s *session, c *rgCases, rest, gq
 		lb := labels(sd.series, e.SF, e.Pool, users, label, db)
 		lb["series"], lb["api"] = sd.series, sd.api
 		into := sd.into
+		sample := e.SampleInterval
+		if sd.mode == drive.Paired { // lock-step: its completions are equal by construction, its samples unused
+			sample = 0
+		}
 		err := s.run(ctx, sd.srv, runSpec{
 			name: fmt.Sprintf("rvg-sf%d-%s-%s-u%d", e.SF, sd.series, label, users), what: fmt.Sprintf("%s %s %d user(s)", sd.series, label, users),
 			queries: qf, entries: entries, mode: sd.mode, clients: users, duration: e.Duration, runs: max(e.Runs, 2*b2i(sd.mode == drive.Paired)),
-			labels: lb, api: sd.api, paired: sd.paired, check: true,
+			labels: lb, api: sd.api, paired: sd.paired, check: true, group: e.Group, sample: sample,
 			done: func(path string, sum *runfile.Summary) {
 				if into != nil {
-					*into = sideOf(path, sum)
+					*into = sideOf(path, sd.api, sum)
 				} else {
 					cs.pair = pairOf(label, sum)
 				}
@@ -296,9 +328,10 @@ func (e RestGraphQL) config() [][2]string {
 		{"connection pool", strconv.Itoa(e.Pool) + " per server"},
 		{"runs", fmt.Sprintf("closed loop, %d runs of %v per task, API and user count (the first a warm-up), up to %d instances per lingbm and crud task", e.Runs, e.Duration, e.PerTemplate)},
 		{"REST client", "6 HTTP/1.1 connections per user, a plan's independent calls in parallel (docs/tasks.md)"},
+		{"fine series", fmt.Sprintf("closed-loop runs: tasks completed and each server's CPU %% and RSS every %v (seed 001's throughput, CPU and memory samples)", e.SampleInterval)},
 	}
 	if e.Paired {
-		c = append(c, [2]string{"paired runs", "each user sends every task to both APIs at the same moment (seed 001's synchronisation node); two-tailed paired t-test of the response times"})
+		c = append(c, [2]string{"paired runs", fmt.Sprintf("each user sends every task to both APIs at the same moment (seed 001's synchronisation node); response times averaged in groups of %d pairs for the two-tailed paired t-test", e.Group)})
 	}
 	return c
 }
@@ -308,6 +341,7 @@ func (e RestGraphQL) notes(dbs *databases) []string {
 	n := []string{
 		fmt.Sprintf("REST against GraphQL (seed 001, Lawi et al.; seed 004, Mikuła & Dzieńkowski), sf=%d on %s: the same tasks to serve rest and serve %s, every answer of both checked against the oracle.", e.SF, dbs.version, e.Variant),
 		"Differences from the seeds: answers are verified (the seeds timed unverified responses); both servers share one database and one machine with the load generator; a task's REST plan makes its calls as a browser would (parallel where independent, one per element for client-side N+1).",
+		fmt.Sprintf("Seed 001's statistics per case (section \"REST against GraphQL\"): response time = the paired run's means of groups of %d pairs; throughput, CPU and memory = each API's own closed-loop run, sampled every %s over its measured intervals, step i of REST paired with step i of GraphQL (the longer cut to the shorter). Samples of one run are not independent, here as in the seed: a significant difference of a few percent (memory above all) says these runs differed more than it predicts the next.", e.Group, durText(e.SampleInterval)),
 	}
 	if slices.Contains(e.Sets, task.SetCRUD) && !e.writes() {
 		n = append(n, fmt.Sprintf("crud-create left out: %s takes no mutations (only %s do).", e.Variant, strings.Join(writeVariants, ", ")))

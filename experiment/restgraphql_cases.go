@@ -1,23 +1,20 @@
 package experiment
 
 import (
-	"fmt"
-	"io"
-	"math"
-	"strings"
-
-	"github.com/gqlbench/gqlbench/report"
+	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // rgCases are the rest-vs-graphql experiment's measurements, case by case
-// (a task label at a user count), for its verdicts and table.
+// (a task label at a user count), for its verdicts, table and section.
 type rgCases struct {
-	cases []*rgCase
+	cases  []*rgCase
+	sample string // the fine series' step, e.g. "10ms"
+	group  int    // pairs per response-time group
 }
 
 // rgCase is one task label at one user count: each API's closed-loop run
-// and the paired run's t-test.
+// and the paired run's pairs.
 type rgCase struct {
 	label     string
 	users     int
@@ -25,29 +22,44 @@ type rgCase struct {
 	pair      *rgPair
 }
 
-// rgSide is what one API's run measured; run is "" when it made none.
+// rgSide is what one API's closed-loop run measured; run is "" when it
+// made none.
 type rgSide struct {
-	run        string
-	tasks      int64
-	wrong      int64
-	rtMS       float64 // mean response time of a task
-	throughput float64 // tasks/s
-	cpuPct     float64 // the server's mean CPU % over the measured intervals (100 = one core)
-	cpuUS      float64 // the server's CPU per task, µs
-	rssMiB     float64 // the server's largest resident memory
-	sent, recv float64 // bytes per task
-	calls      float64 // HTTP calls per task
+	run    string
+	tasks  int64
+	wrong  int64
+	rtMS   float64 // mean response time of a task
+	cpuUS  float64 // the server's CPU per task, µs
+	counts rgCounts
+	// The fine series of the measured intervals (not the warm-up's, not
+	// the tails), in order: tasks completed per step, and the server's
+	// (the first watched process's) CPU % and RSS MiB per sample.
+	steps, cpu, rss []float64
 }
 
-// rgPair is the paired run's two-tailed paired t-test of the response
-// times, GraphQL (A) against REST (B).
+// rgCounts are an API's bytes and HTTP calls per task: fixed by the data
+// (the same task instance always costs the same), so they have no spread.
+type rgCounts struct {
+	sent, recv, calls float64
+}
+
+// countsOf are the counts per task of a summary's template totals; ok is
+// false without tasks.
+func countsOf(t *runfile.TemplateSummary) (c rgCounts, ok bool) {
+	if t == nil || t.Count == 0 {
+		return c, false
+	}
+	n := float64(t.Count)
+	return rgCounts{sent: float64(t.SentBytes) / n, recv: float64(t.RecvBytes) / n, calls: max(float64(t.Calls), n) / n}, true
+}
+
+// rgPair is what the paired run measured of the case's label: the group
+// means of the response times, and both APIs' counts per task over the
+// same tasks (same is false when the run has no template totals).
 type rgPair struct {
-	n          int64
-	gqlMS      float64
-	restMS     float64
-	p          float64
-	valid      bool
-	efficiency float64
+	restMS, gqlMS []float64 // the group means, ms, group by group
+	rest, gql     rgCounts
+	same          bool
 }
 
 // at returns the case of label at users, a new one the first time.
@@ -62,33 +74,25 @@ func (c *rgCases) at(label string, users int) *rgCase {
 	return cs
 }
 
-// sideOf reads a closed-loop run: the summary's totals, and the watched
-// server's (the first watched process's) CPU and memory over the
-// measured intervals.
-func sideOf(path string, sum *runfile.Summary) rgSide {
+// sideOf reads a closed-loop run of api: the summary's totals, the
+// server's CPU per task over the measured intervals, and the fine series.
+func sideOf(path, api string, sum *runfile.Summary) rgSide {
 	t := sum.Total
-	sd := rgSide{run: path, tasks: t.Count, wrong: t.Wrong, rtMS: t.QET.Mean / 1e6, throughput: sum.Throughput.Mean}
-	if t.Count > 0 {
-		n := float64(t.Count)
-		sd.sent, sd.recv, sd.calls = float64(t.SentBytes)/n, float64(t.RecvBytes)/n, max(float64(t.Calls), n)/n
-	}
+	sd := rgSide{run: path, tasks: t.Count, wrong: t.Wrong, rtMS: t.QET.Mean / 1e6}
+	sd.counts, _ = countsOf(&t)
 	f, err := runfile.ReadFile(path)
 	if err != nil {
 		return sd
 	}
-	var cpuNS, spanNS float64
+	var cpuNS float64
 	for _, iv := range f.Intervals {
-		if iv.Warmup || iv.Tail || len(iv.Procs) == 0 {
+		if iv.Warmup || iv.Tail {
 			continue
 		}
-		p := iv.Procs[0]
-		d := float64(iv.EndNS - iv.StartNS)
-		cpuNS += p.CPUPercent / 100 * d
-		spanNS += d
-		sd.rssMiB = max(sd.rssMiB, float64(p.RSSBytes)/(1<<20))
-	}
-	if spanNS > 0 {
-		sd.cpuPct = cpuNS / spanNS * 100
+		if len(iv.Procs) > 0 {
+			cpuNS += iv.Procs[0].CPUPercent / 100 * float64(iv.EndNS-iv.StartNS)
+		}
+		sd.addSeries(iv.Series, api)
 	}
 	if t.Count > 0 {
 		sd.cpuUS = cpuNS / 1e3 / float64(t.Count)
@@ -96,113 +100,54 @@ func sideOf(path string, sum *runfile.Summary) rgSide {
 	return sd
 }
 
-// pairOf is the paired t-test of label's pairs in a paired run's summary.
+// addSeries appends an interval's fine series: api's tasks completed per
+// step, the first watched process's CPU % and RSS (MiB) per sample.
+func (sd *rgSide) addSeries(s *runfile.Series, api string) {
+	if s == nil {
+		return
+	}
+	for _, n := range s.Completed[api] {
+		sd.steps = append(sd.steps, float64(n))
+	}
+	if len(s.Procs) == 0 {
+		return
+	}
+	p := s.Procs[0]
+	sd.cpu = append(sd.cpu, p.CPU...)
+	for _, kib := range p.RSSKiB {
+		sd.rss = append(sd.rss, float64(kib)/1024)
+	}
+}
+
+// pairOf reads label's pairs from a paired run's summary: the group means,
+// and from its templates ("rest/LABEL", "graphql/LABEL") the bytes and
+// calls per task of both APIs.
 func pairOf(label string, sum *runfile.Summary) *rgPair {
 	if sum.Paired == nil || sum.Paired.Labels[label] == nil {
 		return nil
 	}
 	ps := sum.Paired.Labels[label]
-	t := report.PairedFromSums(ps.N, ps.AMean, ps.BMean, ps.DMean, ps.DSD)
-	gql, rest := ps.AMean, ps.BMean
-	if sum.Paired.APIs[0] == "rest" {
-		gql, rest = rest, gql
-	}
-	return &rgPair{n: ps.N, gqlMS: gql / 1e6, restMS: rest / 1e6, p: t.P, valid: t.Valid, efficiency: report.Efficiency(gql, rest)}
-}
-
-// verdicts are one plain-language line per case, for the report's notes.
-func (c *rgCases) verdicts() []string {
-	var out []string
-	for _, cs := range c.cases {
-		if v := cs.verdict(); v != "" {
-			out = append(out, fmt.Sprintf("Verdict %s, %d user(s): %s", cs.label, cs.users, v))
+	p := &rgPair{}
+	restFirst := sum.Paired.APIs[0] == drive.APIREST
+	for _, g := range ps.Groups {
+		gql, rest := g[0], g[1]
+		if restFirst {
+			gql, rest = rest, gql
 		}
+		p.gqlMS, p.restMS = append(p.gqlMS, gql/1e6), append(p.restMS, rest/1e6)
 	}
-	return out
+	var okR, okG bool
+	p.rest, okR = countsOf(sum.Templates[drive.APIREST+"/"+label])
+	p.gql, okG = countsOf(sum.Templates[drive.APIGraphQL+"/"+label])
+	p.same = okR && okG
+	return p
 }
 
-// verdict says which API did better on each measure, by seed 001's
-// efficiency (Eq. 1): the response time of the paired run's pairs with
-// their t-test's p-value (of the closed-loop runs without one), the rest
-// of the closed-loop runs; "" when a side has no run.
-func (cs *rgCase) verdict() string {
-	r, g := cs.rest, cs.gql
-	if r.run == "" || g.run == "" {
-		return ""
+// counts are both APIs' counts per task: the paired run's, over the same
+// tasks, when it has them (paired true), else the closed-loop runs'.
+func (cs *rgCase) counts() (rest, gql rgCounts, paired bool) {
+	if cs.pair != nil && cs.pair.same {
+		return cs.pair.rest, cs.pair.gql, true
 	}
-	rt := compare(r.rtMS, g.rtMS, "response time", "faster", true)
-	if cs.pair != nil && cs.pair.valid { // the pairs: both APIs under the same load at the same moment
-		rt = compare(cs.pair.restMS, cs.pair.gqlMS, "response time", "faster", true)
-	}
-	parts := []string{rt + cs.pValue()}
-	parts = append(parts,
-		compare(r.throughput, g.throughput, "throughput", "more tasks/s", false),
-		compare(r.cpuUS, g.cpuUS, "server CPU per task", "less server CPU per task", true),
-		compare(r.rssMiB, g.rssMiB, "server memory", "less server memory", true),
-		compare(r.recv, g.recv, "bytes received", "fewer bytes received", true),
-		compare(r.sent, g.sent, "bytes sent", "fewer bytes sent", true))
-	if r.calls != g.calls {
-		parts = append(parts, fmt.Sprintf("REST %.3g calls per task, GraphQL %.3g", r.calls, g.calls))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// compare names the better API by Eq. 1: "REST faster by 31 %", or
-// "equal NOUN" when the measures are within 0.5 % of each other, or
-// "NOUN not measured" when either is missing.
-func compare(rest, gql float64, noun, better string, lowerBetter bool) string {
-	if rest <= 0 || gql <= 0 {
-		return noun + " not measured"
-	}
-	eff := report.Efficiency(rest, gql)
-	if eff < 0.5 {
-		return "equal " + noun
-	}
-	restWins := rest < gql
-	if !lowerBetter {
-		restWins = !restWins
-	}
-	who := "GraphQL"
-	if restWins {
-		who = "REST"
-	}
-	if strings.HasPrefix(better, "more ") || strings.HasPrefix(better, "fewer ") || strings.HasPrefix(better, "less ") {
-		return fmt.Sprintf("%s %.0f %% %s", who, eff, better)
-	}
-	return fmt.Sprintf("%s %s by %.0f %%", who, better, eff)
-}
-
-// pValue is the paired t-test's " (paired p = …)", or "" without one.
-func (cs *rgCase) pValue() string {
-	if cs.pair == nil || !cs.pair.valid {
-		return ""
-	}
-	return fmt.Sprintf(" (paired %s, %d pairs)", pText(cs.pair.p), cs.pair.n)
-}
-
-func pText(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "p = n/a"
-	case p < 0.001:
-		return "p < 0.001"
-	}
-	return fmt.Sprintf("p = %.3f", p)
-}
-
-// table writes the cases as a Markdown table.
-func (c *rgCases) table(w io.Writer) error {
-	fmt.Fprintln(w, "| task | users | RT ms REST / GraphQL | paired RT ms REST / GraphQL | p | tasks/s REST / GraphQL | CPU µs/task REST / GraphQL | CPU % REST / GraphQL | RSS MiB REST / GraphQL | bytes recv/task REST / GraphQL | bytes sent/task REST / GraphQL | calls/task REST / GraphQL |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-	for _, cs := range c.cases {
-		r, g := cs.rest, cs.gql
-		paired, p := "–", "–"
-		if cs.pair != nil && cs.pair.valid {
-			paired, p = fmt.Sprintf("%.2f / %.2f", cs.pair.restMS, cs.pair.gqlMS), pText(cs.pair.p)
-		}
-		fmt.Fprintf(w, "| %s | %d | %.2f / %.2f | %s | %s | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.0f / %.0f | %.3g / %.3g |\n",
-			cs.label, cs.users, r.rtMS, g.rtMS, paired, p, r.throughput, g.throughput, r.cpuUS, g.cpuUS, r.cpuPct, g.cpuPct,
-			r.rssMiB, g.rssMiB, r.recv, g.recv, r.sent, g.sent, r.calls, g.calls)
-	}
-	return nil
+	return cs.rest.counts, cs.gql.counts, false
 }

@@ -290,13 +290,20 @@ func (r *Report) boxChart(c chart, l layout, rows []Latency) (chart, error) {
 // box is one series' box of a QET distribution at location loc (x, or y
 // when horizontal), in ms.
 func (r *Report) box(series string, q Quantiles, loc float64, width vg.Length, horizontal bool) (*plotter.BoxPlot, error) {
-	b, err := plotter.NewBoxPlot(width, loc, plotter.Values{ms(q.Min), ms(q.Max)})
+	return r.boxOf(series, [5]float64{ms(q.Min), ms(q.P25), ms(q.P50), ms(q.P75), ms(q.Max)}, loc, width, horizontal)
+}
+
+// boxOf is one series' box of a five-number summary (minimum, Q1, median,
+// Q3, maximum) at location loc: whiskers to the minimum and maximum, no
+// outliers.
+func (r *Report) boxOf(series string, q [5]float64, loc float64, width vg.Length, horizontal bool) (*plotter.BoxPlot, error) {
+	b, err := plotter.NewBoxPlot(width, loc, plotter.Values{q[0], q[4]})
 	if err != nil {
 		return nil, err
 	}
 	b.Horizontal = horizontal
-	b.Min, b.Max, b.AdjLow, b.AdjHigh = ms(q.Min), ms(q.Max), ms(q.Min), ms(q.Max)
-	b.Quartile1, b.Median, b.Quartile3, b.Outside = ms(q.P25), ms(q.P50), ms(q.P75), nil
+	b.Min, b.Max, b.AdjLow, b.AdjHigh = q[0], q[4], q[0], q[4]
+	b.Quartile1, b.Median, b.Quartile3, b.Outside = q[1], q[2], q[3], nil
 	b.FillColor = colorOf(r.colorIndex(series))
 	b.WhiskerStyle.Dashes = nil
 	if r.flagged(series) {

@@ -12,7 +12,9 @@
 // (Report.Verdict) and a heat map of that matrix; then charts of at most
 // 40 bars each, small multiples per template, and the tables. A run
 // labelled role=ceiling (the load generator's ceiling) is drawn as a
-// reference line, never compared.
+// reference line, never compared. A caller adds what the run files alone
+// do not say as sections of its own after the first screen
+// (Options.Sections: paragraphs, tables, box plots).
 //
 //	runs, err := report.Load("naive.jsonl", "batch.jsonl") // or NewRun for a run file read elsewhere
 //	rep, err := report.Build(runs, report.Options{Title: "naive vs batch"})

@@ -19,6 +19,8 @@ type Options struct {
 	Baseline []*Run      // runs to compare against: regressions, t-tests
 	Config   [][2]string // effective configuration to disclose (key, value), in order; experiments fill it
 	Notes    []string    // paragraphs shown first (what ran, how to read it)
+	// Sections are the caller's own, after the overview (see Section).
+	Sections []Section
 }
 
 // Report is the computed model of a report: every table as data, in a
@@ -47,11 +49,13 @@ type Report struct {
 	Paired      []Paired      `json:"paired"`     // matched templates (aTPt) or queries (aQETq)
 	Regressions []Regression  `json:"regressions,omitempty"`
 	Curve       []CurvePoint  `json:"latency_throughput,omitempty"`
+	Sections    []Section     `json:"sections,omitempty"` // the caller's (Options.Sections)
 
 	charts   []chart
 	points   []*point
 	runs     []*Run
-	matrices []matrix // the comparison at a glance, one per condition
+	matrices []matrix  // the comparison at a glance, one per condition
+	added    []section // the caller's sections, drawn
 	// oneTemplate says that every compared run's workload is its single
 	// template: a workload column would repeat the template column.
 	oneTemplate bool
@@ -156,6 +160,9 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	r.Caveats = r.caveats()
 	r.Verdict = r.verdict()
 	r.charts = r.drawCharts()
+	if err := r.addSections(o.Sections); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

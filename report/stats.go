@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -171,4 +172,47 @@ func finite(x float64) float64 {
 		return 0
 	}
 	return x
+}
+
+// FiveNumber is a sample's box-plot parameters, as seed 001's Table 6
+// gives them: the minimum, first quartile, median, third quartile and
+// maximum, with the mean and the sample standard deviation.
+type FiveNumber struct {
+	N      int     `json:"n"`
+	Mean   float64 `json:"mean"`
+	SD     float64 `json:"sd"` // sample (n−1); 0 for one value
+	Min    float64 `json:"min"`
+	Q1     float64 `json:"q1"`
+	Median float64 `json:"median"`
+	Q3     float64 `json:"q3"`
+	Max    float64 `json:"max"`
+}
+
+// FiveNumbers returns the FiveNumber of xs (the zero value when xs is
+// empty). The quartiles interpolate linearly between order statistics
+// (Hyndman and Fan's type 7, a spreadsheet's QUARTILE.INC), which gives
+// seed 001's Table 6 from its Tables 1–4.
+func FiveNumbers(xs []float64) FiveNumber {
+	if len(xs) == 0 {
+		return FiveNumber{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	f := FiveNumber{N: len(s), Mean: stat.Mean(s, nil), Min: s[0], Max: s[len(s)-1],
+		Q1: quantile7(s, 0.25), Median: quantile7(s, 0.5), Q3: quantile7(s, 0.75)}
+	if len(s) > 1 {
+		f.SD = stat.StdDev(s, nil)
+	}
+	return f
+}
+
+// quantile7 is the p-quantile of sorted, interpolated linearly between the
+// order statistics around (n−1)p.
+func quantile7(sorted []float64, p float64) float64 {
+	h := float64(len(sorted)-1) * p
+	lo := int(math.Floor(h))
+	if lo+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }

@@ -151,12 +151,15 @@ func runCVCell(t Throughput) string {
 	return cvCell(t.Stat)
 }
 
-// sections lays the report out, skipping what has no data.
+// sections lays the report out, skipping what has no data: the overview,
+// the caller's sections, then the details.
 func (r *Report) sections() []section {
 	var out []section
-	for _, s := range []section{r.overview(), r.throughputSection(), r.mixedSection(),
+	all := append([]section{r.overview()}, r.added...)
+	all = append(all, r.throughputSection(), r.mixedSection(),
 		r.latencySection(), r.queriesSection(), r.scalingSection(), r.curveSection(), r.resourcesSection(),
-		r.templateSection(), r.correctnessSection(), r.statisticsSection(), r.regressionSection(), r.reproductionSection()} {
+		r.templateSection(), r.correctnessSection(), r.statisticsSection(), r.regressionSection(), r.reproductionSection())
+	for _, s := range all {
 		if len(s.Paras)+len(s.Alerts)+len(s.Tables)+len(s.Charts)+len(s.Lead)+len(s.Subs)+len(s.Cautions)+len(s.Notes) > 0 || s.Verdict != "" {
 			out = append(out, s)
 		}

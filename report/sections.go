@@ -1,0 +1,222 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Section is a section that the caller adds to a report (Options.Sections),
+// for what the run files alone do not say: an experiment's own comparison,
+// with its paragraphs, tables and box plots, drawn with the report's charts
+// and series colours. Sections follow the overview, before the details, in
+// HTML and Markdown (where the charts are named, not drawn).
+type Section struct {
+	ID     string    `json:"id"` // the anchor: unique in the page, none of the report's own
+	Title  string    `json:"title"`
+	Paras  []string  `json:"paragraphs,omitempty"`
+	Tables []Table   `json:"tables,omitempty"`
+	Boxes  []BoxPlot `json:"box_plots,omitempty"`
+}
+
+// Table is a table of formatted cells in a Section. Long ones fold away in
+// HTML, as the report's own do.
+type Table struct {
+	Title string     `json:"title"`
+	Note  string     `json:"note,omitempty"`
+	Head  []string   `json:"head"`
+	Rows  [][]string `json:"rows"`
+}
+
+// BoxPlot is a figure of box plots in a Section, as seed 001's Fig. 10: a
+// group of boxes per category along x, one box per series in each group,
+// in the series' colours of the report (its own for a series the runs do
+// not have). A figure of more than maxBars boxes is split into charts of
+// at most that many.
+type BoxPlot struct {
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Caption string `json:"caption,omitempty"` // how to read it; the box's parts are explained after it
+	XLabel  string `json:"x_label"`
+	YLabel  string `json:"y_label"`
+	// Linear keeps the y axis linear (a bounded measure, such as a
+	// percentage); otherwise it is logarithmic when the values span more
+	// than two orders of magnitude.
+	Linear bool  `json:"linear,omitempty"`
+	Boxes  []Box `json:"boxes"`
+}
+
+// Box is one series' sample in one group of a BoxPlot, by its five-number
+// summary and mean. A box of no values is left out.
+type Box struct {
+	Group  string `json:"group"`
+	Series string `json:"series"`
+	FiveNumber
+}
+
+// reportIDs are the anchors of the report's own sections.
+var reportIDs = []string{"overview", "throughput", "mixed", "latency", "queries", "scaling", "capacity", "resources",
+	"templates", "correctness", "statistics", "regressions", "reproduction", "headline", "verdict"}
+
+// addSections checks the caller's sections and draws their box plots.
+func (r *Report) addSections(in []Section) error {
+	seen := map[string]bool{}
+	for _, s := range in {
+		if s.ID == "" || slices.Contains(reportIDs, s.ID) || seen[s.ID] {
+			return fmt.Errorf("report: section %q: its ID must be set, unique and none of the report's own", s.Title)
+		}
+		seen[s.ID] = true
+		v := section{ID: s.ID, Title: s.Title, Paras: s.Paras}
+		for _, t := range s.Tables {
+			vt := table{Title: t.Title, Note: t.Note, Head: t.Head}
+			for _, row := range t.Rows {
+				vt.add(false, row...)
+			}
+			v.Tables = append(v.Tables, vt)
+		}
+		for _, b := range s.Boxes {
+			v.Charts = append(v.Charts, r.boxPlotCharts(b)...)
+		}
+		r.Sections = append(r.Sections, s)
+		r.added = append(r.added, v)
+	}
+	return nil
+}
+
+// boxPlotCharts draws a BoxPlot, split into charts of at most maxBars
+// boxes.
+func (r *Report) boxPlotCharts(b BoxPlot) []chart {
+	var all layout
+	for _, x := range b.Boxes {
+		if x.N == 0 {
+			continue
+		}
+		if !slices.Contains(all.groups, x.Group) {
+			all.groups = append(all.groups, x.Group)
+		}
+		if !slices.Contains(all.series, x.Series) {
+			all.series = append(all.series, x.Series)
+		}
+	}
+	parts := splitGroups(all.groups, len(all.series))
+	var out []chart
+	for i, groups := range parts {
+		l := layout{groups: groups, series: all.series}
+		idSuffix, titleSuffix := part(parts, i)
+		c := chart{ID: chartID("box", b.ID) + idSuffix, Title: b.Title + titleSuffix, Size: l.size(), Caption: boxCaption}
+		if b.Caption != "" {
+			c.Caption = b.Caption + " " + boxCaption
+		}
+		if len(parts) > 1 {
+			c.Caption += fmt.Sprintf(" One of %d charts, each on its own scale.", len(parts))
+		}
+		c, err := r.fiveNumberChart(c, l, b)
+		if c.LogY {
+			c.Caption += " On the log scale, values of 0 are drawn at the axis' foot."
+		}
+		out = append(out, chartOrNote(c, err))
+	}
+	return out
+}
+
+// boxCaption explains a box of a BoxPlot.
+const boxCaption = "Box from the first to the third quartile, line at the median, whiskers to the minimum and maximum, black dot at the mean."
+
+// fiveNumberChart draws the boxes of b in the layout's groups.
+func (r *Report) fiveNumberChart(c chart, l layout, b BoxPlot) (chart, error) {
+	var values []float64
+	for _, x := range b.Boxes {
+		if _, ok := l.x(x.Group, x.Series); ok && x.N > 0 {
+			values = append(values, x.Min, x.Max)
+		}
+	}
+	p := newPlot(b.XLabel, b.YLabel)
+	if !b.Linear {
+		c.LogY = logY(p, values)
+	}
+	floor := func(v float64) float64 { return v }
+	if c.LogY {
+		lo := p.Y.Min
+		floor = func(v float64) float64 { return max(v, lo) }
+	}
+	colors := r.colorsOf(l.series)
+	w, h := c.Size.dims()
+	c.H = h + slantTicks(p, l.groups, (w-vg.Points(80))/vg.Length(len(l.groups)))
+	boxW := min(vg.Points(40), (w-vg.Points(80))/vg.Length(len(l.groups))*vg.Length(l.slot()*0.7))
+	for _, s := range l.series {
+		var means plotter.XYs
+		for _, x := range b.Boxes {
+			at, ok := l.x(x.Group, x.Series)
+			if x.Series != s || x.N == 0 || !ok {
+				continue
+			}
+			f := x.FiveNumber
+			q := [5]float64{floor(f.Min), floor(f.Q1), floor(f.Median), floor(f.Q3), floor(f.Max)}
+			bp, err := r.boxOf(s, q, at, boxW, false)
+			if err != nil {
+				return c, err
+			}
+			bp.FillColor = colorOf(colors[s])
+			p.Add(bp)
+			c.Bars++
+			means = append(means, plotter.XY{X: at, Y: floor(f.Mean)})
+		}
+		if err := addMeans(p, means); err != nil {
+			return c, err
+		}
+		e := r.boxEntry(s)
+		e.Color = hexColor(colorOf(colors[s]))
+		c.Legend = append(c.Legend, e)
+	}
+	l.axis(p)
+	if !c.LogY {
+		pad := (p.Y.Max - p.Y.Min) * 0.05
+		p.Y.Min, p.Y.Max = max(0, p.Y.Min-pad), p.Y.Max+pad
+	}
+	err := c.render(p)
+	return c, err
+}
+
+// colorsOf gives each series its colour: a series of the report its own
+// (colorIndex), the others the next colours in turn.
+func (r *Report) colorsOf(series []string) map[string]int {
+	out := map[string]int{}
+	next := r.colorIndex("") // past every series of the report
+	for _, s := range series {
+		if slices.ContainsFunc(r.Series, func(x Series) bool { return x.Name == s }) {
+			out[s] = r.colorIndex(s)
+			continue
+		}
+		out[s] = next
+		next++
+	}
+	return out
+}
+
+// slantTicks slants the x axis' labels when the longest is wider than a
+// group (gap): just enough for neighbours not to overlap, 30° at least.
+// It returns the height they add.
+func slantTicks(p *plot.Plot, groups []string, gap vg.Length) vg.Length {
+	sty := &p.X.Tick.Label
+	longest := vg.Length(0)
+	for _, g := range groups {
+		longest = max(longest, sty.Width(g))
+	}
+	th := sty.Height("Mg")
+	if longest <= gap*0.95 {
+		return 0
+	}
+	angle := max(math.Pi/6, math.Asin(min(1, float64(1.6*th/gap))))
+	sty.Rotation, sty.XAlign, sty.YAlign = angle, draw.XRight, draw.YCenter
+	// The first label reaches left of the plot, which gonum does not
+	// leave room for: widen the y axis' label padding (its tick labels
+	// and label take about 30 pt already).
+	reach := vg.Length(float64(sty.Width(groups[0]))*math.Cos(angle)) - gap/2 - vg.Points(30)
+	p.Y.Label.Padding += max(0, reach)
+	return vg.Length(float64(longest)*math.Sin(angle)+float64(th)*math.Cos(angle)) - th
+}
