@@ -48,15 +48,15 @@ type Job struct {
 	// PairedTarget is paired mode's second target, speaking the other API
 	// (the REST base URL when API is GraphQL, and the other way round).
 	PairedTarget string
-	Client       string          // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
-	HTTP         HTTPOptions     // timeout, headers, response limit
+	Client       string      // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
+	HTTP         HTTPOptions // timeout, headers, response limit
 	// HTTP2Only, with HTTP.HTTP2, is the one API spoken to over HTTP/2
 	// (APIREST or APIGraphQL: paired mode's seed 001 setting, REST over
 	// HTTP/2 and GraphQL not); "" is every target.
 	HTTP2Only string
-	Queries      *queryfile.File // the queries file; Entries are the ones sent
-	Watch        []int           // processes sampled each interval with their descendants (the server, the database)
-	Check        bool            // check the target with Preflight before the load
+	Queries   *queryfile.File // the queries file; Entries are the ones sent
+	Watch     []int           // processes sampled each interval with their descendants (the server, the database)
+	Check     bool            // check the target with Preflight before the load
 	// Verify says how answers are checked: "" by the queries file's expected
 	// answers (every entry must carry one), "status" by status only (HTTP
 	// 200, no GraphQL errors, data present). With Reference set, the

@@ -75,6 +75,28 @@ type runSpec struct {
 	// none), group the paired mode's pairs per group (0: drive's default).
 	sample time.Duration
 	group  int
+	// http2 is the APIs spoken to over HTTP/2: "" none, "both", or
+	// drive.APIREST or drive.APIGraphQL only.
+	http2 string
+}
+
+// setHTTP2 sets job's HTTP/2 as r says: in a paired run for the side
+// named (both with "both"), in a run of one API when it is that API's.
+func (r runSpec) setHTTP2(job *drive.Job) {
+	api := r.api
+	if api == "" {
+		api = drive.APIGraphQL
+	}
+	switch {
+	case r.http2 == "":
+	case r.paired != nil:
+		job.HTTP.HTTP2 = true
+		if r.http2 != "both" {
+			job.HTTP2Only = r.http2
+		}
+	case r.http2 == "both" || r.http2 == api:
+		job.HTTP.HTTP2 = true
+	}
 }
 
 // targetOf is the URL a job sends api's requests to on srv.
@@ -163,6 +185,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		}
 		job.PairedTarget = targetOf(r.paired, other)
 	}
+	r.setHTTP2(job)
 	if r.paired == nil { // paired: the two servers' statements would be mixed
 		if c := s.statements(ctx, srv.Spec.DB); c != nil {
 			defer c.Close()
@@ -233,6 +256,9 @@ func (r runSpec) flags(c drive.Config) map[string]string {
 	}
 	if c.SampleInterval > 0 {
 		f["sample-interval"] = c.SampleInterval.String()
+	}
+	if r.http2 != "" {
+		f["http2"] = r.http2
 	}
 	return f
 }

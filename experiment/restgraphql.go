@@ -44,6 +44,9 @@ type RestGraphQL struct {
 	// (default 10ms, seed 001's).
 	SampleInterval time.Duration
 	Group          int // pairs per response-time group in the paired runs (default 100, seed 001's)
+	// HTTP2 is the APIs the load generator speaks HTTP/2 (h2c) to: ""
+	// none, "both", "rest" (seed 001's REST over HTTP/2) or "graphql".
+	HTTP2 string
 }
 
 // writeVariants are the GraphQL variants that take the crud-create
@@ -61,14 +64,15 @@ func init() {
 	})
 }
 
-const restGraphQLSynopsis = `experiment rest-vs-graphql [--db sqlite|postgres|URL] [--sf 1] [--graphql-variant batch] [--users 1,5,50] [--records 5,50,100] [--sets display,lingbm,crud] [--paired=true] [--group 100] [--sample-interval 10ms] [--quick] [flags]
+const restGraphQLSynopsis = `experiment rest-vs-graphql [--db sqlite|postgres|URL] [--sf 1] [--graphql-variant batch] [--users 1,5,50] [--records 5,50,100] [--sets display,lingbm,crud] [--paired=true] [--group 100] [--sample-interval 10ms] [--http2 rest|graphql|both] [--quick] [flags]
 
 REST against GraphQL on the same data (seed 001, Lawi et al.; seed 004,
 Mikuła & Dzieńkowski): gqlbench serve rest and a GraphQL server
 (--graphql-variant) run as two processes over one database, asked the same
 tasks (docs/tasks.md: seed 004's display cases at --records, LinGBM QT1,
-QT2, QT3, QT7, QT11, seed 001's crud-read and crud-create), every answer of
-both checked against the oracle. Per task and user count: a closed-loop run
+QT2, QT3, QT7, QT11, seed 001's crud-read, crud-create and crud-cycle), every
+answer of both checked against the oracle. --http2 speaks HTTP/2 (h2c) to
+REST (seed 001's setting), GraphQL or both. Per task and user count: a closed-loop run
 against each API, its tasks completed and its server's CPU and memory
 sampled every --sample-interval, and (--paired) a paired run sending every
 task to both at the same moment, its response times averaged in groups of
@@ -95,6 +99,7 @@ func restGraphQLFlags(fs *flag.FlagSet) Setup {
 	fs.BoolVar(&e.Paired, "paired", true, "also paired runs: every task to both APIs at the same moment (paired t-tests)")
 	fs.DurationVar(&e.SampleInterval, "sample-interval", DefaultSampleInterval, "the closed-loop runs' fine series: tasks completed and the servers' CPU and memory per step of this")
 	fs.IntVar(&e.Group, "group", drive.DefaultGroup, "pairs per response-time group in the paired runs (seed 001: 100)")
+	fs.StringVar(&e.HTTP2, "http2", "", "speak HTTP/2 (h2c) to: rest (seed 001's setting), graphql or both; none by default")
 	return func() (Runner, error) {
 		e.SF = int(sf)
 		if err := e.parse(*sets, *records, *users); err != nil {
@@ -131,6 +136,8 @@ func (e *RestGraphQL) parse(sets, records, users string) error {
 		return usagef("--graphql-variant %s cannot answer the tasks' queries", e.Variant)
 	case e.Duration <= 0:
 		return usagef("--duration must be positive")
+	case !slices.Contains([]string{"", "none", "both", drive.APIREST, drive.APIGraphQL}, e.HTTP2):
+		return usagef("--http2 %q: want rest, graphql, both or none", e.HTTP2)
 	case e.Runs < 1 || e.PerTemplate < 1 || e.Pool < 1 || e.Group < 1:
 		return usagef("--runs, --per-template, --pool and --group must be at least 1")
 	case e.SampleInterval < time.Millisecond:
@@ -143,6 +150,9 @@ func (e *RestGraphQL) defaults() {
 	e.SF = max(e.SF, 1)
 	if e.Variant == "" {
 		e.Variant = "batch"
+	}
+	if e.HTTP2 == "none" {
+		e.HTTP2 = ""
 	}
 	if len(e.Sets) == 0 {
 		e.Sets = task.Sets
@@ -289,7 +299,7 @@ func (e RestGraphQL) label(ctx context.Context, s *session, c *rgCases, rest, gq
 		err := s.run(ctx, sd.srv, runSpec{
 			name: fmt.Sprintf("rvg-sf%d-%s-%s-u%d", e.SF, sd.series, label, users), what: fmt.Sprintf("%s %s %d user(s)", sd.series, label, users),
 			queries: qf, entries: entries, mode: sd.mode, clients: users, duration: e.Duration, runs: max(e.Runs, 2*b2i(sd.mode == drive.Paired)),
-			labels: lb, api: sd.api, paired: sd.paired, check: true, group: e.Group, sample: sample,
+			labels: lb, api: sd.api, paired: sd.paired, check: true, group: e.Group, sample: sample, http2: e.HTTP2,
 			done: func(path string, sum *runfile.Summary) {
 				if into != nil {
 					*into = sideOf(path, sd.api, sum)
@@ -327,13 +337,26 @@ func (e RestGraphQL) config() [][2]string {
 		{"users", intList(e.Users)},
 		{"connection pool", strconv.Itoa(e.Pool) + " per server"},
 		{"runs", fmt.Sprintf("closed loop, %d runs of %v per task, API and user count (the first a warm-up), up to %d instances per lingbm and crud task", e.Runs, e.Duration, e.PerTemplate)},
-		{"REST client", "6 HTTP/1.1 connections per user, a plan's independent calls in parallel (docs/tasks.md)"},
+		{"REST client", e.restClient()},
 		{"fine series", fmt.Sprintf("closed-loop runs: tasks completed and each server's CPU %% and RSS every %v (seed 001's throughput, CPU and memory samples)", e.SampleInterval)},
 	}
 	if e.Paired {
 		c = append(c, [2]string{"paired runs", fmt.Sprintf("each user sends every task to both APIs at the same moment (seed 001's synchronisation node); response times averaged in groups of %d pairs for the two-tailed paired t-test", e.Group)})
 	}
 	return c
+}
+
+// restClient says how the REST client (and the GraphQL one) connects.
+func (e RestGraphQL) restClient() string {
+	switch e.HTTP2 {
+	case "both":
+		return "HTTP/2 (h2c), one connection per user for each API, a plan's independent calls multiplexed (docs/tasks.md)"
+	case drive.APIREST:
+		return "HTTP/2 (h2c), one connection per user, a plan's independent calls multiplexed (seed 001's setting); GraphQL over HTTP/1.1"
+	case drive.APIGraphQL:
+		return "6 HTTP/1.1 connections per user, a plan's independent calls in parallel; GraphQL over HTTP/2 (h2c)"
+	}
+	return "6 HTTP/1.1 connections per user, a plan's independent calls in parallel (docs/tasks.md)"
 }
 
 // notes say what ran, and how it differs from the seeds.

@@ -22,13 +22,13 @@ import (
 func TestRestVsGraphQL(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "experiment", "rest-vs-graphql", "--dir", dir, "--sf", "1",
-		"--sets", "display,crud", "--records", "5", "--users", "1,2", "--duration", "200ms", "--runs", "2", "--per-template", "3", "--group", "2")
+		"--sets", "display,crud", "--records", "5", "--users", "1,2", "--duration", "200ms", "--runs", "2", "--per-template", "3", "--group", "2", "--http2", "rest")
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	files := runFiles(t, dir)
 	tests := 0
-	labels := []string{"display-overfetch-5", "display-all-5", "display-endpoints-5", "crud-read", "crud-create"}
+	labels := []string{"display-overfetch-5", "display-all-5", "display-endpoints-5", "crud-read", "crud-create", "crud-cycle"}
 	for _, label := range labels {
 		for _, u := range []string{"1", "2"} {
 			for _, series := range []string{"rest", "graphql", "paired"} {
@@ -40,6 +40,10 @@ func TestRestVsGraphQL(t *testing.T) {
 				checkCorrect(t, name, f)
 				if got := f.Header.Labels["series"]; got != series {
 					t.Errorf("%s: series %q", name, got)
+				}
+				// --http2 rest: REST over HTTP/2, GraphQL not (seed 001's setting)
+				if p := f.Header.Params; p.HTTP2 != (series != "graphql") || series == "paired" && p.HTTP2API != "rest" {
+					t.Errorf("%s: http2 %v (%q)", name, p.HTTP2, p.HTTP2API)
 				}
 				if series != "paired" {
 					if f.Header.Params.SampleIntervalNS != 10e6 || !hasSeries(f) {
