@@ -360,6 +360,9 @@ func TestServerStallsAborts(t *testing.T) {
 		if ok != 400 || errs != 2 || r.sum.Total.ErrorKinds["timeout"] != 2 {
 			t.Errorf("%d ok, %d errors (%v); want the 400 answers before the stall and 2 timeouts", ok, errs, r.sum.Total.ErrorKinds)
 		}
+		if !strings.Contains(r.sum.LastError, "timeout") {
+			t.Errorf("last error %q: want the timeout's message in the summary", r.sum.LastError)
+		}
 		if n := len(r.file.Intervals); n < 6 || n > 7 {
 			t.Errorf("%d intervals: the abort should come with the first interval that has the timeouts, at 6s", n)
 		}

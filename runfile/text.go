@@ -50,6 +50,9 @@ func WriteText(w io.Writer, s *Summary) {
 		fmt.Fprintf(w, "  WARNING: %d interval line(s) collected more than %v late: the load generator could not keep its tick (what completed meanwhile counts in them)\n",
 			s.LateIntervals, time.Duration(LateIntervalNS))
 	}
+	if s.LastError != "" {
+		fmt.Fprintf(w, "  last transport error: %s\n", s.LastError)
+	}
 	if s.FirstWrong != "" {
 		fmt.Fprintf(w, "  first wrong answer: %s\n", s.FirstWrong)
 	}
