@@ -212,3 +212,19 @@ func TestWrongSeriesInHeadline(t *testing.T) {
 		t.Error("the page does not mark the wrong series in the verdict and the heat map")
 	}
 }
+
+// TestMDText: a < that could open HTML is escaped, one that cannot (p <
+// 0.001, p<0.0001) is kept as written; emphasis characters are escaped.
+func TestMDText(t *testing.T) {
+	for in, want := range map[string]string{
+		"p < 0.001":          "p < 0.001",
+		"slo p99<20ms":       "slo p99<20ms",
+		"<script>x</script>": "&lt;script>x&lt;/script>",
+		"a_b *c*":            `a\_b \*c\*`,
+		"<!-- x -->":         "&lt;!-- x -->",
+	} {
+		if got := mdText(in); got != want {
+			t.Errorf("mdText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -150,10 +151,16 @@ func mdRow(cells []string) string {
 	return strings.Join(out, "|")
 }
 
-// mdText keeps text from starting Markdown constructs it does not mean.
+// mdText keeps text from starting Markdown constructs it does not mean:
+// emphasis, and a < that could open an HTML tag (a letter, /, ! or ?
+// after it) — "p < 0.001" stays as written, readable in the raw file.
 func mdText(s string) string {
-	return strings.NewReplacer("\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`).Replace(s)
+	s = strings.NewReplacer("\n", " ", "*", `\*`, "_", `\_`).Replace(s)
+	return tagStart.ReplaceAllString(s, "&lt;$1")
 }
+
+// tagStart is a < that CommonMark could read as the start of HTML.
+var tagStart = regexp.MustCompile(`<([A-Za-z/!?])`)
 
 // errWriter keeps the first write error.
 type errWriter struct {

@@ -75,7 +75,7 @@ func TestSections(t *testing.T) {
 		t.Errorf("%d box figures with a legend in the HTML, want 3", n)
 	}
 	md := string(render(t, r, "md"))
-	for _, want := range []string{"\n## REST against GraphQL\n", "\n### Paired t-tests\n", "| case-00 | throughput | &lt;0.0001 |", "- Throughput per 10 ms, case-00–case-12\n"} {
+	for _, want := range []string{"\n## REST against GraphQL\n", "\n### Paired t-tests\n", "| case-00 | throughput | <0.0001 |", "- Throughput per 10 ms, case-00–case-12\n"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Markdown has no %q", want)
 		}
