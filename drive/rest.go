@@ -240,6 +240,12 @@ type taskRun struct {
 	sent   int64
 	recv   int64
 	calls  int
+	// The calls ready to be made, and the goroutines making them: at most
+	// the client's Parallel, each taking the next call when its own is
+	// done, so a task of 200 calls holds 6 goroutines, not 200.
+	qmu     sync.Mutex
+	queue   []*callRun
+	workers int
 }
 
 // Do carries out task i's plan into res.
@@ -250,7 +256,9 @@ func (c *restConn) Do(i int, res *Response) error {
 		roots[k] = &callRun{node: n}
 		roots[k].path, roots[k].body, _, _ = n.fill(nil) // a root's path has no fields: compile checked it
 	}
+	t.workers = 1 // this goroutine
 	t.launch(roots)
+	t.work()
 	t.wg.Wait()
 	*res = Response{Start: t.start, FirstByte: t.first, End: t.end, SentBytes: t.sent, RecvBytes: t.recv, Calls: t.calls}
 	switch {
@@ -280,22 +288,38 @@ func (c *restConn) Do(i int, res *Response) error {
 	return nil
 }
 
-// launch starts calls that do not depend on each other: all but the last
-// on goroutines of their own, the last on this one.
+// launch queues calls that do not depend on each other and starts
+// goroutines for them, up to the client's Parallel at work; the one that
+// calls it goes on taking calls from the queue.
 func (t *taskRun) launch(calls []*callRun) {
-	var last *callRun
+	t.qmu.Lock()
+	defer t.qmu.Unlock()
 	for _, cr := range calls {
-		if cr.skip {
-			continue
+		if !cr.skip {
+			t.queue = append(t.queue, cr)
 		}
-		if last != nil {
-			t.wg.Add(1)
-			go func(cr *callRun) { defer t.wg.Done(); t.run(cr) }(last)
-		}
-		last = cr
 	}
-	if last != nil {
-		t.run(last)
+	for extra := len(t.queue) - 1; extra > 0 && t.workers < t.c.t.parallel; extra-- {
+		t.workers++
+		t.wg.Add(1)
+		go func() { defer t.wg.Done(); t.work() }()
+	}
+}
+
+// work makes the queued calls, one after the other, until none is left.
+func (t *taskRun) work() {
+	for {
+		t.qmu.Lock()
+		if len(t.queue) == 0 {
+			t.workers--
+			t.qmu.Unlock()
+			return
+		}
+		cr := t.queue[0]
+		t.queue[0] = nil
+		t.queue = t.queue[1:]
+		t.qmu.Unlock()
+		t.run(cr)
 	}
 }
 

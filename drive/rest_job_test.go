@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -161,5 +163,58 @@ func TestRESTJobFailures(t *testing.T) {
 	var usage *drive.UsageError
 	if !errors.As(err, &usage) || !strings.Contains(err.Error(), "bad has no GraphQL query") {
 		t.Errorf("a plan sent to a GraphQL target: %v", err)
+	}
+}
+
+// TestRESTTaskGoroutines: a task of many calls holds as many goroutines as
+// its client makes calls at a time (--parallel), not one per call: 1,000
+// clients of a 201-call task once held 200,000 goroutine stacks (1.4 GB).
+func TestRESTTaskGoroutines(t *testing.T) {
+	const n = 120
+	var peak atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("/rest/list", func(w http.ResponseWriter, r *http.Request) {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"id":"%d"}`, i)
+		}
+		b.WriteString("]")
+		io.WriteString(w, b.String())
+	})
+	mux.HandleFunc("/rest/item/{id}", func(w http.ResponseWriter, r *http.Request) {
+		if g := int64(runtime.NumGoroutine()); g > peak.Load() {
+			peak.Store(g)
+		}
+		time.Sleep(200 * time.Microsecond)
+		fmt.Fprintf(w, `{"id":%q,"x":1}`, r.PathValue("id"))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	var plan queryfile.Plan
+	if err := json.Unmarshal([]byte(`[{"call":"GET /rest/list","as":"items","keep":[],"then":[{"call":"GET /rest/item/{.id}","as":"item","keep":["x"]}]}]`), &plan); err != nil {
+		t.Fatal(err)
+	}
+	items := make([]string, n)
+	for i := range items {
+		items[i] = `{"item":{"x":1}}`
+	}
+	want, _ := verify.Hash([]byte(`{"items":[` + strings.Join(items, ",") + `]}`))
+	base := runtime.NumGoroutine()
+	var out bytes.Buffer
+	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 3}, Target: srv.URL, API: drive.APIREST,
+		HTTP:    drive.HTTPOptions{Timeout: 10 * time.Second, Parallel: 2},
+		Queries: &queryfile.File{Entries: []queryfile.Entry{{ID: "many", Label: "many", Plan: plan, Expect: want}}},
+		Out:     func() (io.Writer, error) { return &out, nil }}
+	sum, err := job.Run(context.Background())
+	if err != nil || sum.Total.Verified != sum.Total.Count || sum.Total.Calls != int64(n+1)*sum.Total.Count {
+		t.Fatalf("%v; %+v", err, sum)
+	}
+	// the server's goroutines for two connections, the run's own, two calls'
+	if extra := int(peak.Load()) - base; extra > 30 {
+		t.Errorf("%d goroutines more than before the run while a task of %d calls ran 2 at a time", extra, n+1)
 	}
 }
