@@ -73,6 +73,9 @@ type session struct {
 	pinNote            string
 	noStatementsOnce   sync.Once
 	unpin              func() // restores the load generator's CPUs
+	// links are the emulated links (package link) the load reaches servers
+	// through: a server's host:port to its link's.
+	links map[string]string
 }
 
 // newSession prepares dir and the pinning.

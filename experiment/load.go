@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
@@ -99,6 +100,20 @@ func (r runSpec) setHTTP2(job *drive.Job) {
 	}
 }
 
+// target is the URL a job sends api's requests to on srv: through the
+// server's emulated link when it has one.
+func (s *session) target(srv *Server, api string) string {
+	u := targetOf(srv, api)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for host, via := range s.links {
+		if rest, ok := strings.CutPrefix(u, "http://"+host); ok && (rest == "" || rest[0] == '/') {
+			return "http://" + via + rest
+		}
+	}
+	return u
+}
+
 // targetOf is the URL a job sends api's requests to on srv.
 func targetOf(srv *Server, api string) string {
 	if api == drive.APIREST {
@@ -168,7 +183,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 			f.Close()
 		}
 	}()
-	target := targetOf(srv, r.api)
+	target := s.target(srv, r.api)
 	job := &drive.Job{Config: cfg, Target: target, API: r.api, Client: "gqlbench", Queries: q, Watch: watch, Check: r.check,
 		HTTP: drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version},
 		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(cfg.Defaults()), Target: target,
@@ -183,7 +198,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		if r.api == drive.APIREST {
 			other = drive.APIGraphQL
 		}
-		job.PairedTarget = targetOf(r.paired, other)
+		job.PairedTarget = s.target(r.paired, other)
 	}
 	r.setHTTP2(job)
 	if r.paired == nil { // paired: the two servers' statements would be mixed

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/link"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/server"
@@ -47,6 +48,9 @@ type RestGraphQL struct {
 	// HTTP2 is the APIs the load generator speaks HTTP/2 (h2c) to: ""
 	// none, "both", "rest" (seed 001's REST over HTTP/2) or "graphql".
 	HTTP2 string
+	// Link, when set, is the emulated network between the load generator
+	// and each server (package link): "delay=5ms,rate=100mbit".
+	Link string
 }
 
 // writeVariants are the GraphQL variants that take the crud-create
@@ -64,7 +68,7 @@ func init() {
 	})
 }
 
-const restGraphQLSynopsis = `experiment rest-vs-graphql [--db sqlite|postgres|URL] [--sf 1] [--graphql-variant batch] [--users 1,5,50] [--records 5,50,100] [--sets display,lingbm,crud] [--paired=true] [--group 100] [--sample-interval 10ms] [--http2 rest|graphql|both] [--quick] [flags]
+const restGraphQLSynopsis = `experiment rest-vs-graphql [--db sqlite|postgres|URL] [--sf 1] [--graphql-variant batch] [--users 1,5,50] [--records 5,50,100] [--sets display,lingbm,crud] [--paired=true] [--group 100] [--sample-interval 10ms] [--http2 rest|graphql|both] [--link delay=5ms,rate=100mbit] [--quick] [flags]
 
 REST against GraphQL on the same data (seed 001, Lawi et al.; seed 004,
 Mikuła & Dzieńkowski): gqlbench serve rest and a GraphQL server
@@ -72,7 +76,8 @@ Mikuła & Dzieńkowski): gqlbench serve rest and a GraphQL server
 tasks (docs/tasks.md: seed 004's display cases at --records, LinGBM QT1,
 QT2, QT3, QT7, QT11, seed 001's crud-read, crud-create and crud-cycle), every
 answer of both checked against the oracle. --http2 speaks HTTP/2 (h2c) to
-REST (seed 001's setting), GraphQL or both. Per task and user count: a closed-loop run
+REST (seed 001's setting), GraphQL or both; --link puts an emulated network
+(one-way delay, bandwidth) between the load generator and each server. Per task and user count: a closed-loop run
 against each API, its tasks completed and its server's CPU and memory
 sampled every --sample-interval, and (--paired) a paired run sending every
 task to both at the same moment, its response times averaged in groups of
@@ -99,6 +104,7 @@ func restGraphQLFlags(fs *flag.FlagSet) Setup {
 	fs.BoolVar(&e.Paired, "paired", true, "also paired runs: every task to both APIs at the same moment (paired t-tests)")
 	fs.DurationVar(&e.SampleInterval, "sample-interval", DefaultSampleInterval, "the closed-loop runs' fine series: tasks completed and the servers' CPU and memory per step of this")
 	fs.IntVar(&e.Group, "group", drive.DefaultGroup, "pairs per response-time group in the paired runs (seed 001: 100)")
+	fs.StringVar(&e.Link, "link", "", "an emulated network between the load generator and each server: delay=D[,rate=R] (one way; bits per second), e.g. delay=5ms,rate=100mbit; none by default (loopback)")
 	fs.StringVar(&e.HTTP2, "http2", "", "speak HTTP/2 (h2c) to: rest (seed 001's setting), graphql or both; none by default")
 	return func() (Runner, error) {
 		e.SF = int(sf)
@@ -138,6 +144,8 @@ func (e *RestGraphQL) parse(sets, records, users string) error {
 		return usagef("--duration must be positive")
 	case !slices.Contains([]string{"", "none", "both", drive.APIREST, drive.APIGraphQL}, e.HTTP2):
 		return usagef("--http2 %q: want rest, graphql, both or none", e.HTTP2)
+	case e.Link != "" && linkErr(e.Link) != nil:
+		return usagef("--link: %v", linkErr(e.Link))
 	case e.Runs < 1 || e.PerTemplate < 1 || e.Pool < 1 || e.Group < 1:
 		return usagef("--runs, --per-template, --pool and --group must be at least 1")
 	case e.SampleInterval < time.Millisecond:
@@ -240,6 +248,19 @@ func (e RestGraphQL) run(ctx context.Context, s *session, c *rgCases) error {
 	if err != nil {
 		return err
 	}
+	if e.Link != "" {
+		c, err := link.ParseConfig(e.Link)
+		if err != nil {
+			return err
+		}
+		for _, srv := range []*Server{rest, gql} {
+			closeLink, err := s.linkTo(srv, c)
+			if err != nil {
+				return err
+			}
+			defer closeLink()
+		}
+	}
 	s.pinLoad()
 	defer s.unpinLoad()
 	byLabel := map[string][]queryfile.Entry{}
@@ -338,12 +359,32 @@ func (e RestGraphQL) config() [][2]string {
 		{"connection pool", strconv.Itoa(e.Pool) + " per server"},
 		{"runs", fmt.Sprintf("closed loop, %d runs of %v per task, API and user count (the first a warm-up), up to %d instances per lingbm and crud task", e.Runs, e.Duration, e.PerTemplate)},
 		{"REST client", e.restClient()},
+		{"network", e.network()},
 		{"fine series", fmt.Sprintf("closed-loop runs: tasks completed and each server's CPU %% and RSS every %v (seed 001's throughput, CPU and memory samples)", e.SampleInterval)},
 	}
 	if e.Paired {
 		c = append(c, [2]string{"paired runs", fmt.Sprintf("each user sends every task to both APIs at the same moment (seed 001's synchronisation node); response times averaged in groups of %d pairs for the two-tailed paired t-test", e.Group)})
 	}
 	return c
+}
+
+// network says what lies between the load generator and the servers.
+func (e RestGraphQL) network() string {
+	if e.Link == "" {
+		return "loopback (no emulated link): a round trip costs microseconds, bytes nearly nothing"
+	}
+	c, _ := link.ParseConfig(e.Link)
+	rate := "unlimited bandwidth"
+	if c.Rate > 0 {
+		rate = fmt.Sprintf("%.3g Mbit/s each way, shared by the connections to a server", float64(c.Rate)*8/1e6)
+	}
+	return fmt.Sprintf("an emulated link in front of each server (--link %s): %v one way (%v a round trip), %s", e.Link, c.Delay, 2*c.Delay, rate)
+}
+
+// linkErr is what is wrong with a --link value.
+func linkErr(s string) error {
+	_, err := link.ParseConfig(s)
+	return err
 }
 
 // restClient says how the REST client (and the GraphQL one) connects.

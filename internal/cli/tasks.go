@@ -35,7 +35,8 @@ Sets: display (seed 004: the first N graduate students, N from --records, REST's
 endpoint against GraphQL's exact fields, both fetching everything, several REST endpoints
 against one query), lingbm (QT1, QT2, QT3, QT7, QT11 with --per-template instances each),
 crud (seed 001: crud-read; with --writes also crud-create, which writes publications into
-the servers' reserved range: gqlbench gen --reset-writes removes them). docs/tasks.md
+the servers' reserved range — gqlbench gen --reset-writes removes them — and crud-cycle,
+which creates, reads, changes and deletes one). docs/tasks.md
 documents the tasks and the plan format.`
 
 func runTasks(ctx context.Context, env Env, args []string) error {
@@ -47,7 +48,7 @@ func runTasks(ctx context.Context, env Env, args []string) error {
 	fs.Var(&per, "per-template", "`N` instances of each lingbm task and of crud-read (and crud-create)")
 	records := fs.String("records", "5,50,100", "the display cases' numbers of records, comma-separated")
 	seed := fs.Uint64("seed", 0, "random `SEED` of the instances")
-	writes := fs.Bool("writes", false, "also the write tasks (crud-create): for servers that take writes")
+	writes := fs.Bool("writes", false, "also the write tasks (crud-create, crud-cycle): for servers that take writes")
 	out := fs.String("o", "", "output `FILE` (default: stdout)")
 	if err := parse(fs, args); err != nil {
 		return err
