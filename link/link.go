@@ -167,7 +167,7 @@ func (p *Proxy) track(c net.Conn, add bool) bool {
 // serve connects client to the target and carries both directions.
 func (p *Proxy) serve(client net.Conn) {
 	defer p.wg.Done()
-	server, err := net.Dial("tcp", p.target)
+	server, err := net.DialTimeout("tcp", p.target, dialTimeout)
 	if err != nil {
 		client.Close() // the client sees a reset, as a refused connection would show
 		return
@@ -187,6 +187,10 @@ func (p *Proxy) serve(client net.Conn) {
 	p.track(client, false)
 	p.track(server, false)
 }
+
+// dialTimeout bounds the connect to the target, so that Close never waits
+// long on a target that does not answer.
+const dialTimeout = 10 * time.Second
 
 // chunk is what one read took, and when it is due at the far end.
 type chunk struct {
