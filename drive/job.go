@@ -258,8 +258,11 @@ func checkForms(reqs []Request, api string) error {
 		}
 	case APIREST:
 		for _, r := range reqs {
-			if len(r.Plan) == 0 {
-				return &UsageError{fmt.Errorf("%s has no REST plan: a REST target (--api rest) needs tasks (gqlbench tasks)", r.ID)}
+			switch {
+			case len(r.Plan) == 0 && len(r.Steps) > 0:
+				return &UsageError{fmt.Errorf("%s has GraphQL steps but no REST plan: the REST side of the run needs a \"plan\" in the entry", r.ID)}
+			case len(r.Plan) == 0:
+				return &UsageError{fmt.Errorf("%s has no REST plan: a REST target (--api rest, or paired mode's REST side) needs tasks (gqlbench tasks)", r.ID)}
 			}
 		}
 	default:

@@ -311,7 +311,7 @@ func (s *session) commonConfig(db *databases) [][2]string {
 		{"database", db.version + ": " + db.where()},
 		{"machine", fmt.Sprintf("%s, %d CPUs, %.1f GiB, %s %s, kernel %s", m.CPU, m.Cores, float64(m.MemoryBytes)/(1<<30), m.OS, m.Arch, m.Kernel)},
 		{"pinning", s.pinNote},
-		{"load generator", "gqlbench's HTTP/1.1 client, one connection per client, every answer verified against the oracle"},
+		{"load generator", "gqlbench's own client (HTTP/1.1, one connection per client, unless said below), every answer verified against the oracle"},
 		{"request timeout", s.Timeout.String()},
 		{"dataset seed", strconv.FormatUint(s.Seed, 10)},
 		{"results", s.Dir},

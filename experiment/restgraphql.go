@@ -142,7 +142,7 @@ func (e *RestGraphQL) parse(sets, records, users string) error {
 		return usagef("--graphql-variant %s cannot answer the tasks' queries", e.Variant)
 	case e.Duration <= 0:
 		return usagef("--duration must be positive")
-	case !slices.Contains([]string{"", "none", "both", drive.APIREST, drive.APIGraphQL}, e.HTTP2):
+	case !slices.Contains([]string{"", "none", "false", "true", "both", drive.APIREST, drive.APIGraphQL}, e.HTTP2):
 		return usagef("--http2 %q: want rest, graphql, both or none", e.HTTP2)
 	case e.Link != "" && linkErr(e.Link) != nil:
 		return usagef("--link: %v", linkErr(e.Link))
@@ -159,8 +159,11 @@ func (e *RestGraphQL) defaults() {
 	if e.Variant == "" {
 		e.Variant = "batch"
 	}
-	if e.HTTP2 == "none" {
+	switch e.HTTP2 {
+	case "none", "false":
 		e.HTTP2 = ""
+	case "true":
+		e.HTTP2 = "both"
 	}
 	if len(e.Sets) == 0 {
 		e.Sets = task.Sets
@@ -222,6 +225,11 @@ func (e RestGraphQL) run(ctx context.Context, s *session, c *rgCases) error {
 	}
 	defer dbs.close(context.WithoutCancel(ctx))
 	s.config = append(s.commonConfig(dbs), e.config()...)
+	c.header = fmt.Sprintf("serve rest (REST) against serve %s (GraphQL), sf=%d on %s. Network: %s. REST client: %s.",
+		e.Variant, e.SF, dbs.version, e.network(), e.restClient())
+	if e.HTTP2 == drive.APIREST || e.HTTP2 == drive.APIGraphQL {
+		c.unlikeBytes = fmt.Sprintf("%s speaks HTTP/2, whose bytes are bodies only (net/http does not show frames and compressed headers), the other HTTP/1.1 with its headers", map[string]string{drive.APIREST: "REST", drive.APIGraphQL: "GraphQL"}[e.HTTP2])
+	}
 	s.notes = append(s.notes, e.notes(dbs)...)
 	url, meta, err := dbs.dataset(ctx, e.SF, s.Seed)
 	if err != nil {

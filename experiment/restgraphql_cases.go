@@ -11,6 +11,13 @@ type rgCases struct {
 	cases  []*rgCase
 	sample string // the fine series' step, e.g. "10ms"
 	group  int    // pairs per response-time group
+	// header says how the cases were run (servers, network, clients), the
+	// first line of the Markdown table's file.
+	header string
+	// unlikeBytes, when set, says why the two APIs' bytes are not counted
+	// alike (one over HTTP/2, bodies only; the other with its headers):
+	// the verdicts then leave bytes out.
+	unlikeBytes string
 }
 
 // rgCase is one task label at one user count: each API's closed-loop run

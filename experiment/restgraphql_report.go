@@ -12,6 +12,12 @@ import (
 // per measure the means of both APIs with the number of pairs, and the
 // paired t-test's p-value; then the exact counts.
 func (c *rgCases) table(w io.Writer) error {
+	if c.header != "" {
+		fmt.Fprintf(w, "%s\n\n", c.header)
+	}
+	if c.unlikeBytes != "" {
+		fmt.Fprintf(w, "Bytes are not comparable between the APIs here: %s.\n\n", c.unlikeBytes)
+	}
 	fmt.Fprintf(w, "| task | users | RT ms REST / GraphQL (groups) | p | tasks/%s REST / GraphQL (steps) | p | CPU %% REST / GraphQL (samples) | p | RSS MiB REST / GraphQL (samples) | p | closed-loop RT ms REST / GraphQL | CPU µs/task REST / GraphQL | bytes recv/task REST / GraphQL | bytes sent/task REST / GraphQL | calls/task REST / GraphQL |\n", c.sample)
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, cs := range c.cases {
@@ -67,6 +73,9 @@ func (c *rgCases) section() report.Section {
 			fmt.Sprintf("Two-tailed paired t-test, α = 0.05, over the pairs; fewer than %d pairs (groups, for response time) get no test. Efficiency = (1 − min/max) × 100 %% of the two means (seed 001, Eq. 1). Bytes and calls per task are fixed by the data: exact counts (the paired run's, over the same tasks for both APIs), without a test.", minSamples),
 			"How far to trust a p-value: the samples of one run are not independent (a server's RSS hardly moves within a run; its CPU and the completions follow the load's rhythm), and seed 001's test, used here as there, treats them as if they were. Each server is one process across every case, so its memory carries the history of the cases before. A significant difference of a few percent says that these runs differed, not that the next will: read p beside the efficiency.",
 		}}
+	if c.header != "" {
+		s.Paras = append([]string{c.header}, s.Paras...)
+	}
 	t5 := report.Table{Title: "Paired t-tests per case and measure (seed 001, Table 5)",
 		Head: []string{"task", "users", "measure", "pairs", "REST mean ± sd", "GraphQL mean ± sd", "efficiency", "p", "verdict"}}
 	t6 := report.Table{Title: "Box-plot parameters per case, measure and API (seed 001, Table 6)",
@@ -127,8 +136,11 @@ func (c *rgCases) exactRows(cs *rgCase) [][]string {
 		{"bytes sent / task", "bytes sent", rest.sent, gql.sent},
 		{"calls / task", "calls", rest.calls, gql.calls},
 	} {
-		out = append(out, []string{cs.label, users, e.noun, "–", num(e.r), num(e.g),
-			pctText(report.Efficiency(e.r, e.g)), how, exactText(e.r, e.g, e.text, how)})
+		verdict, eff := exactText(e.r, e.g, e.text, how), pctText(report.Efficiency(e.r, e.g))
+		if c.unlikeBytes != "" && e.text != "calls" {
+			verdict, eff = "not compared: "+c.unlikeBytes, "–"
+		}
+		out = append(out, []string{cs.label, users, e.noun, "–", num(e.r), num(e.g), eff, how, verdict})
 	}
 	return out
 }

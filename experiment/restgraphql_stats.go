@@ -152,13 +152,17 @@ func other(api string) string {
 
 // exactVerdicts compare the counts per task: bytes received and sent, and
 // calls where they differ.
-func (cs *rgCase) exactVerdicts() []string {
+// unlike, when set, says why bytes are not compared.
+func (cs *rgCase) exactVerdicts(unlike string) []string {
 	rest, gql, paired := cs.counts()
 	tag := "exact"
 	if !paired {
 		tag = "counted, each API's own run"
 	}
-	out := []string{exactText(rest.recv, gql.recv, "bytes received", tag), exactText(rest.sent, gql.sent, "bytes sent", tag)}
+	out := []string{"bytes not compared: " + unlike}
+	if unlike == "" {
+		out = []string{exactText(rest.recv, gql.recv, "bytes received", tag), exactText(rest.sent, gql.sent, "bytes sent", tag)}
+	}
 	if rest.calls != gql.calls {
 		out = append(out, fmt.Sprintf("REST %.3g calls per task, GraphQL %.3g (%s)", rest.calls, gql.calls, tag))
 	}
@@ -210,7 +214,7 @@ func (c *rgCases) verdicts() []string {
 		for _, st := range c.stats(cs) {
 			parts = append(parts, st.verdict())
 		}
-		parts = append(parts, cs.exactVerdicts()...)
+		parts = append(parts, cs.exactVerdicts(c.unlikeBytes)...)
 		out = append(out, fmt.Sprintf("Verdict %s, %d user(s): %s", cs.label, cs.users, strings.Join(parts, "; ")))
 	}
 	return out

@@ -165,8 +165,12 @@ func TestRestGraphQLStatsTooFew(t *testing.T) {
 	if v := c.stats(cs)[0].verdict(); v != "response time: no paired run" {
 		t.Errorf("no paired run: %q", v)
 	}
-	if got := cs.exactVerdicts()[0]; got != "GraphQL 60 % fewer bytes received (counted, each API's own run)" {
+	if got := cs.exactVerdicts("")[0]; got != "GraphQL 60 % fewer bytes received (counted, each API's own run)" {
 		t.Errorf("counts without a paired run: %q", got)
+	}
+	// one API over HTTP/2 counts bodies only: its bytes are not the other's
+	if got := cs.exactVerdicts("REST speaks HTTP/2"); len(got) != 2 || got[0] != "bytes not compared: REST speaks HTTP/2" {
+		t.Errorf("bytes under unlike protocols: %q", got)
 	}
 }
 

@@ -30,13 +30,24 @@ import (
 type Config struct {
 	Delay time.Duration // one way: a round trip takes twice this
 	Rate  int64         // bytes per second in each direction; 0: unlimited
+	// Log, when set, is told why a connection could not be carried (the
+	// target refused it): the client only sees its connection closed.
+	Log func(string)
 }
 
 // String writes c as ParseConfig reads it: "delay=10ms,rate=100mbit".
 func (c Config) String() string {
 	s := "delay=" + c.Delay.String()
-	if c.Rate > 0 {
-		s += ",rate=" + strconv.FormatInt(c.Rate*8/1000, 10) + "kbit"
+	switch bits := c.Rate * 8; {
+	case c.Rate <= 0:
+	case bits%1_000_000_000 == 0:
+		s += ",rate=" + strconv.FormatInt(bits/1_000_000_000, 10) + "gbit"
+	case bits%1_000_000 == 0:
+		s += ",rate=" + strconv.FormatInt(bits/1_000_000, 10) + "mbit"
+	case bits%1000 == 0:
+		s += ",rate=" + strconv.FormatInt(bits/1000, 10) + "kbit"
+	default:
+		s += ",rate=" + strconv.FormatInt(bits, 10) + "bit"
 	}
 	return s
 }
@@ -170,6 +181,9 @@ func (p *Proxy) serve(client net.Conn) {
 	server, err := net.DialTimeout("tcp", p.target, dialTimeout)
 	if err != nil {
 		client.Close() // the client sees a reset, as a refused connection would show
+		if p.c.Log != nil {
+			p.c.Log(fmt.Sprintf("link: cannot reach %s: %v", p.target, err))
+		}
 		return
 	}
 	if !p.track(client, true) || !p.track(server, true) {

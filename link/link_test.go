@@ -131,9 +131,18 @@ func TestHTTPThroughLink(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	dead := ln.Addr().String()
 	ln.Close()
-	q := listen(t, dead, Config{})
+	logged := make(chan string, 8)
+	q := listen(t, dead, Config{Log: func(m string) { logged <- m }})
 	if _, err := http.Get("http://" + q.Addr() + "/"); err == nil {
 		t.Error("a link to a closed port answered")
+	}
+	select {
+	case m := <-logged:
+		if !strings.Contains(m, "cannot reach "+dead) {
+			t.Errorf("logged %q", m)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("a refused connection to the target was not logged")
 	}
 	c, err := net.Dial("tcp", p.Addr())
 	if err != nil {
@@ -154,12 +163,14 @@ func TestParseConfig(t *testing.T) {
 		"delay=5ms,rate=100mbit":  {Delay: 5 * time.Millisecond, Rate: 12_500_000},
 		"rate=512kbit, delay=1ms": {Delay: time.Millisecond, Rate: 64_000},
 		"rate=1g":                 {Rate: 125_000_000},
+		"rate=1.5mbit":            {Rate: 187_500},
+		"rate=12345bit":           {Rate: 1543},
 	} {
 		got, err := ParseConfig(in)
-		if err != nil || got != want {
+		if err != nil || got.Delay != want.Delay || got.Rate != want.Rate {
 			t.Errorf("ParseConfig(%q) = %+v, %v; want %+v", in, got, err, want)
 		}
-		if back, err := ParseConfig(got.String()); err != nil || back != got {
+		if back, err := ParseConfig(got.String()); err != nil || back.Delay != got.Delay || back.Rate != got.Rate {
 			t.Errorf("%q written as %q reads back as %+v, %v", in, got.String(), back, err)
 		}
 	}

@@ -110,7 +110,7 @@ func (c *Call) UnmarshalJSON(b []byte) error {
 	case p.Query != "":
 		p.Body = p.Variables
 	case p.Variables != nil:
-		return fmt.Errorf(`"variables" belong to a GraphQL call ("query"); a REST call has a "body"`)
+		return fmt.Errorf(`a call with "variables" is a GraphQL call (a step): give its document as "query", not "call"; a REST call has a "body"`)
 	default:
 		method, path, ok := strings.Cut(p.Call, " ")
 		if !ok {

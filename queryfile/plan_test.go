@@ -74,7 +74,7 @@ func TestPlanRejects(t *testing.T) {
 		{"bad from", entry(`{}`, `[{"call":"GET /x","as":"a","from":"a."}]`), `"from"`},
 		{"GraphQL call in a plan", entry(`{}`, `[{"query":"{ a }","as":"a"}]`), `GraphQL calls go in "steps"`},
 		{"query and call", entry(`{}`, `[{"call":"GET /x","query":"{ a }","as":"a"}]`), "not both"},
-		{"variables on a REST call", entry(`{}`, `[{"call":"POST /x","variables":{},"as":"a"}]`), `a REST call has a "body"`},
+		{"variables on a REST call", entry(`{}`, `[{"call":"POST /x","variables":{},"as":"a"}]`), `give its document as "query", not "call"`},
 		{"bad as", entry(`{}`, `[{"call":"GET /x","as":"a..b"}]`), `"as"`},
 		{"bad keep", entry(`{}`, `[{"call":"GET /x","as":"a","keep":["a-b"]}]`), `"keep" "a-b"`},
 		{"body on GET", entry(`{}`, `[{"call":"GET /x","as":"a","body":{}}]`), "a GET has no body"},

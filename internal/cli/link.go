@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/gqlbench/gqlbench/link"
 )
@@ -11,7 +13,7 @@ func init() {
 	register("link", "an emulated network link in front of a server: a TCP proxy with a one-way delay and a bandwidth, for what round trips and bytes cost off loopback", runLink)
 }
 
-const linkSynopsis = `link --target HOST:PORT --delay D [--rate R] [--listen 127.0.0.1:0]
+const linkSynopsis = `link --target HOST:PORT [--delay D] [--rate R] [--listen 127.0.0.1:0]
 
 Listens on --listen and connects every connection to --target through an emulated
 link: each byte is delivered --delay after it was sent (one way: a round trip takes
@@ -33,7 +35,7 @@ func runLink(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "link", linkSynopsis)
 	target := fs.String("target", "", "the server's `HOST:PORT`")
 	listen := fs.String("listen", "127.0.0.1:0", "the `ADDR` to listen on")
-	delay := fs.Duration("delay", 0, "one-way delay")
+	delay := fs.Duration("delay", 0, "one-way delay, e.g. 2ms (a round trip takes twice this); default none")
 	rate := fs.String("rate", "", "bandwidth in bits per second (100mbit, 512kbit, 1g); default unlimited")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -48,6 +50,16 @@ func runLink(ctx context.Context, env Env, args []string) error {
 	c, err := link.ParseConfig(spec)
 	if err != nil {
 		return usagef("%v", err)
+	}
+	var mu sync.Mutex
+	var last time.Time
+	c.Log = func(msg string) { // at most a line a second: a dead target fails every connection
+		mu.Lock()
+		defer mu.Unlock()
+		if now := time.Now(); now.Sub(last) >= time.Second {
+			last = now
+			fmt.Fprintln(env.Stderr, msg)
+		}
 	}
 	p, err := link.Listen(*listen, *target, c)
 	if err != nil {

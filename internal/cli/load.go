@@ -680,7 +680,7 @@ func (f *http2Flag) Set(s string) error {
 	case drive.APIREST, drive.APIGraphQL:
 		*f = http2Flag{on: true, only: s}
 	default:
-		return fmt.Errorf("want true, false, rest or graphql, got %q", s)
+		return fmt.Errorf("want true (or both), false, rest or graphql — with =: --http2=rest; got %q", s)
 	}
 	return nil
 }
