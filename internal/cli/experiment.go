@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register("experiment", "run a study of the LinGBM paper end to end: optimizations (§6.2), pooling (§6.3)", runExperiment)
+	register("experiment", "run a study end to end (gqlbench experiment --help lists them): LinGBM §6.2–6.4 (optimizations, pooling, generic), REST against GraphQL (rest-vs-graphql)", runExperiment)
 }
 
 // experimentList is a line per registered experiment: its name and summary.
