@@ -52,16 +52,24 @@ func (a *restAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveREST starts a on a loopback port, HTTP/1.1 and h2c.
 func serveREST(t *testing.T, a *restAPI) string {
 	t.Helper()
-	srv := httptest.NewUnstartedServer(a)
+	return serveH2C(t, a, func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			a.conns.Add(1)
+		}
+	})
+}
+
+// serveH2C starts h on a loopback port speaking HTTP/1.1 and h2c (HTTP/2
+// with prior knowledge), state (if not nil) told of its connections, and
+// returns its URL.
+func serveH2C(t *testing.T, h http.Handler, state func(net.Conn, http.ConnState)) string {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(h)
 	var p http.Protocols
 	p.SetHTTP1(true)
 	p.SetUnencryptedHTTP2(true)
 	srv.Config.Protocols = &p
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			a.conns.Add(1)
-		}
-	}
+	srv.Config.ConnState = state
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv.URL

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -99,15 +98,9 @@ func cycleEntry(t *testing.T, id, deleteVar string) queryfile.Entry {
 // HTTP/2 (h2c), answers verified, and HTTP/2 recorded in the header.
 func TestGraphQLHTTP2(t *testing.T) {
 	a := &stepsAPI{rows: map[string]string{}}
-	srv := httptest.NewUnstartedServer(a)
-	var p http.Protocols
-	p.SetHTTP1(true)
-	p.SetUnencryptedHTTP2(true)
-	srv.Config.Protocols = &p
-	srv.Start()
-	t.Cleanup(srv.Close)
+	url := serveH2C(t, a, nil)
 	hello, _ := verify.Hash([]byte(`{"hello":"world"}`))
-	sum, f, err := runAPI(t, drive.APIGraphQL, srv.URL+"/graphql", true, 2, queryfile.Entry{ID: "h", Label: "hello", Query: "{ hello }", Expect: hello})
+	sum, f, err := runAPI(t, drive.APIGraphQL, url+"/graphql", true, 2, queryfile.Entry{ID: "h", Label: "hello", Query: "{ hello }", Expect: hello})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,17 +121,11 @@ func TestGraphQLHTTP2(t *testing.T) {
 // errors makes the task a GraphQL error, checked before the load.
 func TestStepsJob(t *testing.T) {
 	a := &stepsAPI{rows: map[string]string{}}
-	srv := httptest.NewUnstartedServer(a)
-	var p http.Protocols
-	p.SetHTTP1(true)
-	p.SetUnencryptedHTTP2(true)
-	srv.Config.Protocols = &p
-	srv.Start()
-	t.Cleanup(srv.Close)
+	url := serveH2C(t, a, nil)
 	hello, _ := verify.Hash([]byte(`{"hello":"world"}`))
 	one := queryfile.Entry{ID: "h", Label: "hello", Query: "{ hello }", Expect: hello}
 	for _, h2 := range []bool{false, true} {
-		sum, _, err := runAPI(t, drive.APIGraphQL, srv.URL+"/graphql", h2, 2, cycleEntry(t, "c1", "{.id}"), one)
+		sum, _, err := runAPI(t, drive.APIGraphQL, url+"/graphql", h2, 2, cycleEntry(t, "c1", "{.id}"), one)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +146,7 @@ func TestStepsJob(t *testing.T) {
 	if left != 0 {
 		t.Errorf("%d rows left: every created row is deleted in its task", left)
 	}
-	_, _, err := runAPI(t, drive.APIGraphQL, srv.URL+"/graphql", false, 1, cycleEntry(t, "c2", "{gone}"))
+	_, _, err := runAPI(t, drive.APIGraphQL, url+"/graphql", false, 1, cycleEntry(t, "c2", "{gone}"))
 	if err == nil || !strings.Contains(err.Error(), "no publication 9") {
 		t.Errorf("a step answered with errors: %v", err)
 	}
@@ -177,17 +164,11 @@ func TestPairedHTTP2Sides(t *testing.T) {
 	entry := queryfile.Entry{ID: "p", Label: "prof", Query: "{ prof { id } }", Plan: plan, Expect: want}
 	for _, only := range []string{"", drive.APIREST, drive.APIGraphQL, "soap"} {
 		g := &stepsAPI{rows: map[string]string{}}
-		gsrv := httptest.NewUnstartedServer(g)
-		var p http.Protocols
-		p.SetHTTP1(true)
-		p.SetUnencryptedHTTP2(true)
-		gsrv.Config.Protocols = &p
-		gsrv.Start()
-		t.Cleanup(gsrv.Close)
+		gurl := serveH2C(t, g, nil)
 		r := &restAPI{}
 		var out bytes.Buffer
 		job := drive.Job{Config: drive.Config{Mode: drive.Paired, Clients: 1, Duration: 100 * time.Millisecond, Runs: 1},
-			Target: gsrv.URL + "/graphql", PairedTarget: serveREST(t, r), HTTP: drive.HTTPOptions{HTTP2: true}, HTTP2Only: only,
+			Target: gurl + "/graphql", PairedTarget: serveREST(t, r), HTTP: drive.HTTPOptions{HTTP2: true}, HTTP2Only: only,
 			Queries: &queryfile.File{Entries: []queryfile.Entry{entry}}, Out: func() (io.Writer, error) { return &out, nil }}
 		sum, err := job.Run(context.Background())
 		if only == "soap" {
