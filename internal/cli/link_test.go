@@ -1,34 +1,16 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 )
-
-// syncBuffer is a bytes.Buffer safe to read while the command writes it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestLink: gqlbench link prints the address to send load to, carries
 // requests to the target through the emulated link until interrupted, and
@@ -37,7 +19,7 @@ func TestLink(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "through") }))
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncBuffer
+	var out, errb peertest.Buffer
 	done := make(chan int)
 	go func() {
 		done <- Run(ctx, Env{Args: []string{"link", "--target", strings.TrimPrefix(srv.URL, "http://"), "--delay", "1ms", "--rate", "10mbit"},
