@@ -176,16 +176,7 @@ func TestTaskSets(t *testing.T) {
 // the sandbox, and its right answer is what it writes, known without the
 // oracle (which takes no writes).
 func TestWriteTask(t *testing.T) {
-	var create *queryfile.Entry
-	entries := generate(t, Options{Sets: []string{SetCRUD}, PerTemplate: 1, Writes: true})
-	for i := range entries {
-		if entries[i].Label == "crud-create" {
-			create = &entries[i]
-		}
-	}
-	if create == nil {
-		t.Fatal("no crud-create task")
-	}
+	create := crudTask(t, "crud-create")
 	var vars struct {
 		Input struct{ Title, Abstract, MainAuthor string }
 	}
@@ -202,20 +193,25 @@ func TestWriteTask(t *testing.T) {
 	}
 }
 
+// crudTask is the first task of label among the crud set's, writes
+// included.
+func crudTask(t *testing.T, label string) *queryfile.Entry {
+	t.Helper()
+	entries := generate(t, Options{Sets: []string{SetCRUD}, PerTemplate: 1, Writes: true})
+	for i := range entries {
+		if entries[i].Label == label {
+			return &entries[i]
+		}
+	}
+	t.Fatalf("no %s task", label)
+	return nil
+}
+
 // TestCycleTask: crud-cycle's two forms make the same four operations in
 // a row — create, read, update, delete of one publication, each after the
 // answer whose id it takes — and its right answer is what it writes.
 func TestCycleTask(t *testing.T) {
-	var cycle *queryfile.Entry
-	entries := generate(t, Options{Sets: []string{SetCRUD}, PerTemplate: 1, Writes: true})
-	for i := range entries {
-		if entries[i].Label == "crud-cycle" {
-			cycle = &entries[i]
-		}
-	}
-	if cycle == nil {
-		t.Fatal("no crud-cycle task")
-	}
+	cycle := crudTask(t, "crud-cycle")
 	var calls, steps []string
 	for c := cycle.Plan; len(c) == 1; c = c[0].Then {
 		calls = append(calls, c[0].Label())
