@@ -46,6 +46,7 @@ type engine struct {
 	spec      *ModeSpec    // the mode's definition
 	fails     *failureLog  // the first wrong answers
 	apqMisses atomic.Int64 // persisted-query hashes the server did not know
+	connects  atomic.Int64 // connections made inside requests' time
 	// base is the number of task labels; in paired mode names holds each
 	// twice, prefixed by the two APIs, and pairs records the pairs.
 	base   int
@@ -158,6 +159,9 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	e := w.e
 	if w.res.Retried {
 		e.apqMisses.Add(1)
+	}
+	if w.res.Connects > 0 {
+		e.connects.Add(int64(w.res.Connects))
 	}
 	s := &w.s
 	*s = measure.Sample{Template: e.tmplOf[i] + w.side*int32(e.base), Query: int32(i), Client: w.id,

@@ -40,13 +40,14 @@ type Connecter interface {
 type Response struct {
 	Status    int
 	Body      []byte    // valid until the next Do on the same Conn
-	Start     time.Time // send start (after any connect)
+	Start     time.Time // send start, before any connect made for the request
 	FirstByte time.Time // the first response byte
 	End       time.Time // the last response byte, or the failure
 	SentBytes int64     // request bytes written
 	RecvBytes int64     // response bytes read, headers included
 	Retried   bool      // a persisted query's hash was not known: the full request followed
 	Calls     int       // HTTP calls made: a REST plan's; 0 counts as one
+	Connects  int       // connections made for this request (inside its time)
 }
 
 // ErrClosed is returned by Do on a closed Conn.

@@ -73,6 +73,10 @@ func WriteText(w io.Writer, s *Summary) {
 	if s.APQMisses > 0 {
 		fmt.Fprintf(w, "  persisted-query misses (the full query sent after the hash): %d\n", s.APQMisses)
 	}
+	if s.ConnectsPerRequest >= 0.01 {
+		fmt.Fprintf(w, "  connects: %d, %.2f per request (a connect made for a request counts in its time: the server's cost)\n",
+			s.Connects, s.ConnectsPerRequest)
+	}
 	writeVerdict(w, s)
 }
 

@@ -379,6 +379,12 @@ type Summary struct {
 	// APQMisses counts persisted-query hashes the server did not know (the
 	// full query was sent after them).
 	APQMisses int64 `json:"apq_misses,omitempty"`
+	// Connects counts the connections made inside requests' time (the
+	// server had closed the last one: Connection: close, an idle close),
+	// and ConnectsPerRequest per request sent, warm-up included. A
+	// connect is the server's cost: it counts in its request's latency.
+	Connects           int64   `json:"connects,omitempty"`
+	ConnectsPerRequest float64 `json:"connects_per_request,omitempty"`
 	// Statements is what the database executed during the measured
 	// intervals whose statements were counted, per request completed in
 	// them: SQL statements per GraphQL request, for any server.
