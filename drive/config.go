@@ -64,6 +64,11 @@ type Config struct {
 	// its intended time; closed loop (closed, ramp), after its client had
 	// the previous answer and thought its think time.
 	Late time.Duration
+	// LateAuto (open, capacity) makes Job.Run calibrate Late before the
+	// run from the machine's measured timer jitter (see Calibrate), Late
+	// being then the least; Calibration is what it measured.
+	LateAuto    bool
+	Calibration *Calibration
 	// MinOnTime is the least share of sends that must start on time (open,
 	// capacity): an open run below it fails its check, a capacity step
 	// does not pass. 0: no check.

@@ -108,6 +108,7 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 			return nil, err
 		}
 	}
+	cfg.calibrate(ctx)
 	out, err := j.Out()
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the run file: %w", err)

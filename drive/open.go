@@ -45,6 +45,9 @@ func openParams(c *Config, p *runfile.Params) {
 		p.Arrival = "poisson"
 	}
 	p.LateNS, p.MaxLateNS, p.MinOnTime = int64(c.Late), int64(c.MaxLate), c.MinOnTime
+	if cal := c.Calibration; cal != nil {
+		p.LateAuto, p.JitterP99NS = true, int64(cal.P99)
+	}
 }
 
 // runOpen runs the open loop: runs of Duration at Rate (see runs).

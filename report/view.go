@@ -558,6 +558,7 @@ func paramsCell(ri RunInfo) string {
 	add(p.ThinkNS > 0, "think %v", time.Duration(p.ThinkNS))
 	add(p.Rate > 0, "rate %g/s", p.Rate)
 	add(p.Arrival != "", "arrival %s", p.Arrival)
+	add(p.LateAuto, "late %v (calibrated: timer jitter p99 %v)", time.Duration(p.LateNS), time.Duration(p.JitterP99NS))
 	add(p.SLO != "", "slo %s", p.SLO)
 	add(true, "seed %d", p.Seed)
 	add(p.IntervalNS > 0, "interval %v", time.Duration(p.IntervalNS))

@@ -37,8 +37,11 @@ func WriteText(w io.Writer, s *Summary) {
 	if len(s.Templates) > 1 {
 		printTemplate(w, "all", &s.Total)
 	}
-	if s.Capacity != nil {
-		fmt.Fprintf(w, "  capacity: %.1f req/s meets %s (%d steps; %s)\n", s.Capacity.Rate, s.SLO, s.Capacity.Steps, s.Capacity.Limit)
+	switch c := s.Capacity; {
+	case c != nil && c.Invalid != "":
+		fmt.Fprintf(w, "  capacity: not measured, %s; %s was met up to %.1f req/s, a lower bound (%d steps)\n", c.Invalid, s.SLO, c.AtLeast, c.Steps)
+	case c != nil:
+		fmt.Fprintf(w, "  capacity: %.1f req/s meets %s (%d steps; %s)\n", c.Rate, s.SLO, c.Steps, c.Limit)
 	}
 	if s.Ramp != nil {
 		fmt.Fprintf(w, "  ramp: best %.1f req/s at %d users; stopped at %d users: %s\n", s.Ramp.MaxThroughput, s.Ramp.UsersAtMax, s.Ramp.MaxUsers, s.Ramp.Stop)

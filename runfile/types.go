@@ -112,6 +112,13 @@ type Params struct {
 	// (--sample-interval); absent: none.
 	SampleIntervalNS int64  `json:"sample_interval_ns,omitempty"`
 	Extra            string `json:"extra,omitempty"` // free text
+
+	// LateAuto says that LateNS was calibrated before the run (open,
+	// capacity; --late not given): a multiple of JitterP99NS, the 99th
+	// percentile of the generator's timed wake-ups' overshoot measured on
+	// this machine, never below 1 ms.
+	LateAuto    bool  `json:"late_auto,omitempty"`
+	JitterP99NS int64 `json:"jitter_p99_ns,omitempty"`
 }
 
 // Machine describes the machine the load generator ran on.
@@ -476,6 +483,12 @@ type Capacity struct {
 	Rate  float64 `json:"rate"`  // the highest offered rate that met the SLO (0: none did)
 	Steps int     `json:"steps"` // steps run
 	Limit string  `json:"limit"` // what stopped the search
+
+	// Invalid says why the search measured the load generator rather
+	// than the server (a step it could not offer on time): Rate is then
+	// 0, and AtLeast the highest rate met before, a lower bound.
+	Invalid string  `json:"invalid,omitempty"`
+	AtLeast float64 `json:"at_least,omitempty"`
 }
 
 // Ramp is the result of a ramp.

@@ -413,7 +413,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 	c = drive.Config{Mode: spec.Name, Clients: f.clients, Connections: f.connections, Duration: f.duration,
 		Runs: f.runs.n, Think: f.think, MinOnTime: float64(f.minOnTime), Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
 		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
-		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, MaxLate: f.maxLate, AbortAfter: f.abortAfter,
+		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, LateAuto: !set["late"], MaxLate: f.maxLate, AbortAfter: f.abortAfter,
 		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0), Group: f.group, SampleInterval: f.sampleInterval}
 	if f.runs.auto {
 		c.CI, c.MaxRuns = float64(f.ci), f.maxRuns
