@@ -114,6 +114,9 @@ type Series struct {
 	// any other series while others are compared: it is shown beside the
 	// comparison (a ceiling is always apart).
 	Apart bool `json:"apart,omitempty"`
+	// Checks says how its answers were checked, in a user's words (one
+	// entry per way, when its runs differ).
+	Checks []string `json:"checks,omitempty"`
 }
 
 // point is the runs of one key.
@@ -134,6 +137,7 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	for _, kv := range o.Config {
 		r.Config = append(r.Config, Setting{kv[0], kv[1]})
 	}
+	disambiguate(append(slices.Clone(runs), o.Baseline...))
 	for _, run := range runs {
 		r.Runs = append(r.Runs, runInfo(run))
 	}
@@ -197,6 +201,9 @@ func (r *Report) series(runs []*Run) {
 			s.Verified += d.all.Verified
 		}
 		s.Flagged = s.Wrong > 0
+		if w := checkWords(run.File.Header); w != "" && !slices.Contains(s.Checks, w) {
+			s.Checks = append(s.Checks, w)
+		}
 		if run.File.Header.Labels["role"] == ceilingRole {
 			s.Ceiling, s.Apart = true, true
 		}

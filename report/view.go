@@ -127,8 +127,8 @@ func meanSDCell(s Stat) string {
 }
 
 func ciCell(s Stat) string {
-	if s.N < 2 {
-		return "–"
+	if !s.HasCI {
+		return "n/a"
 	}
 	return "[" + f1(s.CILow) + ", " + f1(s.CIHigh) + "]"
 }

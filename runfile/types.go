@@ -59,6 +59,11 @@ type Queries struct {
 	// Dialects are the schemas other than the benchmark's that entries are
 	// written in, their answers mapped to the benchmark's before checking.
 	Dialects []string `json:"dialects,omitempty"`
+
+	// Literal says that no entry sends variables: their values are written
+	// in the query text (queries --literal), which a server parses and
+	// plans anew for each value.
+	Literal bool `json:"literal,omitempty"`
 }
 
 // Params are the driver's parameters; zero fields do not apply to the mode.
