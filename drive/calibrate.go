@@ -90,5 +90,12 @@ func (c *Config) calibrate(ctx context.Context) {
 	if c.Log != nil {
 		fmt.Fprintf(c.Log, "load: late threshold %v: this machine's timer jitter, over %d wake-ups, is %v at p99 (%v at most); --late sets it\n",
 			cal.Late, cal.Samples, cal.P99.Round(time.Microsecond), cal.Max.Round(time.Microsecond))
+		if cal.P99 > noisyJitter {
+			fmt.Fprintf(c.Log, "load: warning: this machine wakes its timers %v late at p99: latencies that small are the machine's as much as the server's (a quieter machine measures better)\n",
+				cal.P99.Round(time.Millisecond))
+		}
 	}
 }
+
+// noisyJitter is the timer jitter (p99) above which the calibration warns.
+const noisyJitter = 10 * time.Millisecond
