@@ -232,7 +232,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.maxErrorRate, "max-error-rate", 0, "the fraction of requests that may fail (0: none)")
 	fs.DurationVar(&f.interval, "interval", time.Second, "length of the run file's interval lines")
 	fs.DurationVar(&f.sampleInterval, "sample-interval", 0, "add fine series to every interval line: answers completed per step of `D`, and the --watch-pid processes' CPU % and memory sampled every step (seed 001: 10ms); --interval must be a multiple of it")
-	fs.DurationVar(&f.late, "late", time.Millisecond, "a send this much after it was due is late: open, capacity: after its intended time; closed, ramp: after its client had its answer and thought (then it waited on the load generator)")
+	fs.DurationVar(&f.late, "late", time.Millisecond, "a send this much after it was due is late: open, capacity: after its intended time; closed, ramp: after its client had its answer and thought (then it waited on the load generator). Not given, open and capacity runs calibrate it first: 4 × this machine's timer jitter at p99, at least 1ms")
 	fs.Var(&f.minOnTime, "min-on-time", "open, capacity: fail the run (a step) when fewer than a fraction `F` (0.95 or 95%) of the sends start within --late of their time (default 0: no check)")
 	fs.DurationVar(&f.maxLate, "max-lateness", 0, "open: drop a send that cannot start within this of its time (0: never drop)")
 	fs.DurationVar(&f.abortAfter, "abort-after", 5*time.Second, "abort when only failures came back for this long")
