@@ -89,3 +89,36 @@ func TestChecksOnFirstScreen(t *testing.T) {
 		t.Error("the checks are not on the first screen")
 	}
 }
+
+// TestNoWinnerWithinNoise: a lead of 1.05× between runs that disagree by
+// about 30 % names no fastest series; the headline says there is no clear
+// winner, with the lead, the test's p and the noise. Two runs each give no
+// confidence interval, so none below zero.
+func TestNoWinnerWithinNoise(t *testing.T) {
+	a := synthRun(t, synth{series: "strawberry", workload: "Book", templates: []string{"Book"}, perRun: []int64{80, 150, 110}})
+	b := synthRun(t, synth{series: "yoga", workload: "Book", templates: []string{"Book"}, perRun: []int64{85, 155, 117}})
+	r, err := Build([]*Run{a, b}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Headline[0]
+	if !strings.HasPrefix(h, "No clear winner on Book: yoga is ahead of strawberry by 1.05×, not a significant difference (Welch's t-test, p ") ||
+		!strings.Contains(h, "the runs disagree by up to 31.0 % (CV)") || strings.Contains(h, "fastest") {
+		t.Errorf("headline %q", h)
+	}
+	two, err := Build([]*Run{
+		synthRun(t, synth{series: "strawberry", workload: "Book", templates: []string{"Book"}, perRun: []int64{99, 149}}),
+		synthRun(t, synth{series: "yoga", workload: "Book", templates: []string{"Book"}, perRun: []int64{300, 310}}),
+	}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tp := range two.Throughput {
+		if tp.HasCI || tp.CILow < 0 {
+			t.Errorf("%s: two runs, interval %+v", tp.Series, tp.Stat)
+		}
+	}
+	if md := string(render(t, two, "md")); strings.Contains(md, "[-") || !strings.Contains(md, "| n/a |") {
+		t.Error("the Markdown tables show an interval for two runs")
+	}
+}
