@@ -94,6 +94,9 @@ type RunInfo struct {
 	RunsAuto   *runfile.RunsAuto `json:"runs_auto,omitempty"`    // load --runs auto's account
 	Watched    []runfile.Watched `json:"watch,omitempty"`
 	Generators int               `json:"generators,omitempty"`
+	// ConnectsPerRequest is the run file's connections made inside
+	// requests' time, per request (the server closed the last one).
+	ConnectsPerRequest float64 `json:"connects_per_request,omitempty"`
 }
 
 // Series is one server (or variant) across its runs.
@@ -172,7 +175,11 @@ func Build(runs []*Run, o Options) (*Report, error) {
 
 func runInfo(run *Run) RunInfo {
 	h, s := run.File.Header, run.Summary
-	return RunInfo{Path: run.Path, Key: run.key, Tool: h.Tool, Command: h.Command, Labels: h.Labels, Target: h.Target,
+	var cpr float64
+	if fs := run.File.Summary; fs != nil {
+		cpr = fs.ConnectsPerRequest
+	}
+	return RunInfo{ConnectsPerRequest: cpr, Path: run.Path, Key: run.key, Tool: h.Tool, Command: h.Command, Labels: h.Labels, Target: h.Target,
 		Params: h.Params, Dataset: h.Queries.Dataset, Queries: h.Queries.Path, SHA256: h.Queries.SHA256,
 		Instances: h.Queries.Instances, Templates: run.templates, Machine: h.Machine, Start: h.Start,
 		Status: s.Status, Reason: s.Reason, Measured: len(run.runs), Warmups: run.warmups, Truncated: run.File.Truncated,
