@@ -6,7 +6,10 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
 )
 
 // The open loop's late threshold, calibrated. A send is the generator's
@@ -99,3 +102,68 @@ func (c *Config) calibrate(ctx context.Context) {
 
 // noisyJitter is the timer jitter (p99) above which the calibration warns.
 const noisyJitter = 10 * time.Millisecond
+
+// stallProbe watches the machine's own scheduling while a capacity step
+// runs: one goroutine wakes every millisecond as the workers do and keeps
+// the largest overshoot. A machine that stalls its own timers for a good
+// part of the latency objective can break that objective by itself.
+type stallProbe struct {
+	worst atomic.Int64
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// probeEvery is how often the stall probe wakes.
+const probeEvery = time.Millisecond
+
+func startStallProbe() *stallProbe {
+	p := &stallProbe{stop: make(chan struct{}), done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-p.stop
+		cancel()
+	}()
+	go func() {
+		defer close(p.done)
+		var sl sleeper
+		base := time.Now()
+		for at := probeEvery; ; at += probeEvery {
+			if !sl.sleepUntil(ctx, base, at) {
+				return
+			}
+			now := time.Since(base)
+			if over := int64(now - at); over > p.worst.Load() {
+				p.worst.Store(over)
+			}
+			if now-at > probeEvery { // skip the wake-ups a stall swallowed
+				at = now.Truncate(probeEvery)
+			}
+		}
+	}()
+	return p
+}
+
+// end stops the probe and returns the largest stall it saw.
+func (p *stallProbe) end() time.Duration {
+	close(p.stop)
+	<-p.done
+	return time.Duration(p.worst.Load())
+}
+
+// machineStalled says why a step that broke its objective cannot be blamed
+// on the server: the machine itself stalled for at least half the tightest
+// latency objective while it ran. "" when it did not.
+func machineStalled(stall time.Duration, slo measure.SLO) string {
+	if len(slo) == 0 {
+		return ""
+	}
+	tightest := slo[0].Max
+	for _, o := range slo[1:] {
+		tightest = min(tightest, o.Max)
+	}
+	if stall < tightest/2 {
+		return ""
+	}
+	return fmt.Sprintf("this machine stalled its own timers for %v during the step, half the objective %s or more: the machine, not the server, may have broken it",
+		stall.Round(100*time.Microsecond), slo)
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/runfile"
@@ -66,11 +67,17 @@ func (e *engine) runCapacity(ctx context.Context) error {
 			return nil
 		}
 		ph := &phase{run: 1, step: n, window: e.cfg.Duration, rate: rate, keep: true}
-		if err := e.runPhase(ctx, ph, e.openWork(ph, uint64(n))); err != nil {
+		probe := startStallProbe()
+		err := e.runPhase(ctx, ph, e.openWork(ph, uint64(n)))
+		stall := probe.end()
+		if err != nil {
 			return err
 		}
 		st := runfile.MakeStep(n, rate, ph.ivs, ph.sum, runfile.StepRules{SLO: e.cfg.SLO, MaxErrorRate: e.cfg.MaxErrorRate,
 			MinOnTime: e.cfg.MinOnTime, Cores: e.cfg.Cores})
+		if why := machineStalled(stall, e.cfg.SLO); !st.Met && !st.DriverLimit && strings.HasPrefix(st.Why, "SLO ") && why != "" {
+			st.DriverLimit, st.Why = true, why
+		}
 		if err := e.w.Write(st); err != nil {
 			return fmt.Errorf("run file: %w", err)
 		}

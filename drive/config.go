@@ -66,7 +66,8 @@ type Config struct {
 	Late time.Duration
 	// LateAuto (open, capacity) makes Job.Run calibrate Late before the
 	// run from the machine's measured timer jitter (see Calibrate), Late
-	// being then the least; Calibration is what it measured.
+	// being then the least; Defaults sets it when Late is not given.
+	// Calibration is what it measured.
 	LateAuto    bool
 	Calibration *Calibration
 	// MinOnTime is the least share of sends that must start on time (open,
@@ -130,6 +131,7 @@ func (c Config) Defaults() Config {
 	deff(&c.Precision, 0.05)
 	def(&c.MaxSteps, 20)
 	defd(&c.Interval, time.Second)
+	c.LateAuto = c.LateAuto || c.Late == 0 // not given: calibrated (open, capacity), at least 1 ms
 	defd(&c.Late, time.Millisecond)
 	defd(&c.AbortAfter, 5*time.Second)
 	deff(&c.VerifySample, 1)
