@@ -103,7 +103,8 @@ func TestCapacityMaxSteps(t *testing.T) {
 
 // TestCalibration: the late threshold is 4 × the p99 of the measured
 // overshoots, rounded up to 100 µs, never below the least given; the
-// header records it with the jitter.
+// header records it with the jitter. A stall of half the tightest latency
+// objective is enough for the machine alone to break it.
 func TestCalibration(t *testing.T) {
 	over := make([]time.Duration, 100)
 	for i := range over {
@@ -115,6 +116,10 @@ func TestCalibration(t *testing.T) {
 	}
 	if c := calibration([]time.Duration{10 * time.Microsecond}, time.Millisecond); c.Late != time.Millisecond {
 		t.Errorf("a quiet machine's threshold %v, want the least, 1ms", c.Late)
+	}
+	slo := mustSLO(t, "p99<200ms,p50<50ms")
+	if machineStalled(30*time.Millisecond, slo) == "" || machineStalled(20*time.Millisecond, slo) != "" {
+		t.Error("a stall of half the tightest objective (25ms) or more is the machine's; less is not")
 	}
 	cfg := Config{Mode: Open, Rate: 10, Late: c.Late, Calibration: &c}.Defaults()
 	if p := NewHeader(cfg, HeaderInfo{}, &queryfile.File{}).Params; !p.LateAuto || p.JitterP99NS != int64(c.P99) || p.LateNS != int64(c.Late) {
