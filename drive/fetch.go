@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ type Answer struct {
 	Data     []byte // the canonical JSON of the response's "data"
 	Err      error  // why the response is no answer: HTTP status, GraphQL errors, not JSON
 	Response bool   // a response came back (Err may still be set)
+	Status   int    // its HTTP status, 0 without a response
 }
 
 // FetchAnswers sends every request of tr once, over conns connections in
@@ -53,7 +55,7 @@ func answerOf(err error, res *Response) Answer {
 		return Answer{Err: err, Response: res.RecvBytes > 0}
 	}
 	if res.Status != 200 {
-		return Answer{Err: fmt.Errorf("HTTP %d: %s", res.Status, snippet(res.Body)), Response: true}
+		return Answer{Err: fmt.Errorf("HTTP %d: %s", res.Status, snippet(res.Body)), Response: true, Status: res.Status}
 	}
 	if err := verify.Check(res.Body, ""); err != nil {
 		return Answer{Err: err, Response: true}
@@ -161,6 +163,9 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 	if err := answersError(target, distinct, ans); err != nil {
 		if unreachable(ans) {
 			return nil, fmt.Errorf("cannot reach %s: %v", target, ans[0].Err)
+		}
+		if s := ans[0].Status; s == http.StatusUnauthorized || s == http.StatusForbidden {
+			return nil, fmt.Errorf("%w\n%s", err, CredentialsAdvice(len(r.HTTP.Header)))
 		}
 		return nil, err
 	}

@@ -147,11 +147,13 @@ func (j *Job) transports(cfg *Config) error {
 // preflight checks the target, and the paired one, before the load.
 func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 	check := func(api, target string, tr func([]Request) (Transport, error)) error {
-		preflight := Preflight
+		var warnings []string
+		var err error
 		if api == APIREST {
-			preflight = PreflightREST
+			warnings, err = PreflightREST(ctx, target, tr, reqs)
+		} else {
+			warnings, err = j.preflightGraphQL(ctx, target, tr, reqs)
 		}
-		warnings, err := preflight(ctx, target, tr, reqs)
 		for _, w := range warnings {
 			if j.Warn != nil {
 				j.Warn(w)
@@ -166,6 +168,28 @@ func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 		return check(j.pairedAPI(), j.PairedTarget, j.pairedTransport())
 	}
 	return nil
+}
+
+// preflightGraphQL is Preflight with the run's checker and headers; when
+// it fails with --apq, the target is tried once more without persisted
+// queries, so that a server that does not take them is said to be one.
+func (j *Job) preflightGraphQL(ctx context.Context, target string, tr func([]Request) (Transport, error), reqs []Request) ([]string, error) {
+	o := PreflightOptions{Ignore: j.Ignore, Headers: len(j.HTTP.Header)}
+	warnings, err := PreflightWith(ctx, target, tr, reqs, o)
+	if err == nil || !j.HTTP.APQ || ctx.Err() != nil {
+		return warnings, err
+	}
+	plain := *j
+	plain.HTTP.APQ = false
+	if _, perr := PreflightWith(ctx, target, plain.transportTo(APIGraphQL, target), reqs, o); perr != nil {
+		return nil, err
+	}
+	got := err.Error()
+	var ng *notGraphQLError
+	if errors.As(err, &ng) {
+		got = "{__typename} got " + ng.why
+	}
+	return nil, &UsageError{fmt.Errorf("the target %s answers GraphQL but not automatic persisted queries (--apq): the requests sent in full are answered, sent as their hash first they are not (%s); leave out --apq, or turn persisted queries on in the server", target, got)}
 }
 
 // header is the run file's header.

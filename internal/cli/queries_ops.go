@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"regexp"
@@ -12,8 +14,10 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/operation"
 	"github.com/gqlbench/gqlbench/queryfile"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 const opsSynopsis = `
@@ -21,6 +25,7 @@ const opsSynopsis = `
 Your own operations (docs/any-api.md):
        gqlbench queries --ops FILE|DIR [--vars FILE] [--per-op N] [--shuffle] [--seed S]
                         [--weights OP:W,...] [--literal] [--schema FILE|URL] [-o FILE]
+                        [--header "Name: value"] [--header-env NAME=VAR] [--header-file FILE]
        gqlbench queries --import-graphql-bench CONFIG.yaml -o FILE
 
 --ops reads .graphql files of named operations (a directory recursively, in
@@ -35,10 +40,11 @@ type opsFlags struct {
 	ops, vars, weights, schema, bench string
 	perOp                             int
 	shuffle, literal                  bool
+	req                               requestFlags // the headers of --schema URL
 }
 
 // opsOnly are the flags that mean nothing without --ops.
-var opsOnly = []string{"vars", "per-op", "shuffle", "weights", "literal", "schema"}
+var opsOnly = []string{"vars", "per-op", "shuffle", "weights", "literal", "schema", "header", "header-file", "header-env", "secret-header"}
 
 // introspectionTimeout bounds the request of --schema URL.
 const introspectionTimeout = 30 * time.Second
@@ -51,6 +57,7 @@ func (o *opsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&o.weights, "weights", "", "--ops: a shuffled mix `MIX` of weight·N entries of each operation, e.g. Search:3,Home:1 (with --per-op N)")
 	fs.BoolVar(&o.literal, "literal", false, "--ops: write the variables into the query text as literals, instead of sending them as variables")
 	fs.StringVar(&o.schema, "schema", "", "--ops: validate against a schema: SDL `FILE` (.graphql, .graphqls), an introspection result (.json), or an endpoint's URL")
+	o.req.registerHeaders(fs)
 	fs.StringVar(&o.bench, "import-graphql-bench", "", "read hasura/graphql-bench's query configuration `FILE` (YAML) instead; needs -o")
 }
 
@@ -102,7 +109,7 @@ func runOps(ctx context.Context, env Env, f queriesFlags, o opsFlags) error {
 	if o.schema != "" {
 		ctx, cancel := context.WithTimeout(ctx, introspectionTimeout)
 		defer cancel()
-		schema, err := operation.LoadSchema(ctx, o.schema, nil)
+		schema, err := o.loadSchema(ctx, env)
 		if err != nil {
 			return err
 		}
@@ -132,11 +139,40 @@ func runOps(ctx context.Context, env Env, f queriesFlags, o opsFlags) error {
 	return nil
 }
 
+// loadSchema loads --schema: an endpoint's with the header flags, whose
+// values no error shows.
+func (o *opsFlags) loadSchema(ctx context.Context, env Env) (*ast.Schema, error) {
+	if !isURL(o.schema) {
+		return operation.LoadSchema(ctx, o.schema, nil)
+	}
+	lines, err := o.req.headerLines(env)
+	if err != nil {
+		return nil, err
+	}
+	h, err := httpHeader(lines)
+	if err != nil {
+		return nil, err
+	}
+	s, err := operation.FetchSchema(ctx, nil, o.schema, h)
+	var se *operation.StatusError
+	if errors.As(err, &se) && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden) {
+		return nil, fmt.Errorf("%w\nthe endpoint wants credentials: %s", err, drive.CredentialsAdvice(len(lines)))
+	}
+	return s, err
+}
+
+func isURL(s string) bool { return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") }
+
 // options checks the flags of --ops against each other.
 func (o *opsFlags) options(f queriesFlags) (operation.Options, error) {
 	opt := operation.Options{PerOp: o.perOp, Shuffle: o.shuffle, Seed: f.seed, Literal: o.literal}
-	if err := f.only("ops", "vars", "per-op", "shuffle", "seed", "weights", "literal", "schema", "o"); err != nil {
+	if err := f.only(append([]string{"ops", "vars", "per-op", "shuffle", "seed", "weights", "literal", "schema", "o"}, headerFlags...)...); err != nil {
 		return opt, err
+	}
+	for _, name := range headerFlags {
+		if f.set[name] && !isURL(o.schema) {
+			return opt, usagef("--%s goes with --schema URL: the headers of the introspection request", name)
+		}
 	}
 	if f.set["seed"] && !o.shuffle && !f.set["weights"] {
 		return opt, usagef("--seed draws rows (--shuffle) or shuffles a mix (--weights): give one of them")
