@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,15 +146,25 @@ func (r *Recorder) Record(ctx context.Context, entries []queryfile.Entry) ([]que
 
 // fetch fetches every request's answer from target, once per distinct
 // request body, and fails unless every one is answered.
+//
+// When a request runs a mutation, every request is sent, one at a time in
+// the order given, none left out as a duplicate: a write changes the
+// answers after it, so the answers are those of that order.
 func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]Answer, error) {
 	distinct, of := dedupe(reqs)
-	tr, err := newTransport(r.Client, target, distinct, r.HTTP)
-	if err != nil {
-		return nil, &UsageError{err}
-	}
 	conns := r.Connections
 	if conns <= 0 {
 		conns = 8
+	}
+	if Mutations(reqs) > 0 {
+		distinct, of, conns = reqs, make([]int, len(reqs)), 1
+		for i := range of {
+			of[i] = i
+		}
+	}
+	tr, err := newTransport(r.Client, target, distinct, r.HTTP)
+	if err != nil {
+		return nil, &UsageError{err}
 	}
 	ans, err := FetchAnswers(ctx, tr, len(distinct), conns)
 	if err != nil {
@@ -174,6 +185,29 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 		out[i] = ans[j]
 	}
 	return out, nil
+}
+
+// Mutations counts the requests that run mutations.
+func Mutations(reqs []Request) int {
+	n := 0
+	for i := range reqs {
+		if reqs[i].Mutation {
+			n++
+		}
+	}
+	return n
+}
+
+// MutationLabels lists the labels of the requests that run mutations, in
+// order of first appearance.
+func MutationLabels(reqs []Request) []string {
+	var out []string
+	for i := range reqs {
+		if reqs[i].Mutation && !slices.Contains(out, reqs[i].Template) {
+			out = append(out, reqs[i].Template)
+		}
+	}
+	return out
 }
 
 // mapAnswers turns the answers to requests written in a dialect into the

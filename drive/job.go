@@ -64,7 +64,7 @@ type Job struct {
 	Verify    string
 	Reference string        // a second server whose answers are the right ones
 	Ignore    []verify.Path // members left out of every comparison
-	Warn      func(string)  // receives Preflight's warnings; nil: dropped
+	Warn      func(string)  // receives Preflight's warnings and the notes on mutations; nil: dropped
 	Info      HeaderInfo    // the header's account of the run (Watch is filled in)
 	// Out opens the run file, after every check has passed, so a job that
 	// cannot start leaves no empty file behind.
@@ -103,6 +103,7 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 	if self, err := measure.NewProc(os.Getpid()); err == nil {
 		cfg.Self = self
 	}
+	j.warnMutations(cfg.Requests)
 	if j.Check {
 		if err := j.preflight(ctx, cfg.Requests); err != nil {
 			return nil, err
@@ -192,12 +193,29 @@ func (j *Job) preflightGraphQL(ctx context.Context, target string, tr func([]Req
 	return nil, &UsageError{fmt.Errorf("the target %s answers GraphQL but not automatic persisted queries (--apq): the requests sent in full are answered, sent as their hash first they are not (%s); leave out --apq, or turn persisted queries on in the server", target, got)}
 }
 
+// warnMutations says, when the queries file holds mutations, what they do
+// to the measurement, and that under GET they are sent by POST.
+func (j *Job) warnMutations(reqs []Request) {
+	n := Mutations(reqs)
+	if n == 0 || j.Warn == nil {
+		return
+	}
+	j.Warn(fmt.Sprintf("%d of %d entries run mutations (%s): every run changes the API's state, and the answers after a write depend on it — reset the state before each run, or check status only or --ignore-path the ids and counters that change (docs/any-api.md, Writes)",
+		n, len(reqs), strings.Join(MutationLabels(reqs), ", ")))
+	if strings.EqualFold(j.HTTP.Method, "GET") && j.API != APIREST {
+		j.Warn(fmt.Sprintf("--method GET sends queries by GET and the %d mutations by POST (GraphQL over HTTP runs no mutation sent by GET); the run file says so (params.mutation_method)", n))
+	}
+}
+
 // header is the run file's header.
 func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header {
 	h := NewHeader(cfg, info, j.Queries)
 	p := &h.Params
 	p.Check, p.Reference = level, j.Reference
 	p.Method, p.APQ = j.HTTP.Method, j.HTTP.APQ
+	if p.Mutations = Mutations(cfg.Requests); p.Mutations > 0 && strings.EqualFold(p.Method, "GET") {
+		p.MutationMethod = "POST"
+	}
 	if j.API == APIREST || cfg.Mode == Paired || hasSteps(cfg.Requests) {
 		p.Parallel = parallelOf(j.HTTP)
 	}

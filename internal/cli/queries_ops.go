@@ -134,6 +134,7 @@ func runOps(ctx context.Context, env Env, f queriesFlags, o opsFlags) error {
 	if err != nil {
 		return err
 	}
+	warnMutations(env, res.Entries)
 	fmt.Fprintf(env.Stderr, "queries: %d entries of %d operations from %s to %s\n",
 		len(res.Entries), len(queryfile.Labels(res.Entries)), o.ops, where)
 	return nil
@@ -190,6 +191,16 @@ func (o *opsFlags) options(f queriesFlags) (operation.Options, error) {
 	return opt, nil
 }
 
+// warnMutations says, when entries run mutations, what that means for
+// recording and loading them.
+func warnMutations(env Env, entries []queryfile.Entry) {
+	if n, labels := mutations(entries); n > 0 {
+		fmt.Fprintf(env.Stderr, "queries: warning: %d of %d entries run mutations (%s): they change the API's state, so their answers, and those of the queries after them, depend on it; "+
+			"record sends them one at a time in file order, and every load run needs the same starting state (docs/any-api.md, Writes)\n",
+			n, len(entries), strings.Join(labels, ", "))
+	}
+}
+
 // writeEntries writes a queries file to path, or to stdout when path is
 // "", and says where.
 func writeEntries(env Env, path string, entries []queryfile.Entry) (string, error) {
@@ -225,6 +236,7 @@ func importGraphQLBench(env Env, config, out string) error {
 	for _, n := range cfg.Notes {
 		fmt.Fprintf(env.Stderr, "queries: %s\n", n)
 	}
+	warnMutations(env, cfg.Entries)
 	fmt.Fprintf(env.Stderr, "queries: %d entries from %s to %s\n", len(cfg.Entries), config, out)
 	cmd := "gqlbench load --target " + shellQuote(dbloc.Redact(cfg.URL))
 	if len(cfg.Headers) > 0 {

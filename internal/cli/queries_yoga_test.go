@@ -213,3 +213,65 @@ func TestUserAPIListVariablesOnYoga(t *testing.T) {
 		t.Errorf("a wrong enum value: exit %d: %s", code, stderr)
 	}
 }
+
+// TestUserAPIMutationsOnYoga: a file that holds a mutation. queries,
+// record and load say so; record sends every entry one at a time in file
+// order, a repeated mutation too (each review gets the next id of the
+// server's counter, in file order); --method GET sends the queries by GET
+// and the mutations by POST, and the run file says so; and a load checked
+// against the recorded answers passes with the ids and the list a write
+// changes ignored.
+func TestUserAPIMutationsOnYoga(t *testing.T) {
+	url := nodetest.StartYoga(t)
+	dir := writeFiles(t, map[string]string{
+		"shop.graphql": `query Reviews($bookId: ID!) { book(id: $bookId) { id title reviews { id stars } } }
+
+mutation AddReview($bookId: ID!, $stars: Int!) { addReview(bookId: $bookId, stars: $stars) { id stars } }
+`,
+		"vars.csv": "operation,bookId,stars\nReviews,3,\nAddReview,3,5\nAddReview,3,5\nReviews,4,\n",
+	})
+	q, golden, out := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "golden.jsonl"), filepath.Join(dir, "run.jsonl")
+	code, _, stderr := run("queries", "--ops", filepath.Join(dir, "shop.graphql"), "--vars", filepath.Join(dir, "vars.csv"), "-o", q)
+	if code != ExitOK || !strings.Contains(stderr, "warning: 2 of 4 entries run mutations (AddReview)") {
+		t.Fatalf("queries: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = run("record", "--target", url, "--queries", q, "-o", golden)
+	if code != ExitOK || !strings.Contains(stderr, "2 of 4 entries run mutations (AddReview): every entry is sent one at a time, in file order") {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	g, _ := queryfile.ReadFile(golden)
+	var ids []string
+	for _, e := range g.Entries {
+		if e.Label == "AddReview" {
+			ids = append(ids, string(e.Answer))
+		}
+	}
+	if strings.Join(ids, " ") != `{"addReview":{"id":"r1","stars":5}} {"addReview":{"id":"r2","stars":5}}` {
+		t.Errorf("the mutations were not recorded one at a time in file order: %s", ids)
+	}
+
+	load := func(args ...string) (int, string, *runfile.File) {
+		code, _, stderr := run(append(append([]string{"load", "--target", url, "-o", out}, shortLoad...), args...)...)
+		f, _ := runfile.ReadFile(out)
+		return code, stderr, f
+	}
+	code, stderr, f := load("--queries", q, "--check", "status", "--method", "GET")
+	if code != ExitOK || f == nil || f.Summary.Total.Errors != 0 {
+		t.Fatalf("--method GET with a mutation: exit %d: %s", code, stderr)
+	}
+	if p := f.Header.Params; p.Method != "GET" || p.MutationMethod != "POST" || p.Mutations != 2 {
+		t.Errorf("the header: method %q, mutation_method %q, mutations %d", p.Method, p.MutationMethod, p.Mutations)
+	}
+	if !strings.Contains(stderr, "warning: 2 of 4 entries run mutations (AddReview): every run changes the API's state") ||
+		!strings.Contains(stderr, "--method GET sends queries by GET and the 2 mutations by POST") {
+		t.Errorf("load's warnings: %s", stderr)
+	}
+	code, stderr, f = load("--queries", golden)
+	if code != ExitCheck || f.Summary.Total.Wrong == 0 {
+		t.Errorf("the recorded answers after writes: exit %d: %s", code, stderr)
+	}
+	code, stderr, f = load("--queries", golden, "--ignore-path", "data.addReview.id", "--ignore-path", "data.book.reviews")
+	if code != ExitOK || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
+		t.Errorf("with the ids and the growing list ignored: exit %d: %s", code, stderr)
+	}
+}
