@@ -333,13 +333,17 @@ func bodyPlaceholders(v any) []string {
 }
 
 // BodyPlaceholder reports whether a body's string value s is a placeholder,
-// and of what: "name" for "{name}", ".field" for "{.field}".
+// and of what: "name" for "{name}", ".field" for "{.field}", ".a.b" for
+// "{.a.b}" (member b of member a).
 func BodyPlaceholder(s string) (string, bool) {
 	if len(s) < 3 || s[0] != '{' || s[len(s)-1] != '}' {
 		return "", false
 	}
 	name := s[1 : len(s)-1]
-	return name, isName(strings.TrimPrefix(name, "."))
+	if field, ok := strings.CutPrefix(name, "."); ok {
+		return name, checkPath(field) == nil // {.a.b}: a member of a member
+	}
+	return name, isName(name)
 }
 
 // checkPath checks a dotted path of member names.

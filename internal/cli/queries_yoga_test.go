@@ -275,3 +275,98 @@ mutation AddReview($bookId: ID!, $stars: Int!) { addReview(bookId: $bookId, star
 		t.Errorf("with the ids and the growing list ignored: exit %d: %s", code, stderr)
 	}
 }
+
+// pagesOps pages through the bookshop's connection: each page takes $after
+// from the page before's pageInfo.endCursor.
+const pagesOps = `query FirstPage($first: Int) {
+  booksPage(first: $first) { nodes { id title price } pageInfo { endCursor hasNextPage } }
+}
+
+# gqlbench: after FirstPage $after=booksPage.pageInfo.endCursor
+query NextPage($after: String, $first: Int) {
+  booksPage(first: $first, after: $after) { nodes { id title price } pageInfo { endCursor hasNextPage } }
+}
+
+# gqlbench: after NextPage $after=data.booksPage.pageInfo.endCursor
+query ThirdPage($after: String, $first: Int) {
+  booksPage(first: $first, after: $after) { nodes { id price } pageInfo { endCursor } }
+}
+`
+
+// TestUserAPIChainsOnYoga: operations chained in .graphql files with after
+// markers, their values from a CSV: each entry pages through a connection,
+// every page after the first taking $after from the page before's
+// endCursor; the recorded answer holds every page, and a wrong value on
+// a later page (book 7 on the second or third) is caught and named by its
+// path.
+func TestUserAPIChainsOnYoga(t *testing.T) {
+	good := nodetest.StartYoga(t)
+	mutated := nodetest.StartYoga(t, "--mutate")
+	dir := writeFiles(t, map[string]string{"pages.graphql": pagesOps, "vars.csv": "first\n3\n4\n"})
+	q, golden, out := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "golden.jsonl"), filepath.Join(dir, "run.jsonl")
+	if code, _, stderr := run("queries", "--ops", filepath.Join(dir, "pages.graphql"), "--vars", filepath.Join(dir, "vars.csv"), "--schema", good, "-o", q); code != ExitOK {
+		t.Fatalf("queries: exit %d: %s", code, stderr)
+	}
+	f, err := queryfile.ReadFile(q)
+	if err != nil || len(f.Entries) != 2 || f.Entries[0].ID != "FirstPage-0001" || len(f.Entries[0].Steps) != 1 || f.Entries[0].Query != "" {
+		t.Fatalf("the chain's entries: %v %+v", err, f.Entries)
+	}
+	if b, _ := json.Marshal(f.Entries[0].Steps[0].Then[0].Body); !strings.Contains(string(b), `{.booksPage.pageInfo.endCursor}`) {
+		t.Errorf("the second step's variables: %s", b)
+	}
+	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != ExitOK {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	g, _ := queryfile.ReadFile(golden)
+	var a struct {
+		FirstPage struct {
+			BooksPage struct{ Nodes []struct{ ID string } }
+			NextPage  struct {
+				BooksPage struct{ Nodes []struct{ ID string } }
+				ThirdPage struct {
+					BooksPage struct{ Nodes []struct{ ID string } }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(g.Entries[0].Answer, &a); err != nil {
+		t.Fatal(err)
+	}
+	ids := func(ns []struct{ ID string }) string {
+		var s []string
+		for _, n := range ns {
+			s = append(s, n.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	if got := ids(a.FirstPage.BooksPage.Nodes) + " " + ids(a.FirstPage.NextPage.BooksPage.Nodes) + " " + ids(a.FirstPage.NextPage.ThirdPage.BooksPage.Nodes); got != "1,2,3 4,5,6 7,8,9" {
+		t.Errorf("the pages recorded: %s (%s)", got, g.Entries[0].Answer)
+	}
+	load := func(target string) (int, string, *runfile.File) {
+		code, _, stderr := run(append([]string{"load", "--target", target, "--queries", golden, "-o", out}, shortLoad...)...)
+		f, _ := runfile.ReadFile(out)
+		return code, stderr, f
+	}
+	if code, stderr, f := load(good); code != ExitOK || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
+		t.Errorf("the chain against the right server: exit %d: %s", code, stderr)
+	}
+	code, stderr, r := load(mutated)
+	if code != ExitCheck || !strings.Contains(r.Summary.FirstWrong, "data.FirstPage.NextPage.") || !strings.Contains(r.Summary.FirstWrong, "price: expected 33.05, got 34.05") {
+		t.Errorf("a wrong price on the third page: exit %d, first wrong %q: %s", code, r.Summary.FirstWrong, stderr)
+	}
+
+	for _, c := range []struct{ ops, err string }{
+		{"# gqlbench: after Nope $after=a.b\nquery Q($after: String) { booksPage(after: $after) { nodes { id } } }\n",
+			"bad.graphql:1:1: operation Q runs after Nope, which is not an operation"},
+		{"query A { booksPage { pageInfo { endCursor } } }\n# gqlbench: after A $after=booksPage.pageInfo.endCursor\nquery B($after: String, $first: Int!) { booksPage(first: $first, after: $after) { nodes { id } } }\n",
+			"bad.graphql:3:25: $first: operation B requires it, and it is neither taken from A's answer"},
+		{"query A { a }\n# gqlbench: after A after=a.b\nquery B($after: String) { b(x: $after) }\n",
+			`bad.graphql:2:1: "# gqlbench: after A after=a.b": "after=a.b": want $var=path`},
+	} {
+		bad := writeFiles(t, map[string]string{"bad.graphql": c.ops})
+		code, _, stderr := run("queries", "--ops", filepath.Join(bad, "bad.graphql"))
+		if code != ExitFailure || !strings.Contains(stderr, c.err) {
+			t.Errorf("%q: exit %d: %s, want %q", c.ops, code, stderr, c.err)
+		}
+	}
+}
