@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -238,18 +239,22 @@ func importGraphQLBench(env Env, config, out string) error {
 	}
 	warnMutations(env, cfg.Entries)
 	fmt.Fprintf(env.Stderr, "queries: %d entries from %s to %s\n", len(cfg.Entries), config, out)
-	cmd := "gqlbench load --target " + shellQuote(dbloc.Redact(cfg.URL))
+	to := "--target " + shellQuote(dbloc.Redact(cfg.URL))
 	if len(cfg.Headers) > 0 {
 		fmt.Fprintf(env.Stderr, "queries: %d headers to %s (readable by you alone; their values are not printed)\n", len(cfg.Headers), headerFile)
-		cmd += " --header-file " + shellQuote(headerFile)
+		to += " --header-file " + shellQuote(headerFile)
 	}
-	cmd += " --queries " + shellQuote(out) + " --check status"
 	if u, err := url.Parse(cfg.URL); err == nil && u.User != nil {
 		if _, has := u.User.Password(); has {
 			fmt.Fprintf(env.Stderr, "queries: the password in the URL is left out below: take the URL from %s\n", config)
 		}
 	}
-	fmt.Fprintf(env.Stderr, "queries: run the load with\n  %s\n", cmd)
+	golden := strings.TrimSuffix(out, filepath.Ext(out)) + ".golden.jsonl"
+	fmt.Fprintf(env.Stderr, "queries: record the right answers once, from a server whose answers you trust (this one, if it answers right now), then load the recorded file, every answer checked:\n"+
+		"  gqlbench record %s --queries %s -o %s\n"+
+		"  gqlbench load %s --queries %s -o run.jsonl   # 6 runs of 60 s (the first a warm-up): --runs N, --duration D\n"+
+		"queries: (--check status in place of the answers checks HTTP status, errors and data present only: a wrong answer passes)\n",
+		to, shellQuote(out), shellQuote(golden), to, shellQuote(golden))
 	return nil
 }
 
