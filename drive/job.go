@@ -200,11 +200,28 @@ func (j *Job) warnMutations(reqs []Request) {
 	if n == 0 || j.Warn == nil {
 		return
 	}
-	j.Warn(fmt.Sprintf("%d of %d entries run mutations (%s): every run changes the API's state, and the answers after a write depend on it — reset the state before each run, or check status only or --ignore-path the ids and counters that change (docs/any-api.md, Writes)",
-		n, len(reqs), strings.Join(MutationLabels(reqs), ", ")))
+	if !j.benchmarkWrites(reqs) {
+		j.Warn(fmt.Sprintf("%d of %d entries run mutations (%s): every run changes the API's state, and the answers after a write depend on it — reset the state before each run, or check status only or --ignore-path the ids and counters that change (docs/any-api.md, Writes)",
+			n, len(reqs), strings.Join(MutationLabels(reqs), ", ")))
+	}
 	if strings.EqualFold(j.HTTP.Method, "GET") && j.API != APIREST {
 		j.Warn(fmt.Sprintf("--method GET sends queries by GET and the %d mutations by POST (GraphQL over HTTP runs no mutation sent by GET); the run file says so (params.mutation_method)", n))
 	}
+}
+
+// benchmarkWrites reports whether every mutation is one of the benchmark's
+// own write tasks (gqlbench tasks --writes): an entry whose expected
+// answer comes with its dataset, made to stay right run after run.
+func (j *Job) benchmarkWrites(reqs []Request) bool {
+	if j.Queries == nil || len(j.Queries.Entries) != len(reqs) {
+		return false
+	}
+	for i := range reqs {
+		if reqs[i].Mutation && j.Queries.Entries[i].Dataset == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // header is the run file's header.

@@ -32,3 +32,13 @@ func TestOperationKind(t *testing.T) {
 		t.Errorf("steps with a mutation: not a mutation")
 	}
 }
+
+// TestBodyPlaceholderPath: a body's field placeholder may be a dotted path
+// of member names; anything else is no placeholder.
+func TestBodyPlaceholderPath(t *testing.T) {
+	for s, want := range map[string]bool{"{.a}": true, "{.a.b.c}": true, "{name}": true, "{.a..b}": false, "{a.b}": false, "{.}": false, "{.a.}": false} {
+		if _, ok := BodyPlaceholder(s); ok != want {
+			t.Errorf("BodyPlaceholder(%q) = %v, want %v", s, ok, want)
+		}
+	}
+}

@@ -31,7 +31,8 @@ type Call struct {
 	Query string
 	// Body is the JSON body of a POST, PUT or PATCH, or a GraphQL call's
 	// variables (an object); a string member that is exactly "{name}" or
-	// "{.field}" is replaced by that value (typed).
+	// "{.field}" is replaced by that value (typed); "{.a.b}" is member b of
+	// member a of the object the call depends on.
 	Body json.RawMessage
 	// From, when set, is the part of the answer the call's answer is: a
 	// dotted path of member names ("createPublication" of a mutation's

@@ -47,8 +47,13 @@ var shortLoad = []string{"--clients", "2", "--duration", "300ms", "--runs", "1",
 func TestUserAPICredentialsOnYoga(t *testing.T) {
 	url := nodetest.StartYoga(t, "--token", shopToken)
 	dir := writeFiles(t, map[string]string{
-		"shop.graphql": "query Book($id: ID!) { book(id: $id) { id title published } }\n",
-		"vars.csv":     "id\n1\n2\n",
+		"shop.graphql": `query Book($id: ID!) { book(id: $id) { id title published } }
+query Since($date: Date!) {
+  since(date: $date, limit: 2) { id published }
+  find(text: "ada") { __typename ... on Author { name } ... on Book { title } }
+}
+`,
+		"vars.csv": "operation,id,date\nBook,1,\nBook,2,\nSince,,2020-01-01\n",
 	})
 	ops, vars, q := filepath.Join(dir, "shop.graphql"), filepath.Join(dir, "vars.csv"), filepath.Join(dir, "q.jsonl")
 	auth := []string{"--header-env", "Authorization=SHOP_AUTH"}
@@ -95,6 +100,13 @@ func TestUserAPICredentialsOnYoga(t *testing.T) {
 	f, err := runfile.ReadFile(out)
 	if code != ExitOK || err != nil || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
 		t.Fatalf("load with credentials: exit %d, %v: %s", code, err, stderr)
+	}
+	if got := strings.Join(f.Header.Queries.Templates, ","); got != "Book,Since" {
+		t.Errorf("labels %s", got)
+	}
+	g, _ := queryfile.ReadFile(golden)
+	if a := string(g.Entries[2].Answer); !strings.Contains(a, `"published":"2022-06-08"`) || !strings.Contains(a, `{"__typename":"Author","name":"Ada Abbott"}`) {
+		t.Errorf("the custom scalar and the union's answer: %s", a)
 	}
 	b, _ := os.ReadFile(out)
 	if strings.Contains(string(b), shopToken) {
@@ -254,6 +266,10 @@ mutation AddReview($bookId: ID!, $stars: Int!) { addReview(bookId: $bookId, star
 		code, _, stderr := run(append(append([]string{"load", "--target", url, "-o", out}, shortLoad...), args...)...)
 		f, _ := runfile.ReadFile(out)
 		return code, stderr, f
+	}
+	code, _, stderr = run("load", "--target", url, "-o", out, "--queries", q, "--check", "status", "--runs", "2", "--duration", "200ms", "--interval", "100ms")
+	if code != ExitOK || !strings.Contains(stderr, "load: 2 runs of 200ms each (the first a warm-up): 400ms in all; --runs N and --duration D change it") {
+		t.Errorf("load does not say how long it runs: exit %d: %s", code, stderr)
 	}
 	code, stderr, f := load("--queries", q, "--check", "status", "--method", "GET")
 	if code != ExitOK || f == nil || f.Summary.Total.Errors != 0 {
