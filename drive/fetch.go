@@ -178,6 +178,10 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 		if s := ans[0].Status; s == http.StatusUnauthorized || s == http.StatusForbidden {
 			return nil, fmt.Errorf("%w\n%s", err, CredentialsAdvice(len(r.HTTP.Header)))
 		}
+		if r.noAPQ(ctx, target, distinct, ans) {
+			return nil, &UsageError{fmt.Errorf("%s answers GraphQL but not automatic persisted queries (--apq): %s sent in full is answered, sent as its hash first it is not (%s); leave out --apq, or turn persisted queries on in the server",
+				target, distinct[0].ID, firstLine(ans[0].Err.Error()))}
+		}
 		return nil, err
 	}
 	out := make([]Answer, len(reqs))
@@ -185,6 +189,28 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 		out[i] = ans[j]
 	}
 	return out, nil
+}
+
+// noAPQ reports, when every answer under --apq failed, whether the first
+// request is answered sent in full: the server does not take persisted
+// queries. A mutation is not sent again to find out.
+func (r *Recorder) noAPQ(ctx context.Context, target string, reqs []Request, ans []Answer) bool {
+	if !r.HTTP.APQ || len(reqs) == 0 || reqs[0].Mutation {
+		return false
+	}
+	for _, a := range ans {
+		if a.Err == nil {
+			return false
+		}
+	}
+	o := r.HTTP
+	o.APQ = false
+	tr, err := newTransport(r.Client, target, reqs[:1], o)
+	if err != nil {
+		return false
+	}
+	plain, err := FetchAnswers(ctx, tr, 1, 1)
+	return err == nil && plain[0].Err == nil
 }
 
 // Mutations counts the requests that run mutations.

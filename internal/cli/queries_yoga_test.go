@@ -145,6 +145,10 @@ func TestUserAPIPreflightOnYoga(t *testing.T) {
 	if code == ExitOK || !strings.Contains(stderr, "answers GraphQL but not automatic persisted queries (--apq)") || strings.Contains(stderr, "not a GraphQL endpoint") {
 		t.Errorf("--apq against an API without it: exit %d: %s", code, stderr)
 	}
+	code, _, stderr = run("record", "--target", good, "--queries", q, "-o", filepath.Join(dir, "apq.jsonl"), "--apq")
+	if code != ExitUsage || !strings.Contains(stderr, "answers GraphQL but not automatic persisted queries (--apq): Book-0001 sent in full is answered") {
+		t.Errorf("record --apq against an API without it: exit %d: %s", code, stderr)
+	}
 
 	if code, _, stderr := run("queries", "--ops", filepath.Join(dir, "bad.graphql"), "-o", filepath.Join(dir, "bad.jsonl")); code != ExitOK {
 		t.Fatalf("queries: %s", stderr)
