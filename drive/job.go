@@ -151,7 +151,7 @@ func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 		var warnings []string
 		var err error
 		if api == APIREST {
-			warnings, err = PreflightREST(ctx, target, tr, reqs)
+			warnings, err = preflightREST(ctx, target, tr, reqs, PreflightOptions{Ignore: j.Ignore, Headers: len(j.HTTP.Header)})
 		} else {
 			warnings, err = j.preflightGraphQL(ctx, target, tr, reqs)
 		}

@@ -147,13 +147,18 @@ func firstDifference(r *Request, data []byte, ignore []verify.Path) string {
 // plan wants and the answers assembled (a wrong answer is a warning, as in
 // Preflight). Its errors name the task and the call that failed.
 func PreflightREST(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request) (warnings []string, err error) {
+	return preflightREST(ctx, target, newTransport, reqs, PreflightOptions{})
+}
+
+// preflightREST is PreflightREST with the run's options.
+func preflightREST(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request, o PreflightOptions) (warnings []string, err error) {
 	probe := firstOfEachLabel(reqs)
 	c, stop, err := probeConn(ctx, newTransport, probe)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	warnings, err = probeLabels(ctx, c, probe, 0, "is it the benchmark's REST API?", PreflightOptions{})
+	warnings, err = probeLabels(ctx, c, probe, 0, "is it the benchmark's REST API?", o)
 	var unreachable errUnreachable
 	if errors.As(err, &unreachable) {
 		return nil, fmt.Errorf("cannot reach the REST target %s: %w", target, unreachable.err)
