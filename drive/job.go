@@ -201,12 +201,20 @@ func (j *Job) warnMutations(reqs []Request) {
 		return
 	}
 	if !j.benchmarkWrites(reqs) {
-		j.Warn(fmt.Sprintf("%d of %d entries run mutations (%s): every run changes the API's state, and the answers after a write depend on it — reset the state before each run, or check status only or --ignore-path the ids and counters that change (docs/any-api.md, Writes)",
-			n, len(reqs), strings.Join(MutationLabels(reqs), ", ")))
+		j.Warn(fmt.Sprintf("%d of %d entries run mutations (%s): every run changes the API's state, and the answers after a write depend on it — reset the state before each run, or check status only or --ignore-path the ids and counters that change (docs/any-api.md, Writes)%s",
+			n, len(reqs), strings.Join(MutationLabels(reqs), ", "), preflightWrites(j.Check)))
 	}
 	if strings.EqualFold(j.HTTP.Method, "GET") && j.API != APIREST {
 		j.Warn(fmt.Sprintf("--method GET sends queries by GET and the %d mutations by POST (GraphQL over HTTP runs no mutation sent by GET); the run file says so (params.mutation_method)", n))
 	}
+}
+
+// preflightWrites is the note that the preflight writes too.
+func preflightWrites(check bool) string {
+	if !check {
+		return ""
+	}
+	return "; the preflight sends the first entry of each operation once before the run, mutations included"
 }
 
 // benchmarkWrites reports whether every mutation is one of the benchmark's

@@ -74,6 +74,9 @@ func runRecord(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "record: %d of %d entries run mutations (%s): every entry is sent one at a time, in file order, none skipped as a duplicate; "+
 			"the answers recorded depend on the API's state when the recording starts: start every load from that same state (docs/any-api.md, Writes)\n",
 			n, len(q.Entries), strings.Join(labels, ", "))
+		if strings.EqualFold(o.Method, "GET") {
+			fmt.Fprintf(env.Stderr, "record: --method GET sends queries by GET and the %d mutations by POST (GraphQL over HTTP runs no mutation sent by GET)\n", n)
+		}
 	}
 	start := time.Now()
 	r := drive.Recorder{Target: *target, Client: req.client, HTTP: o, Connections: *conns}
