@@ -34,7 +34,7 @@ type engine struct {
 
 	users atomic.Int64 // active simulated users
 	errs  errorLog     // the errors by kind and reason, and the last one
-	start   time.Time
+	start time.Time
 	// lastResp is when an interval last held a response (collector only).
 	lastResp time.Time
 	// stopped is why a ramp stopped (collector only), after the interval
