@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gqlbench/gqlbench/internal/hostile"
@@ -192,5 +193,57 @@ func TestRunLineErrorsWithinItsWindow(t *testing.T) {
 		if run.Errors > run.Count {
 			t.Errorf("run %d: %d errors in %d requests", run.Run, run.Errors, run.Count)
 		}
+	}
+}
+
+// TestSlowCheckKeepsItsInterval: an answer whose check takes long (a huge
+// answer) is recorded in the interval it completed in, not in the one its
+// check ended in — nor as "in flight at the end" when the check outlasts
+// the window.
+func TestSlowCheckKeepsItsInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newFake(10 * time.Millisecond)
+		cfg := Config{Mode: Closed, Transport: srv, Requests: requests(1, "QT1"), Clients: 1,
+			Duration: time.Second, Runs: 1, Interval: 200 * time.Millisecond}
+		cfg.checkLag = 1500 * time.Millisecond
+		r := runLoad(t, t.Context(), cfg)
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		for _, iv := range r.file.Intervals {
+			n := int64(0)
+			for _, tm := range iv.Templates {
+				n += tm.Count
+			}
+			switch {
+			case iv.Index == 0 && n != 1:
+				t.Errorf("interval 0 [%v, %v): %d answers, want the one completed at 10ms", time.Duration(iv.StartNS), time.Duration(iv.EndNS), n)
+			case iv.Index != 0 && n != 0:
+				t.Errorf("interval %d [%v, %v), tail %v: %d answers, want none", iv.Index, time.Duration(iv.StartNS), time.Duration(iv.EndNS), iv.Tail, n)
+			}
+		}
+	})
+}
+
+// TestSlowCheckKeepsItsIntervalOnSockets: the same on both clients over
+// real sockets.
+func TestSlowCheckKeepsItsIntervalOnSockets(t *testing.T) {
+	for _, client := range clients {
+		t.Run(client, func(t *testing.T) {
+			cfg := Config{Mode: Closed, Clients: 1, Duration: 500 * time.Millisecond, Runs: 1, Interval: 100 * time.Millisecond}
+			cfg.checkLag = 800 * time.Millisecond
+			r, _ := hostileRun(t, "healthy", 0, client, HTTPOptions{Timeout: 2 * time.Second}, cfg, 20*time.Second)
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			for _, iv := range r.file.Intervals {
+				if iv.Tail && len(iv.Templates) > 0 {
+					t.Errorf("interval %d [%v, %v): answers completed in the window written as in flight at the end", iv.Index, time.Duration(iv.StartNS), time.Duration(iv.EndNS))
+				}
+			}
+			if iv := r.file.Intervals[0]; iv.Templates["QT1"] == nil || iv.Templates["QT1"].Count != 1 {
+				t.Errorf("interval 0: %+v, want the first answer", iv.Templates)
+			}
+		})
 	}
 }
