@@ -35,7 +35,7 @@ func WriteText(w io.Writer, s *Summary) {
 			label, r.Count, float64(r.DurationNS)/1e9, r.Throughput, r.Goodput, r.Errors, r.Wrong)
 	}
 	if s.Unchecked() {
-		fmt.Fprintf(w, "  throughput %s req/s%s; answers not checked (--check status: HTTP 200, no GraphQL errors, data present): no goodput, no wrong answers counted\n",
+		fmt.Fprintf(w, "  throughput %s req/s%s; answers not checked (--check status: only HTTP 200, no GraphQL errors and data present)\n",
 			spread(s.Throughput), runsNote(s.Throughput.N))
 	} else {
 		fmt.Fprintf(w, "  throughput %s req/s, goodput %s correct/s%s\n", spread(s.Throughput), spread(s.Goodput), runsNote(s.Throughput.N))
