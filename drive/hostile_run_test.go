@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/internal/hostile"
+	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -245,5 +246,23 @@ func TestSlowCheckKeepsItsIntervalOnSockets(t *testing.T) {
 				t.Errorf("interval 0: %+v, want the first answer", iv.Templates)
 			}
 		})
+	}
+}
+
+// TestTimeoutNamesNoInternalCall: a request that times out on gqlbench's
+// own client says so as net.Conn would ("read tcp ...: i/o timeout"),
+// never with the internal name of its raw system call.
+func TestTimeoutNamesNoInternalCall(t *testing.T) {
+	srv := hostile.Start(t, "stall", 0)
+	h, err := NewHTTP(srv.URL(), requests(1, "QT1"), HTTPOptions{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := h.NewConn()
+	defer conn.Close()
+	var res Response
+	err = conn.Do(0, &res)
+	if err == nil || classify(err) != measure.ErrTimeout || strings.Contains(err.Error(), "raw-") {
+		t.Errorf("error %v: want a timeout in net.Conn's words", err)
 	}
 }
