@@ -215,7 +215,10 @@ func checkReason(kind measure.Outcome, status int, body []byte) string {
 	case b[0] != '{':
 		return "the body is not a JSON object"
 	}
-	d, _, ok := slowScan(b)
+	d, _, ok := scanResponse(b)
+	if !ok && len(b) <= 1<<20 { // (a larger one is not read twice)
+		d, _, ok = slowScan(b)
+	}
 	switch {
 	case !ok:
 		return "the body is not a GraphQL answer"

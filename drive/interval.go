@@ -197,7 +197,7 @@ func (e *engine) progress(ph *phase, iv *runfile.Interval) {
 		}
 	}
 	if e.cfg.Check == CheckStatus {
-		fmt.Fprintf(e.cfg.Log, "load: %s %6.1fs: %8.0f req/s, %d errors, worst p99 %v%s (answers not checked)\n",
+		fmt.Fprintf(e.cfg.Log, "load: %s %6.1fs: %8.0f req/s (answers not checked), %d errors, worst p99 %v%s\n",
 			label, float64(iv.EndNS)/1e9, float64(n)/sec, errs, time.Duration(p99).Round(time.Microsecond), tail)
 		return
 	}
@@ -227,9 +227,9 @@ func (e *engine) inFlightText(ph *phase, k int) string {
 		what = "1 request in flight"
 	}
 	if e.cfg.Timeout <= 0 {
-		return what + ", waiting for their answers"
+		return what + ", waiting for the answers"
 	}
-	s := fmt.Sprintf("%s, waiting up to %v (--timeout) for their answers", what, e.cfg.Timeout)
+	s := fmt.Sprintf("%s, waiting up to %v (--timeout) for the answers", what, e.cfg.Timeout)
 	if ph.window > 0 {
 		if left := ph.window + e.cfg.Timeout - time.Since(ph.base); left > 0 && left < e.cfg.Timeout {
 			s += fmt.Sprintf(": %v more at most", left.Round(100*time.Millisecond))
