@@ -81,7 +81,9 @@ func TestOpenStallEndsWithItsWindow(t *testing.T) {
 				t.Fatalf("aborted (%v): the run should end with its window and the timeouts", r.err)
 			}
 			for _, rec := range r.records {
-				if rec.start >= window {
+				// (a send decided on just before the window's end may start
+				// a few microseconds after it: 50 ms is far from both)
+				if rec.start >= window+50*time.Millisecond {
 					t.Errorf("a send at %v, after the %v window", rec.start, window)
 				}
 			}
