@@ -44,7 +44,7 @@ func (l *errorLog) add(kind measure.Outcome, status int, reason string, body []b
 			return
 		}
 	}
-	if len(l.cur) >= runfile.MaxErrorReasons {
+	if runfile.DistinctReasons(l.cur) >= runfile.MaxErrorReasons {
 		k = runfile.ErrorReason{Kind: k.Kind, Reason: runfile.OtherReason}
 		for i := range l.cur {
 			if l.cur[i].Same(k) {
@@ -168,7 +168,9 @@ func transportReason(err error, kind measure.Outcome, timeout time.Duration) str
 	if errors.As(err, &errno) {
 		return errno.Error()
 	}
-	msg := err.Error()
+	// net/http's words for a response it could not parse, without its
+	// preamble: "malformed HTTP version \"HTPT/1.1\""
+	msg := strings.TrimPrefix(err.Error(), "net/http: HTTP/1.x transport connection broken: ")
 	if len(msg) > 120 {
 		msg = msg[:120] + "…"
 	}

@@ -108,11 +108,11 @@ func TestOpenStallEndsWithItsWindow(t *testing.T) {
 	}
 }
 
-// TestMalformedAnswersAbort: a run whose every answer is malformed aborts
-// as one whose connections fail, naming the reason with its count, and the
-// summary counts the errors by reason.
+// TestMalformedAnswersAbort: a run whose every answer is malformed (or an
+// HTTP 500) aborts as one whose connections fail, naming the reason with
+// its count, and the summary counts the errors by reason.
 func TestMalformedAnswersAbort(t *testing.T) {
-	for _, mode := range []string{"bad-status-line", "bad-chunk"} {
+	for _, mode := range []string{"bad-status-line", "bad-chunk", "server-error"} {
 		for _, client := range clients {
 			t.Run(mode+"/"+client, func(t *testing.T) {
 				r, _ := hostileRun(t, mode, 5, client, HTTPOptions{Timeout: 2 * time.Second},

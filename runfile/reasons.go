@@ -58,7 +58,7 @@ func (r *ErrorReason) String() string {
 func AddErrorReasons(dst, src []ErrorReason) []ErrorReason {
 	for _, r := range src {
 		i := slices.IndexFunc(dst, r.Same)
-		if i < 0 && r.Reason != OtherReason && distinct(dst) >= MaxErrorReasons {
+		if i < 0 && r.Reason != OtherReason && DistinctReasons(dst) >= MaxErrorReasons {
 			r = ErrorReason{Kind: r.Kind, Reason: OtherReason, Count: r.Count}
 			i = slices.IndexFunc(dst, r.Same)
 		}
@@ -75,8 +75,9 @@ func AddErrorReasons(dst, src []ErrorReason) []ErrorReason {
 	return dst
 }
 
-// distinct counts the reasons of rs other than OtherReason.
-func distinct(rs []ErrorReason) int {
+// DistinctReasons counts the reasons of rs other than OtherReason: what
+// MaxErrorReasons bounds.
+func DistinctReasons(rs []ErrorReason) int {
 	n := 0
 	for _, r := range rs {
 		if r.Reason != OtherReason {
