@@ -177,16 +177,7 @@ func (e *engine) progress(ph *phase, iv *runfile.Interval) {
 	if sec <= 0 {
 		return
 	}
-	label := fmt.Sprintf("run %d", ph.run)
-	switch {
-	case ph.step > 0:
-		label = fmt.Sprintf("step %d (%.0f/s)", ph.step, ph.rate)
-	case e.spec.label != nil:
-		label = e.spec.label(ph, iv.Users)
-	}
-	if ph.warmup {
-		label += " (warm-up)"
-	}
+	label := e.label(ph, iv)
 	tail := ""
 	if iv.Tail {
 		tail = " (in flight at the end)"
@@ -205,6 +196,21 @@ func (e *engine) progress(ph *phase, iv *runfile.Interval) {
 		label, float64(iv.EndNS)/1e9, float64(n)/sec, float64(ok)/sec, errs, wrong, time.Duration(p99).Round(time.Microsecond), tail)
 }
 
+// label names the phase in a progress line: "run 2", "step 3 (400/s)".
+func (e *engine) label(ph *phase, iv *runfile.Interval) string {
+	label := fmt.Sprintf("run %d", ph.run)
+	switch {
+	case ph.step > 0:
+		label = fmt.Sprintf("step %d (%.0f/s)", ph.step, ph.rate)
+	case e.spec.label != nil:
+		label = e.spec.label(ph, iv.Users)
+	}
+	if ph.warmup {
+		label += " (warm-up)"
+	}
+	return label
+}
+
 // waiting says, for a tick after the window in which nothing completed,
 // what the run is waiting for: a stalled server would otherwise leave the
 // terminal silent until the requests time out.
@@ -213,8 +219,8 @@ func (e *engine) waiting(ph *phase, iv *runfile.Interval) {
 		return
 	}
 	if k := e.inFlight(); k > 0 {
-		fmt.Fprintf(e.cfg.Log, "load: run %d %6.1fs: the window closed at %.1fs; %s\n",
-			ph.run, float64(iv.EndNS)/1e9, float64(ph.window)/1e9, e.inFlightText(ph, k))
+		fmt.Fprintf(e.cfg.Log, "load: %s %6.1fs: the window closed at %.1fs; %s\n",
+			e.label(ph, iv), float64(iv.EndNS)/1e9, float64(ph.window)/1e9, e.inFlightText(ph, k))
 	}
 }
 
