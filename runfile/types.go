@@ -375,9 +375,8 @@ type Summary struct {
 	// "Book-0007 data.book.price: expected 12.5, got 13.5"; Failures is
 	// the directory that shows the first wrong answers of each label.
 	FirstWrong string `json:"first_wrong,omitempty"`
-	// LastError is the message of the last request that got no complete
-	// answer (a connection refused or reset, a timeout), e.g. "read tcp
-	// 127.0.0.1:51234->127.0.0.1:4000: read: connection reset by peer".
+	// LastError is the last error's kind and reason (see ErrorReason),
+	// e.g. "transport: read: connection reset by peer".
 	LastError string `json:"last_error,omitempty"`
 	// LateIntervals counts the interval lines collected late (see
 	// Interval.CollectedLateNS): the load generator could not keep its tick.
