@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gqlbench/gqlbench/internal/hostile"
 )
 
 // TestCheckStatusReportsNoCorrectness: with status-only checks against a
@@ -45,5 +47,36 @@ func TestCheckStatusReportsNoCorrectness(t *testing.T) {
 	}
 	if !strings.Contains(summary, `"check":"status"`) {
 		t.Errorf("the summary line does not say how answers were checked: %s", summary)
+	}
+}
+
+// TestErrorsSayWhatHappened: a server that answers 401 with a body that
+// quotes the request's token: the terminal, the run file, load show and
+// the report count the errors by kind and status with the body's start,
+// and the token is in none of them.
+func TestErrorsSayWhatHappened(t *testing.T) {
+	const token = "tok-5ecret-0123456789"
+	dir := t.TempDir()
+	srv := hostile.Start(t, "unauthorized", 0)
+	q := shopQueries(t, dir, 3, false)
+	out := filepath.Join(dir, "run.jsonl")
+	code, _, stderr := run("load", "--target", srv.URL(), "--queries", q, "--check", "status", "--no-check", "--duration", "300ms",
+		"--runs", "1", "--interval", "100ms", "-o", out, "--header", "Authorization: Bearer "+token)
+	if code != ExitCheck {
+		t.Fatalf("exit %d, want a failed check: %s", code, stderr)
+	}
+	_, show, _ := run("load", "show", out)
+	_, md, _ := run("report", out)
+	file, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, text := range map[string]string{"the terminal": stderr, "load show": show, "the report": md, "the run file": string(file)} {
+		if strings.Contains(text, token) {
+			t.Errorf("%s shows the token", what)
+		}
+		if !strings.Contains(text, "401") || !strings.Contains(text, "not authorized") {
+			t.Errorf("%s does not say the errors were HTTP 401 with their body:\n%s", what, text)
+		}
 	}
 }
