@@ -292,6 +292,7 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	job.Warn = func(w string) { fmt.Fprintf(env.Stderr, "load: warning: %s\n", w) }
 	if !f.quiet {
 		job.Config.Log = env.Stderr
+		printLength(env.Stderr, job.Config)
 	}
 	var files closers
 	defer files.close()
