@@ -229,3 +229,29 @@ func checkReason(kind measure.Outcome, status int, body []byte) string {
 	}
 	return "the data cannot be read as JSON"
 }
+
+// netHTTPMalformed lists the words of net/http's errors for a response it
+// could not parse (it exports no type for them).
+var netHTTPMalformed = []string{"malformed", "invalid byte in chunk length", "chunk length too large", "line too long",
+	"Content-Length", "transfer encoding", "headers exceeded", "invalid status"}
+
+// stdProtocol returns a failure of net/http to parse a response as a
+// protocolError (bad_response, as gqlbench's own client counts it), in
+// net/http's words without its preamble; any other error as it is.
+func stdProtocol(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		msg = ue.Err.Error()
+	}
+	msg = strings.TrimPrefix(msg, "net/http: HTTP/1.x transport connection broken: ")
+	for _, w := range netHTTPMalformed {
+		if strings.Contains(msg, w) {
+			return protocolError{msg}
+		}
+	}
+	return err
+}

@@ -2,6 +2,7 @@ package drive
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -135,6 +136,9 @@ func TestMalformedAnswersAbort(t *testing.T) {
 				}
 				if !strings.Contains(abort.Reason, rs[0].Reason) || r.sum.LastError == "" {
 					t.Errorf("abort %q, last error %q: want the reason %q", abort.Reason, r.sum.LastError, rs[0].Reason)
+				}
+				if want := map[string]string{"server-error": "http_status"}[mode]; rs[0].Kind != cmp.Or(want, "bad_response") {
+					t.Errorf("reason %+v: want kind %s on either client", rs[0], cmp.Or(want, "bad_response"))
 				}
 				if strings.Contains(rs[0].Reason, "127.0.0.1") {
 					t.Errorf("reason %q holds an address: one per connection", rs[0].Reason)
