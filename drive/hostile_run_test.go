@@ -272,3 +272,41 @@ func TestTimeoutNamesNoInternalCall(t *testing.T) {
 		t.Errorf("error %v: want a timeout in net.Conn's words", err)
 	}
 }
+
+// TestCapacityGoesOnAfterRefusedStep: a capacity step the server refuses
+// whole (503 to every request above 300/s) fails, and the search goes on
+// at lower rates: an answer with a status is an answer, not a dead server.
+func TestCapacityGoesOnAfterRefusedStep(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newFake(time.Millisecond)
+		var mu sync.Mutex
+		var sends []time.Duration
+		srv.answer = func(int, int) (int, []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			now := time.Since(srv.start)
+			sends = append(sends, now)
+			// the rate over the last 100 ms
+			n := 0
+			for _, s := range sends {
+				if now-s < 100*time.Millisecond {
+					n++
+				}
+			}
+			if n > 30 {
+				return 503, []byte(`{"errors":[{"message":"overloaded"}]}`)
+			}
+			return 200, okBody
+		}
+		slo, _ := measure.ParseSLO("p99<1s")
+		r := runLoad(t, t.Context(), Config{Mode: Capacity, Transport: srv, Requests: requests(3, "QT1"), SLO: slo,
+			Rate: 200, MaxRate: 800, Duration: 3 * time.Second, Connections: 8, AbortAfter: time.Second, MaxSteps: 6})
+		var abort *AbortError
+		if errors.As(r.err, &abort) {
+			t.Fatalf("the search aborted on a refused step: %v", r.err)
+		}
+		if c := r.sum.Capacity; c == nil || c.Rate < 200 || c.Rate > 300 || len(r.file.Steps) < 3 {
+			t.Fatalf("capacity %+v after %d steps, want between 200 and 300/s", c, len(r.file.Steps))
+		}
+	})
+}

@@ -130,12 +130,18 @@ func templateInterval(st *measure.Stats) (*runfile.TemplateInterval, error) {
 // watchdog aborts a run whose server stopped answering: for AbortAfter
 // nothing but errors came back — refused connections, resets, timeouts,
 // and answers that are errors too (malformed HTTP, a status other than
-// 200, GraphQL errors, no data).
+// 200, GraphQL errors, no data). In a capacity search an answer with a
+// status is an answer: a step refused with 503s fails, and the search
+// goes on at a lower rate.
 func (e *engine) watchdog(iv *runfile.Interval) error {
 	var responses, failures int64
 	for _, t := range iv.Templates {
-		failures += t.Errors
-		responses += t.Count - t.Errors
+		f := t.Errors
+		if e.spec.Name == Capacity {
+			f -= t.ErrorKinds[measure.ErrStatus.String()] + t.ErrorKinds[measure.ErrGraphQL.String()]
+		}
+		failures += f
+		responses += t.Count - f
 	}
 	now := time.Now()
 	if responses > 0 || e.lastResp.IsZero() {
