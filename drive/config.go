@@ -81,6 +81,14 @@ type Config struct {
 	FailuresDir  string        // where the first wrong answers of each label are shown; "": nowhere
 	MaxFailures  int           // wrong answers shown per label (default DefaultMaxFailures)
 
+	// Timeout is the transport's per-request timeout, for the words of a
+	// timeout's error; Check is how answers are checked (Params.Check),
+	// for the summary; Secrets are texts never shown in an error's sample
+	// body (the request headers' values).
+	Timeout time.Duration
+	Check   string
+	Secrets []string
+
 	Records *measure.RecordWriter // per-request records, or nil
 	Watch   []*measure.Proc       // processes sampled each interval (--watch-pid)
 	Self    *measure.Proc         // the load generator itself, or nil
@@ -94,6 +102,8 @@ type Config struct {
 	// lag makes the load generator slow on purpose, for tests: its own
 	// work after each answer (checking, recording) takes this long.
 	lag time.Duration
+	// checkLag makes every answer's check take this long, for tests.
+	checkLag time.Duration
 }
 
 // DefaultMaxRuns is how many runs --runs auto makes at most, the warm-up

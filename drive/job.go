@@ -87,6 +87,7 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		return nil, err
 	}
 	cfg.Ignore = j.Ignore
+	cfg.Timeout, cfg.Check, cfg.Secrets = j.HTTP.Timeout, level, secretsOf(j.HTTP.Header)
 	if err := j.transports(&cfg); err != nil {
 		return nil, err
 	}

@@ -141,7 +141,7 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 	res.Connects = int(c.connects.Load())
 	if err != nil {
 		res.End = time.Now()
-		return err
+		return stdProtocol(err)
 	}
 	res.SentBytes = int64(len(body))
 	c.buf.Reset()
@@ -151,7 +151,7 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 	res.FirstByte = c.first
 	res.RecvBytes = n
 	if err != nil {
-		return err
+		return stdProtocol(err)
 	}
 	if n > int64(c.t.o.MaxResponseBytes) {
 		return protocolError{fmt.Sprintf("response exceeds the %d-byte limit", c.t.o.MaxResponseBytes)}

@@ -85,6 +85,7 @@ type Counts struct {
 	Dropped    int64 // sends not made: no connection free within the maximum lateness
 	Overrun    int64 // requests completed after the run's window (not in its throughput)
 	OverrunOK  int64 // of which correct
+	OverrunErr int64 // of which errors
 	Clamped    int64 // latencies outside the histogram range, recorded at the range's edge
 	SentBytes  int64
 	RecvBytes  int64
@@ -104,6 +105,7 @@ func (c *Counts) Add(o *Counts) {
 	c.Dropped += o.Dropped
 	c.Overrun += o.Overrun
 	c.OverrunOK += o.OverrunOK
+	c.OverrunErr += o.OverrunErr
 	c.Clamped += o.Clamped
 	c.SentBytes += o.SentBytes
 	c.RecvBytes += o.RecvBytes
@@ -133,6 +135,9 @@ func (c *Counts) countAtomic(s *Sample) {
 	default:
 		add(&c.Errors, 1)
 		add(&c.ErrorKinds[s.Outcome-ErrStatus], 1)
+		if s.Overrun {
+			add(&c.OverrunErr, 1)
+		}
 	}
 	if s.Verified {
 		add(&c.Verified, 1)

@@ -97,6 +97,9 @@ type RunInfo struct {
 	// ConnectsPerRequest is the run file's connections made inside
 	// requests' time, per request (the server closed the last one).
 	ConnectsPerRequest float64 `json:"connects_per_request,omitempty"`
+	// ErrorReasons count the measured runs' errors by kind, status and
+	// reason, with one answer's first bytes (see runfile.ErrorReason).
+	ErrorReasons []runfile.ErrorReason `json:"error_reasons,omitempty"`
 }
 
 // Series is one server (or variant) across its runs.
@@ -183,7 +186,8 @@ func runInfo(run *Run) RunInfo {
 		Params: h.Params, Dataset: h.Queries.Dataset, Queries: h.Queries.Path, SHA256: h.Queries.SHA256,
 		Instances: h.Queries.Instances, Templates: run.templates, Machine: h.Machine, Start: h.Start,
 		Status: s.Status, Reason: s.Reason, Measured: len(run.runs), Warmups: run.warmups, Truncated: run.File.Truncated,
-		DriverWhy: s.DriverWhy, OnTime: s.OnTime, CV: s.CV, RunsAuto: s.RunsAuto, Watched: h.Watch, Generators: s.Generators}
+		DriverWhy: s.DriverWhy, OnTime: s.OnTime, CV: s.CV, RunsAuto: s.RunsAuto, Watched: h.Watch, Generators: s.Generators,
+		ErrorReasons: s.ErrorReasons}
 }
 
 // series lists the series in order of first appearance, with their

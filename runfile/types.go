@@ -189,6 +189,9 @@ type Interval struct {
 	Pairs map[string]*PairInterval `json:"pairs,omitempty"`
 	// Series are the interval's fine samples (--sample-interval).
 	Series *Series `json:"series,omitempty"`
+	// ErrorReasons count the interval's errors by kind, status and reason
+	// (at most MaxErrorReasons reasons, then each kind's OtherReason).
+	ErrorReasons []ErrorReason `json:"error_reasons,omitempty"`
 }
 
 // Series are an interval's fine samples, taken every EveryNS from the
@@ -231,9 +234,12 @@ type TemplateInterval struct {
 	Dropped    int64 `json:"dropped"`
 	Overrun    int64 `json:"overrun"`    // completed after the run's window
 	OverrunOK  int64 `json:"overrun_ok"` // of which correct
-	Clamped    int64 `json:"clamped,omitempty"`
-	SentBytes  int64 `json:"bytes_sent"`
-	RecvBytes  int64 `json:"bytes_received"`
+	// OverrunErrors are the overruns that were errors (absent: none, or a
+	// file from before it was counted).
+	OverrunErrors int64 `json:"overrun_errors,omitempty"`
+	Clamped       int64 `json:"clamped,omitempty"`
+	SentBytes     int64 `json:"bytes_sent"`
+	RecvBytes     int64 `json:"bytes_received"`
 	// Calls is the number of HTTP calls the requests made (a REST plan's
 	// calls, a persisted query's second request); absent when it is one
 	// per request, Count (see CallCount).
@@ -274,6 +280,7 @@ func (c *TemplateInterval) AddCounts(t *TemplateInterval) {
 	c.Dropped += t.Dropped
 	c.Overrun += t.Overrun
 	c.OverrunOK += t.OverrunOK
+	c.OverrunErrors += t.OverrunErrors
 	c.Clamped += t.Clamped
 	c.SentBytes += t.SentBytes
 	c.RecvBytes += t.RecvBytes
@@ -385,14 +392,21 @@ type Summary struct {
 	// "Book-0007 data.book.price: expected 12.5, got 13.5"; Failures is
 	// the directory that shows the first wrong answers of each label.
 	FirstWrong string `json:"first_wrong,omitempty"`
-	// LastError is the message of the last request that got no complete
-	// answer (a connection refused or reset, a timeout), e.g. "read tcp
-	// 127.0.0.1:51234->127.0.0.1:4000: read: connection reset by peer".
+	// LastError is the last error's kind and reason (see ErrorReason),
+	// e.g. "transport: read: connection reset by peer".
 	LastError string `json:"last_error,omitempty"`
 	// LateIntervals counts the interval lines collected late (see
 	// Interval.CollectedLateNS): the load generator could not keep its tick.
 	LateIntervals int    `json:"late_intervals,omitempty"`
 	Failures      string `json:"failures,omitempty"`
+	// ErrorReasons count the measured runs' errors by kind, status and
+	// reason, the most frequent first, each with one answer's first bytes
+	// when it had a body (see ErrorReason).
+	ErrorReasons []ErrorReason `json:"error_reasons,omitempty"`
+	// Check is how answers were checked, the header's Params.Check:
+	// "status" says they were not (no goodput, no wrong answers: the JSON
+	// line leaves both out).
+	Check string `json:"check,omitempty"`
 	// APQMisses counts persisted-query hashes the server did not know (the
 	// full query was sent after them).
 	APQMisses int64 `json:"apq_misses,omitempty"`

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"net/http"
@@ -113,7 +114,8 @@ func readHeaderFile(path string) ([]string, error) {
 	defer f.Close()
 	var out []string
 	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -123,7 +125,13 @@ func readHeaderFile(path string) ([]string, error) {
 		}
 		out = append(out, line)
 	}
-	return out, sc.Err()
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, fmt.Errorf("header file %s, line %d: longer than %d KiB, the longest header line read", path, n, bufio.MaxScanTokenSize>>10)
+	case err != nil:
+		return nil, fmt.Errorf("header file %s, line %d: %w", path, n, err)
+	}
+	return out, nil
 }
 
 // isSecret reports whether a header's value must not be written.
