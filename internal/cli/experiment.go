@@ -11,6 +11,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/experiment"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 )
 
 func init() {
@@ -129,6 +130,9 @@ func (c *commonFlags) common(env Env) (experiment.Common, error) {
 	}
 	if c.dir == "" {
 		return experiment.Common{}, usagef("--dir must not be empty")
+	}
+	if err := outfile.CheckDir(c.dir); err != nil { // a device named by --dir is refused, never replaced
+		return experiment.Common{}, usageError{"--dir: " + err.Error()}
 	}
 	log := env.Stderr
 	if c.quiet {

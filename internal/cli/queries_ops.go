@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/operation"
 	"github.com/gqlbench/gqlbench/queryfile"
 )
@@ -157,7 +158,7 @@ func (o *opsFlags) options(f queriesFlags) (operation.Options, error) {
 // writeEntries writes a queries file to path, or to stdout when path is
 // "", and says where.
 func writeEntries(env Env, path string, entries []queryfile.Entry) (string, error) {
-	if path == "" {
+	if path == "" || outfile.IsStdout(path) {
 		return "stdout", queryfile.Write(env.Stdout, entries)
 	}
 	return path, writeFileAtomic(path, func(w io.Writer) error { return queryfile.Write(w, entries) })
@@ -173,8 +174,11 @@ func importGraphQLBench(env Env, config, out string) error {
 	if err != nil {
 		return err
 	}
-	headerFile := out + ".headers"
+	headerFile, beside := outfile.Beside(out, ".headers")
 	if len(cfg.Headers) > 0 {
+		if !beside {
+			return fmt.Errorf("the configuration has %d headers, written to OUT.headers beside the queries file: -o must name a file, not a device or a pipe (%s)", len(cfg.Headers), out)
+		}
 		var b strings.Builder
 		for _, h := range cfg.Headers {
 			fmt.Fprintf(&b, "%s: %s\n", h.Name, h.Value)
