@@ -123,6 +123,7 @@ func TestOutputsOntoADevice(t *testing.T) {
 		want string
 	}{
 		{[]string{"gen", "--sf", "1", "--db", "sqlite:" + dev, "--quiet"}, "must be a regular file"},
+		{[]string{"serve", "batch", "--db", "sqlite:" + dev, "--addr", "127.0.0.1:0"}, "must be a regular file"},
 		{[]string{"gen", "--sf", "1", "--format", "csv", "-o", dev, "--quiet"}, "character device"},
 		{[]string{"gen", "--sf", "1", "--db", "sqlite:" + filepath.Join(work, "y.db"), "--values", dev, "--quiet"}, "character device"},
 		{[]string{"queries", "--meta", meta, "--per-template", "1", "--lingbm-out", dev}, "character device"},
