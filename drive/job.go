@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -172,7 +173,7 @@ func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header {
 	h := NewHeader(cfg, info, j.Queries)
 	p := &h.Params
-	p.Check, p.Reference = level, j.Reference
+	p.Check, p.Reference = level, dbloc.Redact(j.Reference) // a URL's secrets stay on the wire
 	p.Method, p.APQ = j.HTTP.Method, j.HTTP.APQ
 	if j.API == APIREST || cfg.Mode == Paired || hasSteps(cfg.Requests) {
 		p.Parallel = parallelOf(j.HTTP)
@@ -182,7 +183,7 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 		p.API = APIREST
 	}
 	if cfg.Mode == Paired {
-		p.PairedTarget, p.PairedAPI = j.PairedTarget, j.pairedAPI()
+		p.PairedTarget, p.PairedAPI = dbloc.Redact(j.PairedTarget), j.pairedAPI()
 	}
 	for _, path := range j.Ignore {
 		p.Ignore = append(p.Ignore, strings.Join(path, "."))

@@ -497,9 +497,10 @@ func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.
 		flags["runs"] = strconv.Itoa(c.Runs) // the effective default
 	}
 	f.req.redactFlags(flags)
+	redactFlagValues(flags) // URLs and DSNs (--target, --reference, --db-statements): dbloc.Redact
 	return drive.HeaderInfo{
-		Version: Version, Command: append([]string{"gqlbench"}, f.req.redactArgs(env.Args)...), Flags: flags,
-		Target: f.target, Timeout: f.req.timeout, Client: f.req.client, Records: f.records, Checked: !f.noCheck,
+		Version: Version, Command: append([]string{"gqlbench"}, f.req.redactArgs(redactArgs(env.Args))...), Flags: flags,
+		Target: redactArg(f.target), Timeout: f.req.timeout, Client: f.req.client, Records: f.records, Checked: !f.noCheck,
 		Labels: f.labels.m,
 	}
 }

@@ -108,7 +108,7 @@ func runOps(ctx context.Context, env Env, f queriesFlags, o opsFlags) error {
 			return err
 		}
 		if err := set.Validate(schema); err != nil {
-			return fmt.Errorf("the operations are not valid against %s:\n%w", o.schema, err)
+			return fmt.Errorf("the operations are not valid against %s:\n%w", dbloc.Redact(o.schema), err)
 		}
 	}
 	var vars *operation.Vars
