@@ -86,8 +86,7 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	corrected := spec != nil && spec.Corrected
 	e.coll = measure.NewCollector(measure.Options{Templates: len(e.names), Corrected: corrected, Samples: cfg.Records != nil})
 	e.snap = e.coll.NewSnapshot()
-	e.checker = NewChecker(cfg.Requests, 0)
-	e.checker.ignore = cfg.Ignore
+	e.checker = newRunChecker(cfg.Requests, 0, cfg.Ignore)
 	e.fails = newFailureLog(cfg.FailuresDir, cfg.MaxFailures, cfg.Requests, cfg.Ignore)
 	e.checker.onWrong = e.fails.record
 	e.stmts.c = cfg.Statements

@@ -98,11 +98,16 @@ type Params struct {
 	Reference string   `json:"reference,omitempty"` // the reference server's URL
 	Ignore    []string `json:"ignore,omitempty"`    // member paths left out of every comparison
 	Method    string   `json:"method,omitempty"`    // GET, or POST (the default when absent)
-	APQ       bool     `json:"apq,omitempty"`       // automatic persisted queries: the hash first
-	API       string   `json:"api,omitempty"`       // rest: the target is a REST API, the tasks' plans carried out; absent: GraphQL
-	Parallel  int      `json:"parallel,omitempty"`  // rest: calls of one task made at a time (connections per client)
-	HTTP2     bool     `json:"http2,omitempty"`     // HTTP/2 (h2c) on one connection per client
-	HTTP2API  string   `json:"http2_api,omitempty"` // with HTTP2, the one API spoken to over HTTP/2; absent: every target
+	// Mutations counts the entries that run mutations (their answers depend
+	// on the API's state); MutationMethod is how they were sent when it is
+	// not Method: POST under GET (GET for queries, POST for mutations).
+	Mutations      int    `json:"mutations,omitempty"`
+	MutationMethod string `json:"mutation_method,omitempty"`
+	APQ            bool   `json:"apq,omitempty"`       // automatic persisted queries: the hash first
+	API            string `json:"api,omitempty"`       // rest: the target is a REST API, the tasks' plans carried out; absent: GraphQL
+	Parallel       int    `json:"parallel,omitempty"`  // rest: calls of one task made at a time (connections per client)
+	HTTP2          bool   `json:"http2,omitempty"`     // HTTP/2 (h2c) on one connection per client
+	HTTP2API       string `json:"http2_api,omitempty"` // with HTTP2, the one API spoken to over HTTP/2; absent: every target
 	// PairedTarget is the paired mode's second target, speaking PairedAPI;
 	// Group is the pairs per group.
 	PairedTarget string `json:"paired_target,omitempty"`

@@ -293,6 +293,7 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	job.Warn = func(w string) { fmt.Fprintf(env.Stderr, "load: warning: %s\n", w) }
 	if !f.quiet {
 		job.Config.Log = env.Stderr
+		printLength(env.Stderr, job.Config)
 	}
 	var files closers
 	defer func() { files.close() }() // a plain defer files.close() would see the files of now: none

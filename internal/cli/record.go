@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
@@ -24,7 +26,22 @@ hash ("expect"). gqlbench load --queries golden.jsonl then checks every response
 against them and shows a wrong answer field by field. Every entry must be
 answered: an HTTP status other than 200, GraphQL errors or a response without
 data stop the recording with the entries concerned named (exit 1). The request
-flags (--header, --header-file, --method, --apq, ...) are load's.`
+flags (--header, --header-file, --method, --apq, ...) are load's. When the file
+holds mutations, every entry is sent one at a time in file order, none skipped
+as a duplicate: the answers are those of the API's state at the start.`
+
+// mutations counts the entries that run mutations and lists their labels.
+func mutations(entries []queryfile.Entry) (n int, labels []string) {
+	for i := range entries {
+		if entries[i].Mutation() {
+			n++
+			if !slices.Contains(labels, entries[i].Label) {
+				labels = append(labels, entries[i].Label)
+			}
+		}
+	}
+	return n, labels
+}
 
 func runRecord(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "record", recordSynopsis)
@@ -53,6 +70,14 @@ func runRecord(ctx context.Context, env Env, args []string) error {
 	q, err := queryfile.ReadFile(*queries)
 	if err != nil {
 		return err
+	}
+	if n, labels := mutations(q.Entries); n > 0 {
+		fmt.Fprintf(env.Stderr, "record: %d of %d entries run mutations (%s): every entry is sent one at a time, in file order, none skipped as a duplicate; "+
+			"the answers recorded depend on the API's state when the recording starts: start every load from that same state (docs/any-api.md, Writes)\n",
+			n, len(q.Entries), strings.Join(labels, ", "))
+		if strings.EqualFold(o.Method, "GET") {
+			fmt.Fprintf(env.Stderr, "record: --method GET sends queries by GET and the %d mutations by POST (GraphQL over HTTP runs no mutation sent by GET)\n", n)
+		}
 	}
 	start := time.Now()
 	r := drive.Recorder{Target: *target, Client: req.client, HTTP: o, Connections: *conns}
