@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -238,7 +239,7 @@ func (j *Job) benchmarkWrites(reqs []Request) bool {
 func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header {
 	h := NewHeader(cfg, info, j.Queries)
 	p := &h.Params
-	p.Check, p.Reference = level, j.Reference
+	p.Check, p.Reference = level, dbloc.Redact(j.Reference) // a URL's secrets stay on the wire
 	p.Method, p.APQ = j.HTTP.Method, j.HTTP.APQ
 	if p.Mutations = Mutations(cfg.Requests); p.Mutations > 0 && strings.EqualFold(p.Method, "GET") {
 		p.MutationMethod = "POST"
@@ -251,7 +252,7 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 		p.API = APIREST
 	}
 	if cfg.Mode == Paired {
-		p.PairedTarget, p.PairedAPI = j.PairedTarget, j.pairedAPI()
+		p.PairedTarget, p.PairedAPI = dbloc.Redact(j.PairedTarget), j.pairedAPI()
 	}
 	for _, path := range j.Ignore {
 		p.Ignore = append(p.Ignore, strings.Join(path, "."))

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -295,7 +296,7 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 		printLength(env.Stderr, job.Config)
 	}
 	var files closers
-	defer files.close()
+	defer func() { files.close() }() // a plain defer files.close() would see the files of now: none
 	job.Out = func() (io.Writer, error) { return files.create(f.out, env.Stdout) }
 	if f.records != "" {
 		job.Records = func() (io.Writer, error) { return files.create(f.records, nil) }
@@ -322,12 +323,13 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 // closers are files a command created, closed at its end.
 type closers []io.Closer
 
-// create creates path, or returns def when path is "" and def is not nil.
+// create opens path (outfile.Open), or returns def when path is "" or "-"
+// and def is not nil.
 func (c *closers) create(path string, def io.Writer) (io.Writer, error) {
-	if path == "" && def != nil {
+	if (path == "" || outfile.IsStdout(path)) && def != nil {
 		return def, nil
 	}
-	fh, err := os.Create(path)
+	fh, err := outfile.Open(path, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -381,8 +383,8 @@ func (f *loadFlags) job(env Env, cfg drive.Config, q *queryfile.File) (*drive.Jo
 		}
 		j.Ignore = append(j.Ignore, p)
 	}
-	if f.out != "" {
-		j.Config.FailuresDir = f.out + ".failures"
+	if f.out != "" && !outfile.IsStdout(f.out) { // beside a run file, never beside a device or a pipe
+		j.Config.FailuresDir, _ = outfile.Beside(f.out, ".failures")
 	}
 	j.Config.MaxFailures = f.failures
 	return j, nil
@@ -496,9 +498,10 @@ func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.
 		flags["runs"] = strconv.Itoa(c.Runs) // the effective default
 	}
 	f.req.redactFlags(flags)
+	redactFlagValues(flags) // URLs and DSNs (--target, --reference, --db-statements): dbloc.Redact
 	return drive.HeaderInfo{
-		Version: Version, Command: append([]string{"gqlbench"}, f.req.redactArgs(env.Args)...), Flags: flags,
-		Target: f.target, Timeout: f.req.timeout, Client: f.req.client, Records: f.records, Checked: !f.noCheck,
+		Version: Version, Command: append([]string{"gqlbench"}, f.req.redactArgs(redactArgs(env.Args))...), Flags: flags,
+		Target: redactArg(f.target), Timeout: f.req.timeout, Client: f.req.client, Records: f.records, Checked: !f.noCheck,
 		Labels: f.labels.m,
 	}
 }
@@ -548,9 +551,10 @@ func writeRunFile(out io.Writer, f *runfile.File) error {
 	return w.Err()
 }
 
-// writeOut writes to path through a temporary file, or to stdout.
+// writeOut writes to path (outfile.WriteFile), or to stdout when path is
+// "" or "-".
 func writeOut(env Env, path string, write func(io.Writer) error) error {
-	if path == "" {
+	if path == "" || outfile.IsStdout(path) {
 		return write(env.Stdout)
 	}
 	return writeFileAtomic(path, write)
@@ -630,7 +634,7 @@ func profile(cpuPath, tracePath string) (stop func(), err error) {
 		}
 	}
 	if cpuPath != "" {
-		f, err := os.Create(cpuPath)
+		f, err := outfile.Open(cpuPath, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
@@ -641,7 +645,7 @@ func profile(cpuPath, tracePath string) (stop func(), err error) {
 		}
 	}
 	if tracePath != "" {
-		f, err := os.Create(tracePath)
+		f, err := outfile.Open(tracePath, 0o644)
 		if err != nil {
 			stop()
 			return nil, fmt.Errorf("--exectrace: %w", err)

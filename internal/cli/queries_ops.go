@@ -16,6 +16,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/operation"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -115,7 +116,7 @@ func runOps(ctx context.Context, env Env, f queriesFlags, o opsFlags) error {
 			return err
 		}
 		if err := set.Validate(schema); err != nil {
-			return fmt.Errorf("the operations are not valid against %s:\n%w", o.schema, err)
+			return fmt.Errorf("the operations are not valid against %s:\n%w", dbloc.Redact(o.schema), err)
 		}
 	}
 	var vars *operation.Vars
@@ -205,7 +206,7 @@ func warnMutations(env Env, entries []queryfile.Entry) {
 // writeEntries writes a queries file to path, or to stdout when path is
 // "", and says where.
 func writeEntries(env Env, path string, entries []queryfile.Entry) (string, error) {
-	if path == "" {
+	if path == "" || outfile.IsStdout(path) {
 		return "stdout", queryfile.Write(env.Stdout, entries)
 	}
 	return path, writeFileAtomic(path, func(w io.Writer) error { return queryfile.Write(w, entries) })
@@ -221,8 +222,11 @@ func importGraphQLBench(env Env, config, out string) error {
 	if err != nil {
 		return err
 	}
-	headerFile := out + ".headers"
+	headerFile, beside := outfile.Beside(out, ".headers")
 	if len(cfg.Headers) > 0 {
+		if !beside {
+			return fmt.Errorf("the configuration has %d headers, written to OUT.headers beside the queries file: -o must name a file, not a device or a pipe (%s)", len(cfg.Headers), out)
+		}
 		var b strings.Builder
 		for _, h := range cfg.Headers {
 			fmt.Fprintf(&b, "%s: %s\n", h.Name, h.Value)

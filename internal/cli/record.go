@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/queryfile"
 )
@@ -89,7 +90,7 @@ func runRecord(ctx context.Context, env Env, args []string) error {
 	}
 	if !*quiet {
 		el := time.Since(start)
-		fmt.Fprintf(env.Stderr, "record: %d answers from %s in %.2fs (%.0f entries/s)\n", len(golden), *target, el.Seconds(), float64(len(golden))/el.Seconds())
+		fmt.Fprintf(env.Stderr, "record: %d answers from %s in %.2fs (%.0f entries/s)\n", len(golden), dbloc.Redact(*target), el.Seconds(), float64(len(golden))/el.Seconds())
 	}
 	return nil
 }
