@@ -203,12 +203,9 @@ func TestMerge(t *testing.T) {
 	}
 	// The merged file reads back as it was written.
 	var buf bytes.Buffer
-	w := NewWriter(&buf)
-	w.Write(m.Header)
-	for _, iv := range m.Intervals {
-		w.Write(iv)
+	if err := WriteFile(&buf, m); err != nil {
+		t.Fatal(err)
 	}
-	w.Write(m.Summary)
 	back, err := Read(&buf)
 	if err != nil {
 		t.Fatalf("merged file does not read back: %v", err)
@@ -249,19 +246,8 @@ func FuzzRead(f *testing.F) {
 			return
 		}
 		var buf bytes.Buffer
-		w := NewWriter(&buf)
-		w.Write(got.Header)
-		for _, iv := range got.Intervals {
-			w.Write(iv)
-		}
-		for _, s := range got.Steps {
-			w.Write(s)
-		}
-		for _, q := range got.Queries {
-			w.Write(q)
-		}
-		if got.Summary != nil {
-			w.Write(got.Summary)
+		if err := WriteFile(&buf, got); err != nil {
+			t.Fatal(err)
 		}
 		again, err := Read(&buf)
 		if err != nil {

@@ -53,3 +53,23 @@ func (w *Writer) Write(line any) error {
 
 // Err returns the first error met.
 func (w *Writer) Err() error { return w.err }
+
+// WriteFile writes the whole of f: its header, intervals, steps, queries
+// and summary (when it has one), in that order.
+func WriteFile(out io.Writer, f *File) error {
+	w := NewWriter(out)
+	w.Write(f.Header)
+	for _, iv := range f.Intervals {
+		w.Write(iv)
+	}
+	for _, s := range f.Steps {
+		w.Write(s)
+	}
+	for _, q := range f.Queries {
+		w.Write(q)
+	}
+	if f.Summary != nil {
+		w.Write(f.Summary)
+	}
+	return w.Err()
+}

@@ -529,26 +529,7 @@ func runLoadMerge(env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeOut(env, *out, func(w io.Writer) error { return writeRunFile(w, m) })
-}
-
-// writeRunFile writes a whole run file.
-func writeRunFile(out io.Writer, f *runfile.File) error {
-	w := runfile.NewWriter(out)
-	w.Write(f.Header)
-	for _, iv := range f.Intervals {
-		w.Write(iv)
-	}
-	for _, s := range f.Steps {
-		w.Write(s)
-	}
-	for _, q := range f.Queries {
-		w.Write(q)
-	}
-	if f.Summary != nil {
-		w.Write(f.Summary)
-	}
-	return w.Err()
+	return writeOut(env, *out, func(w io.Writer) error { return runfile.WriteFile(w, m) })
 }
 
 // writeOut writes to path (outfile.WriteFile), or to stdout when path is
