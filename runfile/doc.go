@@ -16,4 +16,19 @@
 // a file cut short (a crashed server, Ctrl-C, a killed driver) is valid up to
 // its last complete line; Read accepts that and Summarize recomputes the
 // totals from the intervals.
+//
+// docs/runfile.md documents every line and field, and
+// runfile/schema/gqlbench-run-1.schema.json is its JSON Schema, which the
+// tests validate every run file they write against.
+//
+// Versions. The header's "format" is gqlbench-run/N (Format, Version). A
+// change that a reader of version N reads correctly while ignoring what it
+// does not know keeps N: a new optional field, whose absence means what
+// it meant before. Readers therefore accept fields they do not know, and
+// ignore them. Any change that such a reader would misread bumps N: a
+// field removed, renamed or whose type, unit or meaning changes, a field
+// that becomes required, a value older readers would take for something
+// else, a new line type (Read rejects unknown types, to catch typos). Read refuses a file of a newer version, saying so, rather
+// than guess. Adding a field: add it here with omitempty, to the schema
+// and to docs/runfile.md.
 package runfile

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -122,14 +123,11 @@ func (f *File) add(line []byte) error {
 			return errors.New("a second header")
 		}
 		var h Header
-		if err := strict(line, &h); err != nil {
+		if err := decodeLine(line, &h); err != nil {
 			return err
 		}
-		if !strings.HasPrefix(h.Format, "gqlbench-run/") {
-			return fmt.Errorf("format %q is not a gqlbench run file", h.Format)
-		}
-		if h.Format != Format {
-			return fmt.Errorf("format %q: this gqlbench reads %q", h.Format, Format)
+		if err := checkFormat(h.Format); err != nil {
+			return err
 		}
 		if h.Hist != StandardHist {
 			return fmt.Errorf("histogram configuration %+v: gqlbench records %+v", h.Hist, StandardHist)
@@ -137,7 +135,7 @@ func (f *File) add(line []byte) error {
 		f.Header = &h
 	case TypeInterval:
 		var iv Interval
-		if err := strict(line, &iv); err != nil {
+		if err := decodeLine(line, &iv); err != nil {
 			return err
 		}
 		if err := iv.decode(); err != nil {
@@ -155,19 +153,19 @@ func (f *File) add(line []byte) error {
 		f.Intervals = append(f.Intervals, &iv)
 	case TypeStep:
 		var s Step
-		if err := strict(line, &s); err != nil {
+		if err := decodeLine(line, &s); err != nil {
 			return err
 		}
 		f.Steps = append(f.Steps, &s)
 	case TypeQuery:
 		var q Query
-		if err := strict(line, &q); err != nil {
+		if err := decodeLine(line, &q); err != nil {
 			return err
 		}
 		f.Queries = append(f.Queries, &q)
 	case TypeSummary:
 		var s Summary
-		if err := strict(line, &s); err != nil {
+		if err := decodeLine(line, &s); err != nil {
 			return err
 		}
 		f.Summary = &s
@@ -177,11 +175,27 @@ func (f *File) add(line []byte) error {
 	return nil
 }
 
-// strict decodes one JSON object into v, rejecting unknown fields (a
-// misspelt field in a hand-edited file should not pass silently).
-func strict(line []byte, v any) error {
+// checkFormat accepts the header's format when this build reads it: any
+// gqlbench-run/N with N ≤ Version (see the package doc for the rule).
+func checkFormat(format string) error {
+	v, ok := strings.CutPrefix(format, formatPrefix)
+	if !ok {
+		return fmt.Errorf("format %q is not a gqlbench run file", format)
+	}
+	n, err := strconv.Atoi(v)
+	switch {
+	case err != nil || n < 1:
+		return fmt.Errorf("format %q is not a gqlbench run file (a version is a whole number)", format)
+	case n > Version:
+		return fmt.Errorf("written by a newer gqlbench: %s; this build reads %s", format, Format)
+	}
+	return nil
+}
+
+// decodeLine decodes one JSON object into v. Fields v does not know are
+// ignored: a newer gqlbench's optional fields (see the package doc).
+func decodeLine(line []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {

@@ -7,8 +7,14 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
+// Version is the run file's version: what Format ends with. It changes
+// only when older readers would misread a file (see the package doc).
+const Version = 1
+
 // Format names this version of the run file; it is the header's "format".
-const Format = "gqlbench-run/1"
+const Format = formatPrefix + "1"
+
+const formatPrefix = "gqlbench-run/"
 
 // Line types.
 const (
