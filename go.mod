@@ -38,12 +38,20 @@ go 1.26.0
 //	                               configurations (gqlbench queries --import-graphql-bench);
 //	                               already in the module graph through gqlgen, so it costs
 //	                               nothing more; pure Go.
+//	github.com/santhosh-tekuri/jsonschema/v6  tests only (package runfile/schema, which no
+//	                               non-test package imports: the binary does not carry it):
+//	                               validates every run file the tests write against the
+//	                               run file's JSON Schema (draft 2020-12, formats and base64
+//	                               asserted), the schema other tools read; a maintained,
+//	                               complete implementation rather than a hand-written one.
+//	                               Pure Go; needs only golang.org/x/text, already here.
 require (
 	github.com/99designs/gqlgen v0.17.92
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/goccy/go-yaml v1.19.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/mattn/go-sqlite3 v1.14.53
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/vektah/gqlparser/v2 v2.5.35
 	github.com/vikstrous/dataloadgen v0.0.10
 	golang.org/x/sync v0.24.0
