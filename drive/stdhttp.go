@@ -23,6 +23,7 @@ type StdHTTP struct {
 	header http.Header
 	o      HTTPOptions
 	form   *form
+	budget *budget // response buffers beyond baseBuf, all connections together
 }
 
 // NewStdHTTP returns a net/http transport to target for reqs.
@@ -42,16 +43,15 @@ func NewStdHTTP(target string, reqs []Request, o HTTPOptions) (*StdHTTP, error) 
 	for _, hd := range f.static {
 		h.Add(hd.name, hd.value)
 	}
-	if o.MaxResponseBytes <= 0 {
-		o.MaxResponseBytes = 256 << 20
-	}
-	return &StdHTTP{url: u.Scheme + "://" + u.Host, reqs: reqs, header: h, o: o, form: f}, nil
+	o.MaxResponseBytes = o.maxResponse()
+	return &StdHTTP{url: u.Scheme + "://" + u.Host, reqs: reqs, header: h, o: o, form: f, budget: o.budget()}, nil
 }
 
 // NewConn returns a connection with its own http.Transport.
 func (s *StdHTTP) NewConn() Conn {
 	ctx, cancel := context.WithCancel(context.Background())
-	tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true, TLSClientConfig: s.o.TLS, ForceAttemptHTTP2: false}
+	tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true, TLSClientConfig: s.o.TLS, ForceAttemptHTTP2: false,
+		MaxResponseHeaderBytes: maxHeader}
 	if s.o.HTTP2 { // HTTP/2 only: h2c with prior knowledge for http://, ALPN for https://
 		var p http.Protocols
 		if strings.HasPrefix(s.url, "https:") {
@@ -76,7 +76,8 @@ type stdConn struct {
 	trace  context.Context
 	cancel context.CancelFunc
 	first  time.Time
-	buf    bytes.Buffer
+	buf    []byte    // the last response's body is buf[:len]
+	charge int       // what buf takes from the transport's budget, beyond baseBuf
 	x      *expander // per-request header values
 }
 
@@ -131,21 +132,63 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 		return err
 	}
 	res.SentBytes = int64(len(body))
-	c.buf.Reset()
-	n, err := c.buf.ReadFrom(io.LimitReader(resp.Body, int64(c.t.o.MaxResponseBytes)+1))
+	if resp.ProtoMajor == 1 && resp.ProtoMinor > 1 {
+		resp.Body.Close()
+		res.End = time.Now()
+		return protocolError{fmt.Sprintf("unsupported HTTP version %q", resp.Proto)}
+	}
+	err = c.readBody(resp.Body)
 	resp.Body.Close()
 	res.End = time.Now()
 	res.FirstByte = c.first
-	res.RecvBytes = n
+	res.RecvBytes = int64(len(c.buf))
 	if err != nil {
 		return err
 	}
-	if n > int64(c.t.o.MaxResponseBytes) {
-		return protocolError{fmt.Sprintf("response exceeds the %d-byte limit", c.t.o.MaxResponseBytes)}
-	}
 	res.Status = resp.StatusCode
-	res.Body = c.buf.Bytes()
+	res.Body = c.buf
 	return nil
+}
+
+// readBody reads a response body into c.buf, which grows as the bytes
+// arrive (never to an announced length at once), up to the response limit
+// and within the transport's budget. A buffer larger than the last body
+// needed is given back first.
+func (c *stdConn) readBody(r io.Reader) error {
+	if c.charge > 0 && len(c.buf) < cap(c.buf)/4 {
+		c.t.budget.give(int64(c.charge))
+		c.buf, c.charge = nil, 0
+	}
+	if c.buf == nil {
+		c.buf = make([]byte, 0, baseBuf)
+	}
+	b, limit := c.buf[:0], c.t.o.MaxResponseBytes
+	defer func() { c.buf = b }()
+	for {
+		if len(b) == cap(b) {
+			size := min(2*cap(b), limit+1)
+			if size <= len(b) {
+				return overLimit(limit)
+			}
+			extra := size - baseBuf - c.charge
+			if !c.t.budget.take(int64(extra)) {
+				return c.t.budget.exhausted()
+			}
+			c.charge += extra
+			b = append(make([]byte, 0, size), b...)
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if len(b) > limit {
+			return overLimit(limit)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 func (c *stdConn) Close() error {

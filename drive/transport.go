@@ -58,13 +58,16 @@ func classify(err error) measure.Outcome {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return measure.ErrTimeout
-	case errors.As(err, new(protocolError)):
-		return measure.ErrResponse
 	}
+	// A response that is not HTTP/1.x as the client speaks it, or over a
+	// limit (protocolError), is no response either: a transport error,
+	// never a latency sample.
 	return measure.ErrTransport
 }
 
-// protocolError is a response that is not HTTP/1.x as the client speaks it.
+// protocolError is a response that is not HTTP/1.x as the client speaks
+// it, or one over a limit; its message says what was wrong, short and the
+// same for every response with the same fault.
 type protocolError struct{ msg string }
 
-func (e protocolError) Error() string { return "malformed HTTP response: " + e.msg }
+func (e protocolError) Error() string { return e.msg }
