@@ -178,7 +178,9 @@ func parseStatusLine(line []byte) (status int, http10 bool, err error) {
 	return status, v[2] == '0', nil
 }
 
-func badStatusLine(line []byte) error { return protocolError{fmt.Sprintf("bad status line %.40q", line)} }
+func badStatusLine(line []byte) error {
+	return protocolError{fmt.Sprintf("bad status line %.40q", line)}
+}
 
 // contentLength parses a Content-Length value (a list of equal values is
 // one value, RFC 9110 §8.6), which must agree with an earlier one, prev

@@ -42,9 +42,9 @@ type canon struct {
 	i     int
 	out   []byte
 	depth int
-	keys  []byte   // the decoded keys of the objects being read
+	keys  []byte // the decoded keys of the objects being read
 	stack []span // their members
-	tmp   []byte   // where an object's members are sorted
+	tmp   []byte // where an object's members are sorted
 }
 
 // span is one member of an object being read: its decoded key is
