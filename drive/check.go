@@ -2,6 +2,7 @@ package drive
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"hash/maphash"
 	"sync/atomic"
@@ -32,22 +33,35 @@ type Checker struct {
 }
 
 // judged is a verdict on one data value, in an immutable list per request.
+// A large value is remembered by its SHA-256, not its bytes.
 type judged struct {
 	hash uint64
-	data []byte
+	size int
+	data []byte   // the value, when at most cacheWhole bytes
+	sum  [32]byte // its SHA-256 otherwise
 	out  measure.Outcome
 	next *judged
 	n    int // length of the list from here
 }
 
+// cacheWhole is the largest data value the Checker keeps whole.
+const cacheWhole = 64 << 10
+
+// bigData is the size from which a data value is canonicalised one at a
+// time in the whole process (bigJudge): one wrong answer of many
+// megabytes, sent to every client at once, costs the memory of one.
+const bigData = 1 << 20
+
+var bigJudge = make(chan struct{}, 1)
+
 // maxVariants is how many distinct data values are remembered per request.
 const maxVariants = 4
 
 // NewChecker returns a Checker for reqs whose cache holds at most
-// budgetBytes of data (0: 256 MiB).
+// budgetBytes of data (0: 32 MiB).
 func NewChecker(reqs []Request, budgetBytes int64) *Checker {
 	if budgetBytes <= 0 {
-		budgetBytes = 256 << 20
+		budgetBytes = 32 << 20
 	}
 	c := &Checker{reqs: reqs, cache: make([]atomic.Pointer[judged], len(reqs)), seed: maphash.MakeSeed()}
 	c.budget.Store(budgetBytes)
@@ -81,22 +95,45 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	expect := c.reqs[i].Expect
 	h := maphash.Bytes(c.seed, d)
 	head := c.cache[i].Load()
+	var sum *[32]byte
 	for j := head; j != nil; j = j.next {
-		if j.hash == h && bytes.Equal(j.data, d) {
+		if j.hash != h || j.size != len(d) {
+			continue
+		}
+		if j.data == nil && sum == nil {
+			s := sha256.Sum256(d)
+			sum = &s
+		}
+		if j.data == nil && *sum == j.sum || j.data != nil && bytes.Equal(j.data, d) {
 			return j.out, expect != ""
 		}
+	}
+	if len(d) >= bigData {
+		bigJudge <- struct{}{}
+		defer func() { <-bigJudge }()
 	}
 	out := judge(&c.reqs[i], d, verify.Options{Unordered: c.reqs[i].Unordered, Ignore: c.ignore})
 	if out == measure.Wrong && c.onWrong != nil {
 		c.onWrong(i, d)
 	}
-	if (head == nil || head.n < maxVariants) && c.budget.Add(-int64(len(d))) >= 0 {
-		n := 1
+	v := &judged{hash: h, size: len(d), out: out, next: head, n: 1}
+	cost := int64(len(d))
+	if len(d) <= cacheWhole {
+		v.data = bytes.Clone(d)
+	} else {
+		cost = 64
+		if sum == nil {
+			s := sha256.Sum256(d)
+			sum = &s
+		}
+		v.sum = *sum
+	}
+	if (head == nil || head.n < maxVariants) && c.budget.Add(-cost) >= 0 {
 		if head != nil {
-			n = head.n + 1
+			v.n = head.n + 1
 		}
 		// Losing a race to another worker only forgets a verdict.
-		c.cache[i].CompareAndSwap(head, &judged{hash: h, data: bytes.Clone(d), out: out, next: head, n: n})
+		c.cache[i].CompareAndSwap(head, v)
 	}
 	return out, expect != ""
 }
