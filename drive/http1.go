@@ -286,7 +286,9 @@ func (c *h1conn) do(wire []byte, split int, res *Response) error {
 			return nil
 		}
 		c.drop()
-		c.used = 0 // the buffer is not needed for this response: shrink it
+		if c.charged > 0 { // no body to keep: the large buffer goes now
+			c.shrink()
+		}
 		// A kept-alive connection the server closed while idle fails
 		// before any byte of the answer: send once more on a new one (the
 		// queries are read-only, so the retry is safe; a REST write is not

@@ -139,6 +139,10 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 	}
 	err = c.readBody(resp.Body)
 	resp.Body.Close()
+	if err != nil && c.charge > 0 { // no body to keep: the large buffer goes now
+		c.t.budget.give(int64(c.charge))
+		c.buf, c.charge = nil, 0
+	}
 	res.End = time.Now()
 	res.FirstByte = c.first
 	res.RecvBytes = int64(len(c.buf))
