@@ -23,8 +23,8 @@ type HTTPOptions struct {
 	MaxResponseBytes int           // a longer response is an error; 0: DefaultMaxResponseBytes
 	// ResponseBudgetBytes bounds the response buffers of all of a
 	// transport's connections together, beyond each one's own 16 KiB: a
-	// response that would take more is an error. 0: the larger of 128 MiB
-	// and 4 × MaxResponseBytes.
+	// response that would take more is an error. 0: the larger of 32 MiB
+	// and 8 × MaxResponseBytes.
 	ResponseBudgetBytes int64
 	Header              []string    // extra request headers, "Name: value"
 	UserAgent           string      // default "gqlbench"
@@ -140,7 +140,10 @@ func (h *HTTP) wire(r *Request, ua string, full bool) ([]byte, int, error) {
 }
 
 // NewConn returns a connection that connects on first use.
-func (h *HTTP) NewConn() Conn { return &h1conn{t: h, buf: make([]byte, baseBuf)} }
+func (h *HTTP) NewConn() Conn {
+	b := make([]byte, baseBuf)
+	return &h1conn{t: h, buf: b, own: b}
+}
 
 // Dial connects once and closes: it tells whether the target is reachable.
 func (h *HTTP) Dial(ctx context.Context) error {
@@ -158,9 +161,11 @@ type h1conn struct {
 	io   *rawIO   // nc's raw reads and writes, when it is plain TCP on Linux
 	buf  []byte
 	r, w int // unread response bytes are buf[r:w]
-	// charged is what buf takes from the transport's budget (beyond
-	// baseBuf); used is how much of it the last response needed.
-	charged, used int
+	// own is the connection's own buffer; buf is own, or a larger one
+	// from the transport's budget. used is how much of buf the last
+	// response needed.
+	own  []byte
+	used int
 	reused        bool // nc has carried a response: the server may close it any time
 	once          bool // the request must not be sent twice (a REST write): no retry on a stale connection
 	// deadline is nc's deadline: set again only when it would cut a request
@@ -286,9 +291,7 @@ func (c *h1conn) do(wire []byte, split int, res *Response) error {
 			return nil
 		}
 		c.drop()
-		if c.charged > 0 { // no body to keep: the large buffer goes now
-			c.shrink()
-		}
+		c.shrink() // no body to keep: a large buffer goes back now
 		// A kept-alive connection the server closed while idle fails
 		// before any byte of the answer: send once more on a new one (the
 		// queries are read-only, so the retry is safe; a REST write is not
@@ -316,8 +319,8 @@ func deadlineSlack(timeout time.Duration) time.Duration { return min(timeout/100
 // exchange writes one request and reads one response on c.nc.
 func (c *h1conn) exchange(wire []byte, res *Response) error {
 	c.r, c.w = 0, 0
-	if c.charged > 0 && c.used < len(c.buf)/4 {
-		c.shrink() // the last answer did not need the large buffer
+	if c.used < len(c.buf)/4 {
+		c.shrink() // the last answer did not need a large buffer
 	}
 	res.Start = time.Now()
 	if c.t.timeout > 0 && c.deadline.Before(res.Start.Add(c.t.timeout-deadlineSlack(c.t.timeout))) {
@@ -523,24 +526,24 @@ func (c *h1conn) grow(n int) error {
 		return c.t.overLimit()
 	}
 	size := min(max(n, 2*len(c.buf)), limit)
-	extra := size - baseBuf - c.charged
-	if !c.t.budget.take(int64(extra)) {
+	b := c.t.budget.get(size)
+	if b == nil {
 		return c.t.budget.exhausted()
 	}
-	c.charged += extra
-	b := make([]byte, size)
 	copy(b, c.buf[:c.w])
 	// A body slice of an earlier response points into the old buffer;
 	// nothing reads it after the next Do.
+	c.shrink()
 	c.buf = b
 	return nil
 }
 
 // shrink gives a large buffer back (between responses).
 func (c *h1conn) shrink() {
-	c.t.budget.give(int64(c.charged))
-	c.charged = 0
-	c.buf = make([]byte, baseBuf)
+	if len(c.buf) > len(c.own) {
+		c.t.budget.put(c.buf)
+		c.buf = c.own
+	}
 }
 
 // overLimit is the error of a response over the limit.

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"sync/atomic"
+	"slices"
+	"sync"
 )
 
 // The bounds on what a response may cost the load generator, whatever the
@@ -14,10 +15,10 @@ const (
 	// (--max-response): far above a GraphQL answer a benchmark measures
 	// (the benchmark's largest are tens of KB), small enough that the
 	// shared budget holds many at once.
-	DefaultMaxResponseBytes = 8 << 20
+	DefaultMaxResponseBytes = 4 << 20
 	// defaultBudgetBytes is the least response buffer budget of a
 	// transport, all its connections together (HTTPOptions).
-	defaultBudgetBytes = 128 << 20
+	defaultBudgetBytes = 32 << 20
 	baseBuf            = 16 << 10 // every connection's own buffer, outside the budget
 	maxHeader          = 64 << 10 // a response's header, status line included
 	maxInformational   = 5        // 1xx responses before the answer, as net/http allows
@@ -33,33 +34,69 @@ func (o HTTPOptions) maxResponse() int {
 func (o HTTPOptions) budget() *budget {
 	n := o.ResponseBudgetBytes
 	if n <= 0 {
-		n = max(defaultBudgetBytes, 4*int64(o.maxResponse()))
+		n = max(defaultBudgetBytes, 8*int64(o.maxResponse()))
 	}
-	b := &budget{size: n}
-	b.left.Store(n)
-	return b
+	return &budget{size: n}
 }
 
-// budget is bytes that the connections of a transport take for large
-// responses and give back after.
+// budget is the large response buffers of a transport's connections: at
+// most size bytes of them at once, in use or free. A buffer given back is
+// kept for the next large response, of any connection: a run of large
+// answers allocates nothing after the first (a buffer that doubles to a
+// few MB per response, dropped after, would be gigabytes per second of
+// garbage, and a heap the collector lets grow far beyond what is live).
 type budget struct {
-	left atomic.Int64
 	size int64
+
+	mu         sync.Mutex
+	held, used int64    // bytes of buffers made (in use or free), in use
+	free       [][]byte // free buffers
 }
 
-// take takes n bytes, or reports that they are not there.
-func (b *budget) take(n int64) bool {
-	if b.left.Add(-n) >= 0 {
-		return true
+// get returns a buffer of n bytes (its capacity may be more), or nil when
+// the budget cannot hold one.
+func (b *budget) get(n int) []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	best := -1 // the smallest free buffer large enough
+	for i, f := range b.free {
+		if cap(f) >= n && (best < 0 || cap(f) < cap(b.free[best])) {
+			best = i
+		}
 	}
-	b.left.Add(n)
-	return false
+	if best >= 0 {
+		f := b.free[best]
+		b.free = slices.Delete(b.free, best, best+1)
+		b.used += int64(cap(f))
+		return f[:cap(f)]
+	}
+	// Make room: free buffers too small go to the collector.
+	for b.held+int64(n) > b.size && len(b.free) > 0 {
+		b.held -= int64(cap(b.free[0]))
+		b.free = slices.Delete(b.free, 0, 1)
+	}
+	if b.held+int64(n) > b.size {
+		return nil
+	}
+	b.held += int64(n)
+	b.used += int64(n)
+	return make([]byte, n)
 }
 
-func (b *budget) give(n int64) { b.left.Add(n) }
+// put gives a buffer from get back.
+func (b *budget) put(buf []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.used -= int64(cap(buf))
+	b.free = append(b.free, buf[:0])
+}
 
-// inUse is how many bytes are taken.
-func (b *budget) inUse() int64 { return b.size - b.left.Load() }
+// inUse is how many bytes of buffers are in use.
+func (b *budget) inUse() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.used
+}
 
 func (b *budget) exhausted() error {
 	return protocolError{"responses of all connections over the " + sizeText(b.size) + " buffer budget"}

@@ -76,8 +76,8 @@ type stdConn struct {
 	trace  context.Context
 	cancel context.CancelFunc
 	first  time.Time
-	buf    []byte    // the last response's body is buf[:len]
-	charge int       // what buf takes from the transport's budget, beyond baseBuf
+	buf    []byte    // the last response's body is buf[:len]: own, or a larger one from the budget
+	own    []byte    // the connection's own buffer
 	x      *expander // per-request header values
 }
 
@@ -139,9 +139,8 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 	}
 	err = c.readBody(resp.Body)
 	resp.Body.Close()
-	if err != nil && c.charge > 0 { // no body to keep: the large buffer goes now
-		c.t.budget.give(int64(c.charge))
-		c.buf, c.charge = nil, 0
+	if err != nil { // no body to keep: a large buffer goes back now
+		c.shrink()
 	}
 	res.End = time.Now()
 	res.FirstByte = c.first
@@ -156,34 +155,36 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 
 // readBody reads a response body into c.buf, which grows as the bytes
 // arrive (never to an announced length at once), up to the response limit
-// and within the transport's budget. A buffer larger than the last body
-// needed is given back first.
+// and within the transport's budget. A large buffer the last body did not
+// need is given back first.
 func (c *stdConn) readBody(r io.Reader) error {
-	if c.charge > 0 && len(c.buf) < cap(c.buf)/4 {
-		c.t.budget.give(int64(c.charge))
-		c.buf, c.charge = nil, 0
+	if c.own == nil {
+		c.own = make([]byte, 0, baseBuf)
+		c.buf = c.own
 	}
-	if c.buf == nil {
-		c.buf = make([]byte, 0, baseBuf)
+	if len(c.buf) < cap(c.buf)/4 {
+		c.shrink()
 	}
-	b, limit := c.buf[:0], c.t.o.MaxResponseBytes
-	defer func() { c.buf = b }()
+	c.buf = c.buf[:0]
+	limit := c.t.o.MaxResponseBytes
 	for {
+		b := c.buf
 		if len(b) == cap(b) {
 			size := min(2*cap(b), limit+1)
 			if size <= len(b) {
 				return overLimit(limit)
 			}
-			extra := size - baseBuf - c.charge
-			if !c.t.budget.take(int64(extra)) {
+			nb := c.t.budget.get(size)
+			if nb == nil {
 				return c.t.budget.exhausted()
 			}
-			c.charge += extra
-			b = append(make([]byte, 0, size), b...)
+			nb = append(nb[:0], b...)
+			c.shrink()
+			b = nb
 		}
 		n, err := r.Read(b[len(b):cap(b)])
-		b = b[:len(b)+n]
-		if len(b) > limit {
+		c.buf = b[:len(b)+n]
+		if len(c.buf) > limit {
 			return overLimit(limit)
 		}
 		if err == io.EOF {
@@ -192,6 +193,14 @@ func (c *stdConn) readBody(r io.Reader) error {
 		if err != nil {
 			return err
 		}
+	}
+}
+
+// shrink gives a large buffer back.
+func (c *stdConn) shrink() {
+	if cap(c.buf) > cap(c.own) {
+		c.t.budget.put(c.buf)
+		c.buf = c.own[:0]
 	}
 }
 

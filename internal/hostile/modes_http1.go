@@ -25,7 +25,7 @@ func init() {
 	// chunked-endless: a chunked answer that never ends.
 	Register("chunked-endless", func(_ *Request, w *bufio.Writer, _ net.Conn) bool {
 		w.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
-		chunk := "4000\r\n" + strings.Repeat("x", 0x4000) + "\r\n"
+		chunk := endlessChunk()
 		for {
 			if _, err := w.WriteString(chunk); err != nil {
 				return false
@@ -49,7 +49,7 @@ func init() {
 	Register("wrong-huge", func(_ *Request, w *bufio.Writer, _ net.Conn) bool {
 		head, tail := `{"data":{"x":"`, `"}}`
 		fmt.Fprintf(w, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", HugeWrongBytes, head)
-		fill := strings.Repeat("a", 64<<10)
+		fill := filler()
 		for left := HugeWrongBytes - len(head) - len(tail); left > 0; left -= len(fill) {
 			if _, err := w.WriteString(fill[:min(left, len(fill))]); err != nil {
 				return false
@@ -123,6 +123,13 @@ func Reset(c net.Conn) {
 	}
 	c.Close()
 }
+
+// Bytes shared by every connection, so that the server's own memory does
+// not grow with its clients.
+var (
+	endlessChunk = sync.OnceValue(func() string { return "4000\r\n" + strings.Repeat("x", 0x4000) + "\r\n" })
+	filler       = sync.OnceValue(func() string { return strings.Repeat("a", 64<<10) })
+)
 
 var manyKeys = sync.OnceValue(func() []byte {
 	var b strings.Builder
