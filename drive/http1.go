@@ -164,10 +164,10 @@ type h1conn struct {
 	// own is the connection's own buffer; buf is own, or a larger one
 	// from the transport's budget. used is how much of buf the last
 	// response needed.
-	own  []byte
-	used int
-	reused        bool // nc has carried a response: the server may close it any time
-	once          bool // the request must not be sent twice (a REST write): no retry on a stale connection
+	own    []byte
+	used   int
+	reused bool // nc has carried a response: the server may close it any time
+	once   bool // the request must not be sent twice (a REST write): no retry on a stale connection
 	// deadline is nc's deadline: set again only when it would cut a request
 	// short by more than deadlineSlack (a SetDeadline per request costs).
 	deadline time.Time
