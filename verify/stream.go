@@ -20,7 +20,23 @@ const maxDepth = 10000
 // what it holds beyond its output is the keys of the objects being read
 // and, to sort an object's members, a copy of the largest object's.
 func AppendCanonical(dst, data []byte) ([]byte, error) {
-	c := canon{in: data, out: dst}
+	return AppendCanonicalWithin(dst, data, -1)
+}
+
+// ErrLonger is AppendCanonicalWithin's error for a canonical form longer
+// than its limit.
+var ErrLonger = errors.New("verify: the canonical form is longer than the limit")
+
+// AppendCanonicalWithin is AppendCanonical, but stops with ErrLonger as
+// soon as the canonical form is known to be longer than limit bytes (< 0:
+// no limit): an answer compared with a known one of that length differs
+// from it, and need not be read to its end. (A value that is also invalid
+// further on is ErrLonger too.)
+func AppendCanonicalWithin(dst, data []byte, limit int) ([]byte, error) {
+	c := canon{in: data, out: dst, limit: -1}
+	if limit >= 0 {
+		c.limit = len(dst) + limit
+	}
 	c.skipWS()
 	if err := c.value(); err != nil {
 		return dst, err
@@ -45,6 +61,7 @@ type canon struct {
 	keys  []byte // the decoded keys of the objects being read
 	stack []span // their members
 	tmp   []byte // where an object's members are sorted
+	limit int    // the longest out may be, < 0: any
 }
 
 // span is one member of an object being read: its decoded key is
@@ -63,6 +80,16 @@ func (c *canon) skipWS() {
 }
 
 func (c *canon) value() error {
+	if err := c.value1(); err != nil {
+		return err
+	}
+	if c.limit >= 0 && len(c.out) > c.limit {
+		return ErrLonger
+	}
+	return nil
+}
+
+func (c *canon) value1() error {
 	if c.i >= len(c.in) {
 		return errNotOne
 	}

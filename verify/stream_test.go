@@ -177,3 +177,27 @@ func FuzzStreamEqualsTree(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) { sameAsTree(t, in) })
 }
+
+// TestCanonicalWithin: the canonical form within a limit is the canonical
+// form; beyond it, ErrLonger comes before the whole input is read.
+func TestCanonicalWithin(t *testing.T) {
+	in := []byte(`{"b":[1,2.50,"x"],"a":{"d":null,"c":true}}`)
+	want, _ := Canonical(in)
+	for _, limit := range []int{len(want), len(want) + 1, 1000} {
+		if got, err := AppendCanonicalWithin(nil, in, limit); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("limit %d: %q, %v", limit, got, err)
+		}
+	}
+	if _, err := AppendCanonicalWithin(nil, in, len(want)-1); err != ErrLonger {
+		t.Errorf("limit %d: %v, want ErrLonger", len(want)-1, err)
+	}
+	huge := []byte(`[` + strings.Repeat(`"xxxxxxxx",`, 1<<20) + `1]`)
+	var err error
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	_, err = AppendCanonicalWithin(nil, huge, 100)
+	runtime.ReadMemStats(&b)
+	if err != ErrLonger || b.TotalAlloc-a.TotalAlloc > 64<<10 {
+		t.Errorf("a long list within 100 bytes: %v, %d bytes allocated", err, b.TotalAlloc-a.TotalAlloc)
+	}
+}
