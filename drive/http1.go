@@ -382,8 +382,10 @@ func (c *h1conn) idle(res *Response) error {
 		return protocolError{"unsolicited response before the request"}
 	case errors.Is(err, io.EOF):
 		return errIdleClosed
+	case err != nil: // a reset: nothing was sent either
+		return fmt.Errorf("%w: %w", errIdleClosed, err)
 	}
-	return err
+	return nil
 }
 
 // peekDeadline is idle's read where there is no raw I/O (TLS, other
@@ -401,8 +403,7 @@ func (c *h1conn) peekDeadline() (int, error) {
 
 // readResponse reads one response from c.buf and the connection.
 func (c *h1conn) readResponse(res *Response) error {
-	start := c.r
-	informational := 0
+	first, start := c.r, c.r
 	for {
 		// The header: up to the empty line.
 		scan, hdrEnd := start, -1
@@ -412,7 +413,10 @@ func (c *h1conn) readResponse(res *Response) error {
 				break
 			}
 			scan = max(start, c.w-3)
-			if c.w-start > maxHeader {
+			if c.w-first > maxHeader { // 1xx responses count, as in net/http
+				if start != first {
+					return protocolError{"1xx responses and header over 64 KiB"}
+				}
 				return protocolError{"header over 64 KiB"}
 			}
 			if err := c.fill(res); err != nil {
@@ -425,9 +429,6 @@ func (c *h1conn) readResponse(res *Response) error {
 		}
 		res.Status = status
 		if status >= 100 && status < 200 { // 100 Continue and the like: the answer follows
-			if informational++; informational > maxInformational {
-				return protocolError{fmt.Sprintf("more than %d 1xx responses", maxInformational)}
-			}
 			start = hdrEnd
 			continue
 		}

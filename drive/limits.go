@@ -20,8 +20,7 @@ const (
 	// transport, all its connections together (HTTPOptions).
 	defaultBudgetBytes = 32 << 20
 	baseBuf            = 16 << 10 // every connection's own buffer, outside the budget
-	maxHeader          = 64 << 10 // a response's header, status line included
-	maxInformational   = 5        // 1xx responses before the answer, as net/http allows
+	maxHeader          = 64 << 10 // a response's header, status line and any 1xx responses before it included
 )
 
 func (o HTTPOptions) maxResponse() int {

@@ -106,18 +106,18 @@ func init() {
 		WriteOK(w)
 		w.Flush()
 		io.ReadFull(c, make([]byte, 64<<10))
-		Reset(c)
+		resetConn(c)
 		return false
 	})
 	// reset-after-body: reads the request and resets the connection.
 	Register("reset-after-body", func(_ *Request, _ *bufio.Writer, c net.Conn) bool {
-		Reset(c)
+		resetConn(c)
 		return false
 	})
 }
 
-// Reset closes c with a TCP reset (RST), not an orderly close (FIN).
-func Reset(c net.Conn) {
+// resetConn closes c with a TCP reset (RST), not an orderly close (FIN).
+func resetConn(c net.Conn) {
 	if tc, ok := c.(*net.TCPConn); ok {
 		tc.SetLinger(0)
 	}
