@@ -322,20 +322,22 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 	if c.used < len(c.buf)/4 {
 		c.shrink() // the last answer did not need a large buffer
 	}
-	res.Start = time.Now()
-	if c.t.timeout > 0 && c.deadline.Before(res.Start.Add(c.t.timeout-deadlineSlack(c.t.timeout))) {
-		c.deadline = res.Start.Add(c.t.timeout)
-		if err := c.nc.SetDeadline(c.deadline); err != nil {
-			res.End = time.Now()
-			return err
-		}
-	}
 	if c.reused {
 		// Bytes waiting on a connection that carried an answer are no
 		// answer to the request not yet sent: an extra answer to an
 		// earlier one (which might then have been matched with the wrong
-		// request), or the server's close.
+		// request), or the server's close. (Before the send starts: the
+		// check is the generator's time, not the server's.)
 		if err := c.idle(res); err != nil {
+			res.Start = time.Now()
+			res.End = res.Start
+			return err
+		}
+	}
+	res.Start = time.Now()
+	if c.t.timeout > 0 && c.deadline.Before(res.Start.Add(c.t.timeout-deadlineSlack(c.t.timeout))) {
+		c.deadline = res.Start.Add(c.t.timeout)
+		if err := c.nc.SetDeadline(c.deadline); err != nil {
 			res.End = time.Now()
 			return err
 		}
