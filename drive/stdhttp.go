@@ -139,13 +139,11 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 	}
 	err = c.readBody(resp.Body)
 	resp.Body.Close()
-	if err != nil { // no body to keep: a large buffer goes back now
-		c.shrink()
-	}
 	res.End = time.Now()
 	res.FirstByte = c.first
 	res.RecvBytes = int64(len(c.buf))
 	if err != nil {
+		c.shrink() // no body to keep: a large buffer goes back now
 		return err
 	}
 	res.Status = resp.StatusCode
