@@ -15,9 +15,9 @@ const (
 	Wrong                       // data differ from the oracle's answer
 	ErrStatus                   // HTTP status other than 200
 	ErrGraphQL                  // a non-empty "errors" member
-	ErrResponse                 // not a GraphQL JSON response: unparsable, no "data", malformed HTTP
+	ErrResponse                 // not a GraphQL JSON response: unparsable, no "data"
 	ErrTimeout                  // no complete response within the request timeout
-	ErrTransport                // connection refused, reset or closed before the response
+	ErrTransport                // connection refused, reset or closed before the response; a response that is not HTTP, or over the size limit
 	numOutcomes
 )
 
