@@ -347,7 +347,8 @@ func TestHostileLargeWrongAnswer(t *testing.T) {
 	srv := hostile.Start(t, "many-keys", 0)
 	reqs := requests(1, "QT1")
 	reqs[0].Expect = strings.Repeat("0", 64)
-	_, conn := hostileConn(t, "gqlbench", srv.URL(), reqs, HTTPOptions{MaxResponseBytes: 32 << 20})
+	// (A long timeout: the server builds its answer on the first request.)
+	_, conn := hostileConn(t, "gqlbench", srv.URL(), reqs, HTTPOptions{MaxResponseBytes: 32 << 20, Timeout: time.Minute})
 	var res Response
 	if err := conn.Do(0, &res); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -132,14 +133,15 @@ var (
 )
 
 var manyKeys = sync.OnceValue(func() []byte {
-	var b strings.Builder
-	b.WriteString(`{"data":{`)
+	b := append(make([]byte, 0, 15<<20), `{"data":{`...)
 	for i := range ManyKeys {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		fmt.Fprintf(&b, `"k%07d":%d`, ManyKeys-i, i%10)
+		b = append(b, `"k`...)
+		b = append(b, fmt.Sprintf("%07d", ManyKeys-i)...)
+		b = append(b, `":`...)
+		b = strconv.AppendInt(b, int64(i%10), 10)
 	}
-	b.WriteString(`}}`)
-	return []byte(b.String())
+	return append(b, `}}`...)
 })
