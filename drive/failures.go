@@ -66,6 +66,10 @@ const (
 	maxDiffed = 1 << 20
 )
 
+// bigDiff lets one answer over maxShown at a time be compared field by
+// field, in the whole process.
+var bigDiff = make(chan struct{}, 1)
+
 // clip cuts a difference's text to 4 KiB.
 func clip(s string, fl *failure) string {
 	if len(s) <= 4<<10 {
@@ -109,6 +113,10 @@ func (f *failureLog) record(i int, data []byte) {
 		}
 		f.note(r, &fl, fmt.Sprintf("the data (%s) differ from the expected answer; too large to compare field by field", sizeText(int64(len(data)))))
 		return
+	}
+	if len(data) > maxShown { // a tree of it is tens of times its size: one at a time
+		bigDiff <- struct{}{}
+		defer func() { <-bigDiff }()
 	}
 	if r.Map != nil {
 		fl.Received, _ = verify.Canonical(data)
