@@ -15,9 +15,16 @@
 // errors quote only that redacted text.
 //
 // The secrets are the password of a URL's user part and the value of every
-// URL query parameter or keyword whose name holds "password" (password,
-// sslpassword); each is replaced by xxxxx. So is any other part whose text
-// holds "password", as a password written in the wrong place may.
+// URL query parameter or keyword named as a secret (password, sslpassword,
+// token, access_token, api_key, secret, key, sig, ...); each is replaced by
+// xxxxx. So is any other part whose text holds "password", as a password
+// written in the wrong place may.
+//
+// Redact is also the one redaction of the URLs of HTTP endpoints (a
+// GraphQL --target, --reference, a schema's URL): the same secrets, and a
+// user part without a password (a token written as https://TOKEN@host)
+// whole. Secrets lists what Redact hides, for scrubbing a message that
+// quotes a secret in another form.
 //
 // The package imports only the standard library, so that every package that
 // prints a database location can use it.

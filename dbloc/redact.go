@@ -2,6 +2,7 @@ package dbloc
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -9,11 +10,66 @@ import (
 // form of a location Parse reads, a cautious guess for anything else (see
 // redactLoose), never s itself with a secret in it. Text where no secret
 // can be — a word, a path without ':' or '@' — comes back unchanged.
+//
+// Redact is also the one redaction of the URLs of HTTP endpoints (load's
+// --target and --reference, queries --schema URL): the password of the
+// user part (a user part without one, as a token may be written, whole) and
+// the value of every query or fragment parameter named as a secret
+// (password, token, access_token, api_key, secret, key, sig, ...).
 func Redact(s string) string {
 	if l, err := Parse(s); err == nil {
 		return l.redacted
 	}
 	return redactLoose(s)
+}
+
+// Secrets returns the secrets Redact hides in s, each as written and, where
+// it differs, percent-decoded, longest first: for scrubbing a message that
+// quotes one of them in another form than s (a driver's, an HTTP client's).
+// Its result is nil for text where Redact hides nothing.
+func Secrets(s string) []string {
+	var out []string
+	hidden := looseHidden(s)
+	if _, err := Parse(s); err == nil {
+		var p parsed
+		if isURL(s) {
+			p, _ = parseURL(s)
+		} else if isKeyValue(s) {
+			p, _ = parseKeyValue(s)
+		}
+		out = append(out, p.secrets...)
+		hidden = spansHidden(s, p.hide)
+	}
+	for _, run := range hiddenRuns(s, hidden) {
+		out = append(out, run)
+		if v, ok := decode(run); ok && v != run && v != "" {
+			out = append(out, v)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { // longest first: a secret may hold another
+		if d := len(b) - len(a); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	return slices.Compact(out)
+}
+
+// hiddenRuns are the maximal runs of s that hidden marks.
+func hiddenRuns(s string, hidden []bool) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if !hidden[i] {
+			continue
+		}
+		j := i
+		for j < len(s) && hidden[j] {
+			j++
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out
 }
 
 // redactLoose hides where a secret may be in s, which Parse refused, so that
@@ -30,6 +86,11 @@ func Redact(s string) string {
 //
 // A hidden run becomes xxxxx; the rest is s as written, never decoded.
 func redactLoose(s string) string {
+	return render(s, looseHidden(s))
+}
+
+// looseHidden marks the bytes of s redactLoose hides.
+func looseHidden(s string) []bool {
 	hidden := make([]bool, len(s))
 	hide := func(from, to int) {
 		for k := from; k < to; k++ {
@@ -51,6 +112,8 @@ func redactLoose(s string) string {
 	case at >= 0:
 		if c := strings.IndexByte(rest[:at], ':'); c >= 0 {
 			hide(base+c+1, base+at)
+		} else if base > 0 && !isURL(s) && !strings.ContainsAny(rest[:at], "/?#") {
+			hide(base, base+at) // SCHEME://TOKEN@HOST: a user part alone may be a token
 		}
 	case base > 0:
 		for _, port := range ports(s, base, upTo(s, base, "/?")) {
@@ -61,7 +124,35 @@ func redactLoose(s string) string {
 			hide(c+1, len(s))
 		}
 	}
-	return render(s, hidden)
+	for _, v := range secretParams(s) {
+		hide(v[0], v[1])
+	}
+	return hidden
+}
+
+// secretParams are the spans of the values of the query and fragment
+// parameters of s (after its first '?' or '#', separated by '&' or ';')
+// whose names say they are secrets (isSecretKey).
+func secretParams(s string) [][2]int {
+	q := strings.IndexAny(s, "?#")
+	if q < 0 {
+		return nil
+	}
+	var out [][2]int
+	for i := q + 1; i < len(s); {
+		end := upTo(s, i, "&;#")
+		if eq := strings.IndexByte(s[i:end], '='); eq >= 0 {
+			key, ok := decode(s[i : i+eq])
+			if !ok {
+				key = s[i : i+eq]
+			}
+			if isSecretKey(key) && i+eq+1 < end {
+				out = append(out, [2]int{i + eq + 1, end})
+			}
+		}
+		i = end + 1
+	}
+	return out
 }
 
 // ports are the spans of the ports in s[from:to], a HOST:PORT,... list,
@@ -117,13 +208,18 @@ func findPassword(s string) (int, int) {
 
 // maskSpans returns s with every span hidden.
 func maskSpans(s string, spans [][2]int) string {
+	return render(s, spansHidden(s, spans))
+}
+
+// spansHidden marks the bytes of s in spans.
+func spansHidden(s string, spans [][2]int) []bool {
 	hidden := make([]bool, len(s))
 	for _, sp := range spans {
 		for k := sp[0]; k < sp[1]; k++ {
 			hidden[k] = true
 		}
 	}
-	return render(s, hidden)
+	return hidden
 }
 
 // render writes s with each run of hidden bytes replaced by one mask.

@@ -2,6 +2,7 @@ package dbloc_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -70,6 +71,16 @@ var redactCases = []struct {
 	{"DSN, unquoted space", "host=h password=s3cr3t XYZ9 dbname=x", "s3cr3t XYZ9", "host=h password=xxxxx"},
 	{"DSN, unterminated quote", "host=h password='" + secret + " dbname=x", secret, "host=h password=xxxxx"},
 	{"DSN behind a flag", "--db=host=h password=" + secret, secret, "--db=host=h password=xxxxx"},
+	// The URLs of HTTP endpoints (--target, --reference, --schema).
+	{"HTTP user and password", "http://bob:" + secret + "@127.0.0.1:4000/graphql", secret, "http://bob:xxxxx@127.0.0.1:4000/graphql"},
+	{"HTTP token parameter", "https://api.example.com/graphql?token=" + secret, secret, "https://api.example.com/graphql?token=xxxxx"},
+	{"HTTP api_key among others", "https://h/graphql?x=1&api_key=" + secret + "&y=2", secret, "https://h/graphql?x=1&api_key=xxxxx&y=2"},
+	{"HTTP access_token in the fragment", "https://h/cb#access_token=" + secret + "&state=1", secret, "https://h/cb#access_token=xxxxx&state=1"},
+	{"HTTP password parameter", "http://h/graphql?password=" + secret, secret, "http://h/graphql?password=xxxxx"},
+	{"HTTP client_secret, encoded name", "http://h/g?client%5Fsecret=" + secret, secret, "http://h/g?client%5Fsecret=xxxxx"},
+	{"HTTP token as the user part", "https://" + secret + "@github.com/x", secret, "https://xxxxx@github.com/x"},
+	{"HTTP token behind a flag", "--target=http://h/g?X-Amz-Signature=" + secret, secret, "--target=http://h/g?X-Amz-Signature=xxxxx"},
+	{"token in a PostgreSQL URL", "postgres://bob@h/db?token=" + secret, secret, "postgres://bob@h/db?token=xxxxx"},
 }
 
 // TestRedact: the password never shows, wherever it is and whether or not
@@ -93,7 +104,8 @@ func TestRedact(t *testing.T) {
 // is (quickstart passes every argument through Redact).
 func TestRedactHarmless(t *testing.T) {
 	for _, s := range []string{"", "sqlite", "postgres", "sqlite:x.db", "sqlite:///tmp/a:b@c.db", "--dir", "results/sf1",
-		"postgres://h/db", "postgres://bob@127.0.0.1:5432/db?sslmode=disable", "host=h user=bob dbname=x", "naive,memo"} {
+		"postgres://h/db", "postgres://bob@127.0.0.1:5432/db?sslmode=disable", "host=h user=bob dbname=x", "naive,memo",
+		"http://127.0.0.1:4000/graphql", "https://h/graphql?author=bob&first=10&keyword=x"} {
 		if got := dbloc.Redact(s); got != s {
 			t.Errorf("Redact(%q) = %q", s, got)
 		}
@@ -174,6 +186,30 @@ func TestLocationPrints(t *testing.T) {
 			if !strings.Contains(out, c.want) {
 				t.Errorf("%s: printed as %q, want the redacted %q in it", c.name, out, c.want)
 			}
+		}
+	}
+}
+
+// TestSecrets: Secrets names what Redact hides, as written and decoded, so
+// that a message quoting a secret in either form can be scrubbed; text with
+// no secret has none.
+func TestSecrets(t *testing.T) {
+	for _, c := range redactCases {
+		got := dbloc.Secrets(c.in)
+		scrubbed := c.in
+		for _, s := range got {
+			scrubbed = strings.ReplaceAll(scrubbed, s, "xxxxx")
+		}
+		if l := leak(scrubbed, c.pw); l != "" {
+			t.Errorf("%s: Secrets(%q) = %q leaves %q", c.name, c.in, got, l)
+		}
+	}
+	if got := dbloc.Secrets("http://bob:s3cr%40t-XYZ@h/g"); !slices.Contains(got, "s3cr@t-XYZ") || !slices.Contains(got, "s3cr%40t-XYZ") {
+		t.Errorf("Secrets of an encoded password = %q, want it as written and decoded", got)
+	}
+	for _, s := range []string{"http://127.0.0.1:4000/graphql", "sqlite:x.db", "postgres://bob@h/db", "naive"} {
+		if got := dbloc.Secrets(s); len(got) != 0 {
+			t.Errorf("Secrets(%q) = %q, want none", s, got)
 		}
 	}
 }

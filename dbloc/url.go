@@ -173,10 +173,32 @@ func validPort(port string) bool {
 	return err == nil && n >= 1
 }
 
-// isSecretKey says whether a parameter's value is a secret: its name holds
-// "password" (password, sslpassword).
+// isSecretKey says whether a parameter's value is a secret, by its name,
+// in any case and with '_', '-' and '.' ignored: one that holds password,
+// passwd, secret, token, apikey, accesskey, credential, signature or
+// authorization (sslpassword, access_token, api_key, client_secret,
+// X-Amz-Signature), or is key, sig, pwd, pass, auth, session, sessionid or
+// jwt. A database's keywords hold none but the password ones.
 func isSecretKey(key string) bool {
-	return strings.Contains(strings.ToLower(key), "password")
+	k := strings.Map(func(r rune) rune {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			return -1
+		case 'A' <= r && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return r
+	}, key)
+	for _, w := range []string{"password", "passwd", "secret", "token", "apikey", "accesskey", "credential", "signature", "authorization"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	switch k {
+	case "key", "sig", "pwd", "pass", "auth", "session", "sessionid", "jwt":
+		return true
+	}
+	return false
 }
 
 // decode percent-decodes a URL part as pgx and libpq do: %XX with two hex

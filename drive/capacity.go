@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/runfile"
@@ -38,6 +39,9 @@ func init() {
 		},
 		summary: func(e *engine, s *runfile.Summary) { s.Capacity = e.capResult },
 		check: func(e *engine, s *runfile.Summary) (string, bool) {
+			if c := s.Capacity; c != nil && c.Invalid != "" {
+				return fmt.Sprintf("no capacity measured: %s (the objective was met up to %.0f/s: a lower bound)", c.Invalid, c.AtLeast), true
+			}
 			if s.Capacity == nil || s.Capacity.Rate == 0 {
 				return "no rate met the objective " + e.cfg.SLO.String(), true
 			}
@@ -59,15 +63,21 @@ func (e *engine) runCapacity(ctx context.Context) error {
 	e.connect(e.cfg.Connections)
 	for n := 1; ; n++ {
 		if n > e.cfg.MaxSteps {
-			res.Limit = fmt.Sprintf("%d steps", e.cfg.MaxSteps)
+			res.Limit = "--max-steps reached"
 			return nil
 		}
 		ph := &phase{run: 1, step: n, window: e.cfg.Duration, rate: rate, keep: true}
-		if err := e.runPhase(ctx, ph, e.openWork(ph, uint64(n))); err != nil {
+		probe := startStallProbe()
+		err := e.runPhase(ctx, ph, e.openWork(ph, uint64(n)))
+		stall := probe.end()
+		if err != nil {
 			return err
 		}
 		st := runfile.MakeStep(n, rate, ph.ivs, ph.sum, runfile.StepRules{SLO: e.cfg.SLO, MaxErrorRate: e.cfg.MaxErrorRate,
 			MinOnTime: e.cfg.MinOnTime, Cores: e.cfg.Cores})
+		if why := machineStalled(stall, e.cfg.SLO); !st.Met && !st.DriverLimit && strings.HasPrefix(st.Why, "SLO ") && why != "" {
+			st.DriverLimit, st.Why = true, why
+		}
 		if err := e.w.Write(st); err != nil {
 			return fmt.Errorf("run file: %w", err)
 		}
@@ -88,7 +98,11 @@ func (e *engine) runCapacity(ctx context.Context) error {
 		}
 		switch {
 		case st.DriverLimit:
-			res.Limit = "the load generator could not offer more: " + st.Why
+			// The machine, not the server, failed the step: what passed
+			// before is a lower bound, never the server's capacity.
+			res.Limit = fmt.Sprintf("the load generator could not offer %.0f/s", rate)
+			res.Invalid = "the load generator, not the server, was the limit at " + fmt.Sprintf("%.0f/s: ", rate) + st.Why
+			res.AtLeast, res.Rate = res.Rate, 0
 			return nil
 		case math.IsInf(hi, 1):
 			if rate >= e.cfg.MaxRate {

@@ -210,6 +210,8 @@ func TestImports(t *testing.T) {
 		module + "queryfile":                      true, // the queries file's shape, standard library only
 		module + "verify":                         true, // canonical JSON and answer hashes
 		module + "dialect":                        true, // a dialect's answers mapped to the benchmark's, standard library only
+		module + "internal/outfile":               true, // output files that never replace a device, standard library only
+		module + "dbloc":                          true, // the one redaction of URLs and database locations, standard library only
 		"github.com/HdrHistogram/hdrhistogram-go": true,
 	}
 	deps := strings.Fields(string(out))

@@ -64,6 +64,12 @@ type Config struct {
 	// its intended time; closed loop (closed, ramp), after its client had
 	// the previous answer and thought its think time.
 	Late time.Duration
+	// LateAuto (open, capacity) makes Job.Run calibrate Late before the
+	// run from the machine's measured timer jitter (see Calibrate), Late
+	// being then the least; Defaults sets it when Late is not given.
+	// Calibration is what it measured.
+	LateAuto    bool
+	Calibration *Calibration
 	// MinOnTime is the least share of sends that must start on time (open,
 	// capacity): an open run below it fails its check, a capacity step
 	// does not pass. 0: no check.
@@ -74,6 +80,14 @@ type Config struct {
 	Ignore       []verify.Path // members left out of every comparison of answers
 	FailuresDir  string        // where the first wrong answers of each label are shown; "": nowhere
 	MaxFailures  int           // wrong answers shown per label (default DefaultMaxFailures)
+
+	// Timeout is the transport's per-request timeout, for the words of a
+	// timeout's error; Check is how answers are checked (Params.Check),
+	// for the summary; Secrets are texts never shown in an error's sample
+	// body (the request headers' values).
+	Timeout time.Duration
+	Check   string
+	Secrets []string
 
 	Records *measure.RecordWriter // per-request records, or nil
 	Watch   []*measure.Proc       // processes sampled each interval (--watch-pid)
@@ -88,6 +102,8 @@ type Config struct {
 	// lag makes the load generator slow on purpose, for tests: its own
 	// work after each answer (checking, recording) takes this long.
 	lag time.Duration
+	// checkLag makes every answer's check take this long, for tests.
+	checkLag time.Duration
 }
 
 // DefaultMaxRuns is how many runs --runs auto makes at most, the warm-up
@@ -125,6 +141,7 @@ func (c Config) Defaults() Config {
 	deff(&c.Precision, 0.05)
 	def(&c.MaxSteps, 20)
 	defd(&c.Interval, time.Second)
+	c.LateAuto = c.LateAuto || c.Late == 0 // not given: calibrated (open, capacity), at least 1 ms
 	defd(&c.Late, time.Millisecond)
 	defd(&c.AbortAfter, 5*time.Second)
 	deff(&c.VerifySample, 1)

@@ -32,9 +32,9 @@ type engine struct {
 	workers []*worker
 	done    bool
 
-	users   atomic.Int64 // active simulated users
-	lastErr atomic.Pointer[string]
-	start   time.Time
+	users atomic.Int64 // active simulated users
+	errs  errorLog     // the errors by kind and reason, and the last one
+	start time.Time
 	// lastResp is when an interval last held a response (collector only).
 	lastResp time.Time
 	// stopped is why a ramp stopped (collector only), after the interval
@@ -46,6 +46,7 @@ type engine struct {
 	spec      *ModeSpec    // the mode's definition
 	fails     *failureLog  // the first wrong answers
 	apqMisses atomic.Int64 // persisted-query hashes the server did not know
+	connects  atomic.Int64 // connections made inside requests' time
 	// base is the number of task labels; in paired mode names holds each
 	// twice, prefixed by the two APIs, and pairs records the pairs.
 	base   int
@@ -86,11 +87,11 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	corrected := spec != nil && spec.Corrected
 	e.coll = measure.NewCollector(measure.Options{Templates: len(e.names), Corrected: corrected, Samples: cfg.Records != nil})
 	e.snap = e.coll.NewSnapshot()
-	e.checker = NewChecker(cfg.Requests, 0)
-	e.checker.ignore = cfg.Ignore
+	e.checker = newRunChecker(cfg.Requests, 0, cfg.Ignore)
 	e.fails = newFailureLog(cfg.FailuresDir, cfg.MaxFailures, cfg.Requests, cfg.Ignore)
 	e.checker.onWrong = e.fails.record
 	e.stmts.c = cfg.Statements
+	e.errs.secrets = cfg.Secrets
 	return e
 }
 
@@ -107,6 +108,13 @@ type worker struct {
 	sl      sleeper
 	vacc    float64
 	backoff time.Duration
+	// busy is 1 while a request is in flight; checking, while an answer
+	// is being checked and recorded, is when it completed (nanoseconds
+	// since the engine's start, plus one): an interval ending after that
+	// waits for its record (see awaitChecks). Each is the worker's own
+	// word, read by the collector.
+	busy     atomic.Int32
+	checking atomic.Int64
 }
 
 // worker returns worker c, making it on first use.
@@ -131,6 +139,43 @@ func (e *engine) worker(c int) (*worker, error) {
 	return e.workers[c], nil
 }
 
+// inFlight counts the requests in flight.
+func (e *engine) inFlight() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 0
+	for _, w := range e.workers {
+		if w != nil && w.busy.Load() != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// awaitChecks waits until every answer completed before end is recorded:
+// a slow check (a huge answer) must not move its sample into a later
+// interval, or past the window into the tail.
+func (e *engine) awaitChecks(end time.Time) {
+	limit := int64(end.Sub(e.start)) + 1
+	for {
+		pending := false
+		e.mu.Lock()
+		for _, w := range e.workers {
+			if w != nil {
+				if c := w.checking.Load(); c != 0 && c <= limit {
+					pending = true
+					break
+				}
+			}
+		}
+		e.mu.Unlock()
+		if !pending {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // closeAll closes every connection: requests in flight fail at once, and
 // the workers, seeing their context done, return without recording them.
 func (e *engine) closeAll() {
@@ -151,13 +196,24 @@ func (e *engine) closeAll() {
 // itself since it was due (its client had the previous answer and thought
 // its think time); < 0: not known (the client's first request).
 func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Duration, idle bool, waited time.Duration) bool {
+	w.busy.Store(1)
 	err := w.conn.Do(i, &w.res)
+	w.busy.Store(0)
 	if err != nil && ctx.Err() != nil {
 		return false // cut short by the load generator: not a measurement
 	}
 	e := w.e
+	// Recorded in the interval it completed in, however long its check
+	// takes: the collector waits for it.
+	w.checking.Store(int64(w.res.End.Sub(e.start)) + 1)
+	if e.cfg.checkLag > 0 {
+		time.Sleep(e.cfg.checkLag) // a slow check, for tests
+	}
 	if w.res.Retried {
 		e.apqMisses.Add(1)
+	}
+	if w.res.Connects > 0 {
+		e.connects.Add(int64(w.res.Connects))
 	}
 	s := &w.s
 	*s = measure.Sample{Template: e.tmplOf[i] + w.side*int32(e.base), Query: int32(i), Client: w.id,
@@ -169,12 +225,19 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	}
 	if err != nil {
 		s.Outcome = classify(err)
-		msg := err.Error()
-		e.lastErr.Store(&msg)
+		s.NoResponse = true // never a latency sample, even a response that is not HTTP (bad_response)
+		e.errs.add(s.Outcome, 0, transportReason(err, s.Outcome, e.cfg.Timeout), nil)
 	} else {
 		s.Status = int16(w.res.Status)
 		s.FirstByte = w.res.FirstByte.Sub(ph.base)
 		s.Outcome, s.Verified = e.checker.Check(i, w.res.Status, w.res.Body, w.sampled())
+		if s.Outcome.IsError() {
+			status := 0
+			if s.Outcome == measure.ErrStatus {
+				status = w.res.Status
+			}
+			e.errs.add(s.Outcome, status, checkReason(s.Outcome, w.res.Status, w.res.Body), w.res.Body)
+		}
 	}
 	if intended < 0 {
 		// Closed loop: a send is late when it waited on the generator; a
@@ -187,6 +250,7 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	}
 	s.Overrun = ph.window > 0 && s.End > ph.window
 	w.rec.Record(s)
+	w.checking.Store(0)
 	if e.series != nil {
 		e.series.complete(w.side, s.End)
 	}

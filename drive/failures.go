@@ -3,11 +3,12 @@ package drive
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/verify"
 )
 
@@ -188,7 +189,7 @@ func describe(d verify.Difference) string {
 
 // write writes one failure's file (under f.mu).
 func (f *failureLog) write(fl *failure) error {
-	if err := os.MkdirAll(f.dir, 0o755); err != nil {
+	if err := outfile.Dir(f.dir); err != nil {
 		return err
 	}
 	b, err := json.MarshalIndent(fl, "", "  ")
@@ -197,7 +198,7 @@ func (f *failureLog) write(fl *failure) error {
 	}
 	f.written++
 	name := safeName(fileName(fl.Label, fl.ID)) + ".json"
-	return os.WriteFile(filepath.Join(f.dir, name), append(b, '\n'), 0o644)
+	return outfile.WriteFile(filepath.Join(f.dir, name), 0o644, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 }
 
 // fileName is a failure's file name: its id, after its label unless the id

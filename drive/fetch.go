@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +20,7 @@ type Answer struct {
 	Data     []byte // the canonical JSON of the response's "data"
 	Err      error  // why the response is no answer: HTTP status, GraphQL errors, not JSON
 	Response bool   // a response came back (Err may still be set)
+	Status   int    // its HTTP status, 0 without a response
 }
 
 // FetchAnswers sends every request of tr once, over conns connections in
@@ -53,7 +56,7 @@ func answerOf(err error, res *Response) Answer {
 		return Answer{Err: err, Response: !notReached(err, res)}
 	}
 	if res.Status != 200 {
-		return Answer{Err: fmt.Errorf("HTTP %d: %s", res.Status, snippet(res.Body)), Response: true}
+		return Answer{Err: fmt.Errorf("HTTP %d: %s", res.Status, snippet(res.Body)), Response: true, Status: res.Status}
 	}
 	if err := verify.Check(res.Body, ""); err != nil {
 		return Answer{Err: err, Response: true}
@@ -143,15 +146,25 @@ func (r *Recorder) Record(ctx context.Context, entries []queryfile.Entry) ([]que
 
 // fetch fetches every request's answer from target, once per distinct
 // request body, and fails unless every one is answered.
+//
+// When a request runs a mutation, every request is sent, one at a time in
+// the order given, none left out as a duplicate: a write changes the
+// answers after it, so the answers are those of that order.
 func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]Answer, error) {
 	distinct, of := dedupe(reqs)
-	tr, err := newTransport(r.Client, target, distinct, r.HTTP)
-	if err != nil {
-		return nil, &UsageError{err}
-	}
 	conns := r.Connections
 	if conns <= 0 {
 		conns = 8
+	}
+	if Mutations(reqs) > 0 {
+		distinct, of, conns = reqs, make([]int, len(reqs)), 1
+		for i := range of {
+			of[i] = i
+		}
+	}
+	tr, err := newTransport(r.Client, target, distinct, r.HTTP)
+	if err != nil {
+		return nil, &UsageError{err}
 	}
 	ans, err := FetchAnswers(ctx, tr, len(distinct), conns)
 	if err != nil {
@@ -162,6 +175,13 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 		if unreachable(ans) {
 			return nil, fmt.Errorf("cannot reach %s: %v", target, ans[0].Err)
 		}
+		if s := ans[0].Status; s == http.StatusUnauthorized || s == http.StatusForbidden {
+			return nil, fmt.Errorf("%w\n%s", err, CredentialsAdvice(len(r.HTTP.Header)))
+		}
+		if r.noAPQ(ctx, target, distinct, ans) {
+			return nil, &UsageError{fmt.Errorf("%s answers GraphQL but not automatic persisted queries (--apq): %s sent in full is answered, sent as its hash first it is not (%s); leave out --apq, or turn persisted queries on in the server",
+				target, distinct[0].ID, firstLine(ans[0].Err.Error()))}
+		}
 		return nil, err
 	}
 	out := make([]Answer, len(reqs))
@@ -169,6 +189,51 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 		out[i] = ans[j]
 	}
 	return out, nil
+}
+
+// noAPQ reports, when every answer under --apq failed, whether the first
+// request is answered sent in full: the server does not take persisted
+// queries. A mutation is not sent again to find out.
+func (r *Recorder) noAPQ(ctx context.Context, target string, reqs []Request, ans []Answer) bool {
+	if !r.HTTP.APQ || len(reqs) == 0 || reqs[0].Mutation {
+		return false
+	}
+	for _, a := range ans {
+		if a.Err == nil {
+			return false
+		}
+	}
+	o := r.HTTP
+	o.APQ = false
+	tr, err := newTransport(r.Client, target, reqs[:1], o)
+	if err != nil {
+		return false
+	}
+	plain, err := FetchAnswers(ctx, tr, 1, 1)
+	return err == nil && plain[0].Err == nil
+}
+
+// Mutations counts the requests that run mutations.
+func Mutations(reqs []Request) int {
+	n := 0
+	for i := range reqs {
+		if reqs[i].Mutation {
+			n++
+		}
+	}
+	return n
+}
+
+// MutationLabels lists the labels of the requests that run mutations, in
+// order of first appearance.
+func MutationLabels(reqs []Request) []string {
+	var out []string
+	for i := range reqs {
+		if reqs[i].Mutation && !slices.Contains(out, reqs[i].Template) {
+			out = append(out, reqs[i].Template)
+		}
+	}
+	return out
 }
 
 // mapAnswers turns the answers to requests written in a dialect into the

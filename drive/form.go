@@ -99,7 +99,7 @@ func (f *form) request(r *Request, full bool) (method, path string, body []byte,
 		ext = `{"persistedQuery":{"version":1,"sha256Hash":"` + hex.EncodeToString(sum[:]) + `"}}`
 	}
 	withQuery := !f.apq || full
-	if f.get {
+	if f.get && !r.Mutation { // GET for queries, POST for mutations: GraphQL over HTTP runs no mutation sent by GET
 		v := url.Values{}
 		if withQuery {
 			v.Set("query", r.Query)

@@ -143,7 +143,10 @@ func TestCapacityOnTime(t *testing.T) {
 			t.Fatal(r.err)
 		}
 		for _, st := range r.file.Steps {
-			if st.Met != (st.OnTime >= 0.95) || !st.Met && !strings.Contains(st.Why, "started on time") {
+			// (sends still due when the step's window closes are dropped,
+			// which a step's verdict names first)
+			why := strings.Contains(st.Why, "started on time") || strings.Contains(st.Why, "dropped")
+			if st.Met != (st.OnTime >= 0.95) || !st.Met && !why {
 				t.Errorf("step at %.0f/s: on time %.2f, met %v (%s)", st.Rate, st.OnTime, st.Met, st.Why)
 			}
 		}

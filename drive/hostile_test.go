@@ -38,8 +38,8 @@ func hostileConn(t *testing.T, client, url string, reqs []Request, o HTTPOptions
 }
 
 // TestHostileRejects: a response that is not HTTP/1.x as RFC 9112 has it
-// is an error (transport: no response), never an answer, and the own
-// client's error says what was wrong.
+// is an error (bad_response), never an answer, and the own client's error
+// says what was wrong.
 func TestHostileRejects(t *testing.T) {
 	for _, c := range []struct{ mode, why string }{
 		{"status-garbage", `bad status line "\x16\x03\x01 garbage"`},
@@ -63,8 +63,8 @@ func TestHostileRejects(t *testing.T) {
 				if err == nil {
 					t.Fatalf("accepted: status %d, body %q", res.Status, res.Body)
 				}
-				if classify(err) != measure.ErrTransport {
-					t.Errorf("outcome %v, want transport", classify(err))
+				if classify(err) != measure.ErrResponse {
+					t.Errorf("outcome %v, want bad_response", classify(err))
 				}
 				if client == "gqlbench" && err.Error() != c.why {
 					t.Errorf("error %q, want %q", err, c.why)
@@ -239,7 +239,7 @@ func TestHostileUnsolicited(t *testing.T) {
 			time.Sleep(10 * time.Millisecond) // for the bytes to cross loopback (not a timing assertion)
 			err = conn.Do(0, &res)
 			if client == "gqlbench" {
-				if err == nil || err.Error() != "unsolicited response before the request" || classify(err) != measure.ErrTransport {
+				if err == nil || err.Error() != "unsolicited response before the request" || classify(err) != measure.ErrResponse {
 					t.Fatalf("second: %v %q; want the unsolicited answer reported", err, res.Body)
 				}
 				err = conn.Do(0, &res)

@@ -261,6 +261,7 @@ func (c *h1conn) Do(i int, res *Response) error {
 	res.Start, res.Retried, res.Calls = first.Start, true, 2
 	res.SentBytes += first.SentBytes
 	res.RecvBytes += first.RecvBytes
+	res.Connects += first.Connects
 	return err
 }
 
@@ -276,17 +277,24 @@ func (c *h1conn) do(wire []byte, split int, res *Response) error {
 		wire = append(c.scratch, wire[split:]...)
 		c.scratch = wire
 	}
+	// A connection made for this request is part of its time: the server
+	// closed the last one (Connection: close, or while idle), so the
+	// connect is the server's cost, not a late send.
+	start, connects := time.Now(), 0
 	for attempt := 0; ; attempt++ {
 		*res = Response{}
 		if c.nc == nil {
 			if err := c.dial(context.Background()); err != nil {
-				res.Start = time.Now()
-				res.End = res.Start
+				res.Start, res.End, res.Connects = start, time.Now(), connects
 				return err
 			}
+			connects++
 		}
 		stale := c.reused
 		err := c.exchange(wire, res)
+		if connects > 0 {
+			res.Start, res.Connects = start, connects
+		}
 		if err == nil {
 			return nil
 		}

@@ -98,8 +98,7 @@ const okResponse = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent
 var okResponseBytes = []byte(okResponse)
 
 // TestHTTP1Responses: the response framings the client reads, and the
-// malformed ones it rejects with the right outcome (transport: no HTTP
-// response, as net/http's errors are).
+// malformed ones it rejects with the right outcome.
 func TestHTTP1Responses(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -115,14 +114,14 @@ func TestHTTP1Responses(t *testing.T) {
 		{"error status", "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 2\r\n\r\n{}", 500, `{}`, 0},
 		{"no content", "HTTP/1.1 204 No Content\r\n\r\n", 204, ``, 0},
 		{"read to close", "HTTP/1.0 200 OK\r\n\r\n{\"data\":{}}", 200, `{"data":{}}`, 0},
-		{"not HTTP", "SSH-2.0-OpenSSH\r\n\r\n", 0, "", measure.ErrTransport},
-		{"bad status", "HTTP/1.1 2x0 OK\r\n\r\n", 0, "", measure.ErrTransport},
-		{"bad header line", "HTTP/1.1 200 OK\r\nno colon\r\n\r\n", 0, "", measure.ErrTransport},
-		{"bad length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", 0, "", measure.ErrTransport},
-		{"bad chunk size", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 0, "", measure.ErrTransport},
-		{"chunk without CRLF", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n", 0, "", measure.ErrTransport},
+		{"not HTTP", "SSH-2.0-OpenSSH\r\n\r\n", 0, "", measure.ErrResponse},
+		{"bad status", "HTTP/1.1 2x0 OK\r\n\r\n", 0, "", measure.ErrResponse},
+		{"bad header line", "HTTP/1.1 200 OK\r\nno colon\r\n\r\n", 0, "", measure.ErrResponse},
+		{"bad length", "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", 0, "", measure.ErrResponse},
+		{"bad chunk size", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 0, "", measure.ErrResponse},
+		{"chunk without CRLF", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n", 0, "", measure.ErrResponse},
 		{"body cut short", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"data\"", 0, "", measure.ErrTransport},
-		{"too large", "HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n", 0, "", measure.ErrTransport},
+		{"too large", "HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n", 0, "", measure.ErrResponse},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// The server closes after its one answer, so that a response

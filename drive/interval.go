@@ -13,6 +13,7 @@ import (
 // writes it as an interval line; late is how long after its end the tick
 // came, flagged beyond runfile.LateIntervalNS.
 func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*runfile.Interval, error) {
+	e.awaitChecks(ph.base.Add(to))
 	e.snap.Reset()
 	e.coll.Collect(e.snap)
 	tail := ph.window > 0 && from >= ph.window
@@ -44,7 +45,10 @@ func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*ru
 	if e.series != nil {
 		iv.Series = e.series.collect(from, max(to, from))
 	}
+	iv.ErrorReasons = e.errs.collect()
 	if tail && len(iv.Templates) == 0 {
+		e.errs.putBack(iv.ErrorReasons)
+		e.waiting(ph, iv)
 		return iv, nil
 	}
 	for _, p := range e.cfg.Watch {
@@ -95,7 +99,7 @@ func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*ru
 func templateInterval(st *measure.Stats) (*runfile.TemplateInterval, error) {
 	c := &st.Counts
 	ti := &runfile.TemplateInterval{Count: c.Count, OK: c.OK, Errors: c.Errors, Wrong: c.Wrong, Verified: c.Verified,
-		Late: c.Late, DriverLate: c.DriverLate, Dropped: c.Dropped, Overrun: c.Overrun, OverrunOK: c.OverrunOK,
+		Late: c.Late, DriverLate: c.DriverLate, Dropped: c.Dropped, Overrun: c.Overrun, OverrunOK: c.OverrunOK, OverrunErrors: c.OverrunErr,
 		Clamped: c.Clamped, SentBytes: c.SentBytes, RecvBytes: c.RecvBytes}
 	if c.Calls != c.Count {
 		ti.Calls = c.Calls // absent: one call per request
@@ -124,11 +128,18 @@ func templateInterval(st *measure.Stats) (*runfile.TemplateInterval, error) {
 }
 
 // watchdog aborts a run whose server stopped answering: for AbortAfter
-// nothing but failures (refused connections, resets, timeouts) came back.
+// nothing but errors came back — refused connections, resets, timeouts,
+// and answers that are errors too (malformed HTTP, a status other than
+// 200, GraphQL errors, no data). In a capacity search an answer with a
+// status is an answer: a step refused with 503s fails, and the search
+// goes on at a lower rate.
 func (e *engine) watchdog(iv *runfile.Interval) error {
 	var responses, failures int64
 	for _, t := range iv.Templates {
-		f := t.ErrorKinds[measure.ErrTimeout.String()] + t.ErrorKinds[measure.ErrTransport.String()]
+		f := t.Errors
+		if e.spec.Name == Capacity {
+			f -= t.ErrorKinds[measure.ErrStatus.String()] + t.ErrorKinds[measure.ErrGraphQL.String()]
+		}
 		failures += f
 		responses += t.Count - f
 	}
@@ -138,12 +149,12 @@ func (e *engine) watchdog(iv *runfile.Interval) error {
 		return nil
 	}
 	if failures > 0 && e.cfg.AbortAfter > 0 && now.Sub(e.lastResp) >= e.cfg.AbortAfter {
-		last := ""
-		if p := e.lastErr.Load(); p != nil {
-			last = *p
+		why := e.errs.lastError()
+		if rs := iv.ErrorReasons; len(rs) > 0 {
+			why = runfile.ErrorReasonsText(rs[:min(3, len(rs))])
 		}
-		return &AbortError{fmt.Sprintf("the server stopped answering: no response for %v, only failures (the last: %s)",
-			now.Sub(e.lastResp).Round(time.Millisecond), last)}
+		return &AbortError{fmt.Sprintf("the server stopped answering: no answer but errors for %v (%s)",
+			now.Sub(e.lastResp).Round(time.Millisecond), why)}
 	}
 	return nil
 }
@@ -172,6 +183,27 @@ func (e *engine) progress(ph *phase, iv *runfile.Interval) {
 	if sec <= 0 {
 		return
 	}
+	label := e.label(ph, iv)
+	tail := ""
+	if iv.Tail {
+		tail = " (in flight at the end)"
+	}
+	if n == 0 {
+		if k := e.inFlight(); k > 0 {
+			tail += "; " + e.inFlightText(ph, k)
+		}
+	}
+	if e.cfg.Check == CheckStatus {
+		fmt.Fprintf(e.cfg.Log, "load: %s %6.1fs: %8.0f req/s (answers not checked), %d errors, worst p99 %v%s\n",
+			label, float64(iv.EndNS)/1e9, float64(n)/sec, errs, time.Duration(p99).Round(time.Microsecond), tail)
+		return
+	}
+	fmt.Fprintf(e.cfg.Log, "load: %s %6.1fs: %8.0f req/s, %8.0f correct/s, %d errors, %d wrong, worst p99 %v%s\n",
+		label, float64(iv.EndNS)/1e9, float64(n)/sec, float64(ok)/sec, errs, wrong, time.Duration(p99).Round(time.Microsecond), tail)
+}
+
+// label names the phase in a progress line: "run 2", "step 3 (400/s)".
+func (e *engine) label(ph *phase, iv *runfile.Interval) string {
 	label := fmt.Sprintf("run %d", ph.run)
 	switch {
 	case ph.step > 0:
@@ -182,10 +214,38 @@ func (e *engine) progress(ph *phase, iv *runfile.Interval) {
 	if ph.warmup {
 		label += " (warm-up)"
 	}
-	tail := ""
-	if iv.Tail {
-		tail = " (in flight at the end)"
+	return label
+}
+
+// waiting says, for a tick after the window in which nothing completed,
+// what the run is waiting for: a stalled server would otherwise leave the
+// terminal silent until the requests time out.
+func (e *engine) waiting(ph *phase, iv *runfile.Interval) {
+	if e.cfg.Log == nil {
+		return
 	}
-	fmt.Fprintf(e.cfg.Log, "load: %s %6.1fs: %8.0f req/s, %8.0f correct/s, %d errors, %d wrong, worst p99 %v%s\n",
-		label, float64(iv.EndNS)/1e9, float64(n)/sec, float64(ok)/sec, errs, wrong, time.Duration(p99).Round(time.Microsecond), tail)
+	if k := e.inFlight(); k > 0 {
+		fmt.Fprintf(e.cfg.Log, "load: %s %6.1fs: the window closed at %.1fs; %s\n",
+			e.label(ph, iv), float64(iv.EndNS)/1e9, float64(ph.window)/1e9, e.inFlightText(ph, k))
+	}
+}
+
+// inFlightText says how many requests are in flight and how long they may
+// still take: each was sent within the window, so each ends by the
+// window's end plus the request timeout.
+func (e *engine) inFlightText(ph *phase, k int) string {
+	what := fmt.Sprintf("%d requests in flight", k)
+	if k == 1 {
+		what = "1 request in flight"
+	}
+	if e.cfg.Timeout <= 0 {
+		return what + ", waiting for the answers"
+	}
+	s := fmt.Sprintf("%s, waiting up to %v (--timeout) for the answers", what, e.cfg.Timeout)
+	if ph.window > 0 {
+		if left := ph.window + e.cfg.Timeout - time.Since(ph.base); left > 0 && left < e.cfg.Timeout {
+			s += fmt.Sprintf(": %v more at most", left.Round(100*time.Millisecond))
+		}
+	}
+	return s
 }

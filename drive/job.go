@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -64,7 +65,7 @@ type Job struct {
 	Verify    string
 	Reference string        // a second server whose answers are the right ones
 	Ignore    []verify.Path // members left out of every comparison
-	Warn      func(string)  // receives Preflight's warnings; nil: dropped
+	Warn      func(string)  // receives Preflight's warnings and the notes on mutations; nil: dropped
 	Info      HeaderInfo    // the header's account of the run (Watch is filled in)
 	// Out opens the run file, after every check has passed, so a job that
 	// cannot start leaves no empty file behind.
@@ -87,6 +88,7 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		return nil, err
 	}
 	cfg.Ignore = j.Ignore
+	cfg.Timeout, cfg.Check, cfg.Secrets = j.HTTP.Timeout, level, secretsOf(j.HTTP.Header)
 	if err := j.transports(&cfg); err != nil {
 		return nil, err
 	}
@@ -103,11 +105,13 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 	if self, err := measure.NewProc(os.Getpid()); err == nil {
 		cfg.Self = self
 	}
+	j.warnMutations(cfg.Requests)
 	if j.Check {
 		if err := j.preflight(ctx, cfg.Requests); err != nil {
 			return nil, err
 		}
 	}
+	cfg.calibrate(ctx)
 	out, err := j.Out()
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the run file: %w", err)
@@ -147,11 +151,13 @@ func (j *Job) transports(cfg *Config) error {
 // preflight checks the target, and the paired one, before the load.
 func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 	check := func(api, target string, tr func([]Request) (Transport, error)) error {
-		preflight := Preflight
+		var warnings []string
+		var err error
 		if api == APIREST {
-			preflight = PreflightREST
+			warnings, err = preflightREST(ctx, target, tr, reqs, PreflightOptions{Ignore: j.Ignore, Headers: len(j.HTTP.Header)})
+		} else {
+			warnings, err = j.preflightGraphQL(ctx, target, tr, reqs)
 		}
-		warnings, err := preflight(ctx, target, tr, reqs)
 		for _, w := range warnings {
 			if j.Warn != nil {
 				j.Warn(w)
@@ -168,12 +174,76 @@ func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 	return nil
 }
 
+// preflightGraphQL is Preflight with the run's checker and headers; when
+// it fails with --apq, the target is tried once more without persisted
+// queries, so that a server that does not take them is said to be one.
+func (j *Job) preflightGraphQL(ctx context.Context, target string, tr func([]Request) (Transport, error), reqs []Request) ([]string, error) {
+	o := PreflightOptions{Ignore: j.Ignore, Headers: len(j.HTTP.Header)}
+	warnings, err := PreflightWith(ctx, target, tr, reqs, o)
+	if err == nil || !j.HTTP.APQ || ctx.Err() != nil {
+		return warnings, err
+	}
+	plain := *j
+	plain.HTTP.APQ = false
+	if _, perr := PreflightWith(ctx, target, plain.transportTo(APIGraphQL, target), reqs, o); perr != nil {
+		return nil, err
+	}
+	got := err.Error()
+	var ng *notGraphQLError
+	if errors.As(err, &ng) {
+		got = "{__typename} got " + ng.why
+	}
+	return nil, &UsageError{fmt.Errorf("the target %s answers GraphQL but not automatic persisted queries (--apq): the requests sent in full are answered, sent as their hash first they are not (%s); leave out --apq, or turn persisted queries on in the server", target, got)}
+}
+
+// warnMutations says, when the queries file holds mutations, what they do
+// to the measurement, and that under GET they are sent by POST.
+func (j *Job) warnMutations(reqs []Request) {
+	n := Mutations(reqs)
+	if n == 0 || j.Warn == nil {
+		return
+	}
+	if !j.benchmarkWrites(reqs) {
+		j.Warn(fmt.Sprintf("%d of %d entries run mutations (%s): every run changes the API's state, and the answers after a write depend on it — reset the state before each run, or check status only or --ignore-path the ids and counters that change (docs/any-api.md, Writes)%s",
+			n, len(reqs), strings.Join(MutationLabels(reqs), ", "), preflightWrites(j.Check)))
+	}
+	if strings.EqualFold(j.HTTP.Method, "GET") && j.API != APIREST {
+		j.Warn(fmt.Sprintf("--method GET sends queries by GET and the %d mutations by POST (GraphQL over HTTP runs no mutation sent by GET); the run file says so (params.mutation_method)", n))
+	}
+}
+
+// preflightWrites is the note that the preflight writes too.
+func preflightWrites(check bool) string {
+	if !check {
+		return ""
+	}
+	return "; the preflight sends the first entry of each operation once before the run, mutations included"
+}
+
+// benchmarkWrites reports whether every mutation is one of the benchmark's
+// own write tasks (gqlbench tasks --writes): an entry whose expected
+// answer comes with its dataset, made to stay right run after run.
+func (j *Job) benchmarkWrites(reqs []Request) bool {
+	if j.Queries == nil || len(j.Queries.Entries) != len(reqs) {
+		return false
+	}
+	for i := range reqs {
+		if reqs[i].Mutation && j.Queries.Entries[i].Dataset == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // header is the run file's header.
 func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header {
 	h := NewHeader(cfg, info, j.Queries)
 	p := &h.Params
-	p.Check, p.Reference = level, j.Reference
+	p.Check, p.Reference = level, dbloc.Redact(j.Reference) // a URL's secrets stay on the wire
 	p.Method, p.APQ = j.HTTP.Method, j.HTTP.APQ
+	if p.Mutations = Mutations(cfg.Requests); p.Mutations > 0 && strings.EqualFold(p.Method, "GET") {
+		p.MutationMethod = "POST"
+	}
 	if j.API == APIREST || cfg.Mode == Paired || hasSteps(cfg.Requests) {
 		p.Parallel = parallelOf(j.HTTP)
 	}
@@ -182,7 +252,7 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 		p.API = APIREST
 	}
 	if cfg.Mode == Paired {
-		p.PairedTarget, p.PairedAPI = j.PairedTarget, j.pairedAPI()
+		p.PairedTarget, p.PairedAPI = dbloc.Redact(j.PairedTarget), j.pairedAPI()
 	}
 	for _, path := range j.Ignore {
 		p.Ignore = append(p.Ignore, strings.Join(path, "."))

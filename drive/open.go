@@ -45,6 +45,9 @@ func openParams(c *Config, p *runfile.Params) {
 		p.Arrival = "poisson"
 	}
 	p.LateNS, p.MaxLateNS, p.MinOnTime = int64(c.Late), int64(c.MaxLate), c.MinOnTime
+	if cal := c.Calibration; cal != nil {
+		p.LateAuto, p.JitterP99NS = true, int64(cal.P99)
+	}
 }
 
 // runOpen runs the open loop: runs of Duration at Rate (see runs).
@@ -120,6 +123,14 @@ func (w *worker) openLoop(ctx context.Context, ph *phase, p Pacer) {
 		}
 		i := int(seq % n)
 		now := time.Since(ph.base)
+		if now >= ph.window {
+			// The window is over: a send due in it but not made yet is
+			// never made after it (a run lasts its window, plus the
+			// answers in flight at its end); it and every send still due
+			// are dropped.
+			w.dropRest(ph, p, i)
+			return
+		}
 		idle := at > now
 		if idle {
 			if !w.sl.sleepUntil(ctx, ph.base, at) {
@@ -130,5 +141,28 @@ func (w *worker) openLoop(ctx context.Context, ph *phase, p Pacer) {
 			continue
 		}
 		w.send(ctx, ph, i, at, idle, -1)
+	}
+}
+
+// dropRest counts as dropped send i and every send of p still due within
+// the phase's window: they were due, no connection was free to make them
+// before the window closed. The workers share p, so each send is counted
+// by one of them.
+func (w *worker) dropRest(ph *phase, p Pacer, i int) {
+	e := w.e
+	n := int64(len(e.cfg.Requests))
+	per := make([]int64, e.base)
+	per[e.tmplOf[i]]++
+	for {
+		seq, at := p.Next()
+		if at >= ph.window {
+			break
+		}
+		per[e.tmplOf[seq%n]]++
+	}
+	for t, k := range per {
+		if k > 0 {
+			w.rec.Drop(t, k)
+		}
 	}
 }

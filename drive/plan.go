@@ -270,9 +270,21 @@ type gqlBody struct {
 func bodyFields(v any, obj map[string]any) (any, error) {
 	switch x := v.(type) {
 	case fieldRef:
-		f, ok := obj[string(x)]
-		if !ok {
-			return nil, fmt.Errorf("the answer it depends on has no member %q", string(x))
+		// a dotted path ({.a.b}) goes through objects; a null on the way
+		// is null
+		var f any = obj
+		for _, name := range strings.Split(string(x), ".") {
+			if f == nil {
+				break
+			}
+			o, isObj := f.(map[string]any)
+			if !isObj {
+				return nil, fmt.Errorf("the answer it depends on has no object on the way to %q", string(x))
+			}
+			var ok bool
+			if f, ok = o[name]; !ok {
+				return nil, fmt.Errorf("the answer it depends on has no member %q", string(x))
+			}
 		}
 		return f, nil
 	case map[string]any:

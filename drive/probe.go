@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/gqlbench/gqlbench/measure"
@@ -19,11 +20,28 @@ var TypenameQuery = Request{ID: "preflight", Template: "preflight", Query: "{__t
 // every template of the workload: it POSTs {__typename} and wants a GraphQL
 // JSON response with data, then sends each template's first request and
 // wants status 200, no GraphQL errors and data. It fails with a message
-// that says what is wrong: the target is unreachable, is not a GraphQL
-// endpoint, or rejects the workload's queries (a server of another schema).
-// A wrong answer is not fatal: the run counts it. newTransport makes a
-// transport of the kind the run uses for a list of requests.
+// that says what is wrong: the target is unreachable, wants credentials
+// (HTTP 401 or 403), is not a GraphQL endpoint, or rejects the workload's
+// queries (a server of another schema). A wrong answer is not fatal: the
+// run counts it. newTransport makes a transport of the kind the run uses
+// for a list of requests. It is PreflightWith without options.
 func Preflight(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request) (warnings []string, err error) {
+	return PreflightWith(ctx, target, newTransport, reqs, PreflightOptions{})
+}
+
+// PreflightOptions say what Preflight needs to know of the run.
+type PreflightOptions struct {
+	// Ignore are the run's --ignore-path: the preflight judges answers
+	// with the run's own checker (newRunChecker), so it warns of a wrong
+	// answer exactly when the run would count one.
+	Ignore []verify.Path
+	// Headers is how many request headers the user gives, so that an HTTP
+	// 401 says "give credentials" or "the credentials given are refused".
+	Headers int
+}
+
+// PreflightWith is Preflight with options.
+func PreflightWith(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request, o PreflightOptions) (warnings []string, err error) {
 	probe := append([]Request{TypenameQuery}, firstOfEachLabel(reqs)...)
 	c, stop, err := probeConn(ctx, newTransport, probe)
 	if err != nil {
@@ -40,10 +58,88 @@ func Preflight(ctx context.Context, target string, newTransport func([]Request) 
 		}
 		return nil, fmt.Errorf("the target %s did not answer a GraphQL request: %w", target, err)
 	}
-	if why := notGraphQL(res.Status, res.Body); why != "" {
-		return nil, fmt.Errorf("%s is not a GraphQL endpoint: POST {__typename} got %s", target, why)
+	if why := credentials(res.Status, res.Body, o.Headers); why != "" {
+		return nil, fmt.Errorf("the target %s %s", target, why)
 	}
-	return probeLabels(ctx, c, probe, 1, "is it a server of the benchmark schema?")
+	if why := notGraphQL(res.Status, res.Body); why != "" {
+		return nil, &notGraphQLError{target, why}
+	}
+	return probeLabels(ctx, c, probe, 1, schemaHint(reqs), o)
+}
+
+// notGraphQLError is a target whose answer to {__typename} is not
+// GraphQL's.
+type notGraphQLError struct{ target, why string }
+
+func (e *notGraphQLError) Error() string {
+	return fmt.Sprintf("%s is not a GraphQL endpoint: POST {__typename} got %s", e.target, e.why)
+}
+
+// credentials says, for an answer of HTTP 401 or 403, that the target
+// wants credentials, and how to give them; "" for any other status.
+// headers is how many request headers the user gave.
+func credentials(status int, body []byte, headers int) string {
+	if status != http.StatusUnauthorized && status != http.StatusForbidden {
+		return ""
+	}
+	got := fmt.Sprintf("answers HTTP %d (%s): %s", status, http.StatusText(status), snippet(body))
+	if headers > 0 {
+		return "refuses the credentials given: it " + got + "; " + CredentialsAdvice(headers)
+	}
+	return "wants credentials: it " + got + "; " + CredentialsAdvice(0)
+}
+
+// CredentialsAdvice says how to give credentials, or to check those given
+// in headers request headers.
+func CredentialsAdvice(headers int) string {
+	if headers > 0 {
+		return fmt.Sprintf("check the credentials in the %d request headers given (--header, --header-env, --header-file)", headers)
+	}
+	return `give credentials with --header 'Authorization: Bearer TOKEN', or keep the token off the command line with --header-env Authorization=VAR (VAR holding "Bearer TOKEN") or --header-file FILE`
+}
+
+// schemaHint is what to suspect when the target rejects a query: the
+// benchmark's schema for the benchmark's templates (QT1..QT16), the
+// user's API for anything else.
+func schemaHint(reqs []Request) string {
+	for _, r := range reqs {
+		n, ok := strings.CutPrefix(r.Template, "QT")
+		if !ok || n == "" || strings.Trim(n, "0123456789") != "" {
+			return "is the queries file written for this API?"
+		}
+	}
+	return "is it a server of the benchmark schema?"
+}
+
+// newRunChecker is the checker of a run's answers, for the run and its
+// preflight alike: each request's expected answer, unordered lists and
+// dialect mapping, and the run's ignored paths.
+func newRunChecker(reqs []Request, budgetBytes int64, ignore []verify.Path) *Checker {
+	c := NewChecker(reqs, budgetBytes)
+	c.ignore = ignore
+	return c
+}
+
+// firstDifference says where the data of a wrong answer to r first differ
+// from the expected answer, as the run's summary does, or, when only the
+// expected answer's hash is known, that it differs.
+func firstDifference(r *Request, data []byte, ignore []verify.Path) string {
+	const hashOnly = "the answer differs from the expected one (only its hash is known)"
+	if r.Answer == nil {
+		return hashOnly
+	}
+	if r.Map != nil {
+		m, err := r.mapped(data)
+		if err != nil {
+			return err.Error()
+		}
+		data = m
+	}
+	d, err := verify.Diff(r.Answer, data, verify.Options{Unordered: r.Unordered, Ignore: ignore}, 1)
+	if err != nil || len(d) == 0 {
+		return "the answer differs from the expected one"
+	}
+	return "the answer differs from the expected one: " + describe(d[0])
 }
 
 // PreflightREST checks, before any load, that a REST target carries out
@@ -51,13 +147,18 @@ func Preflight(ctx context.Context, target string, newTransport func([]Request) 
 // plan wants and the answers assembled (a wrong answer is a warning, as in
 // Preflight). Its errors name the task and the call that failed.
 func PreflightREST(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request) (warnings []string, err error) {
+	return preflightREST(ctx, target, newTransport, reqs, PreflightOptions{})
+}
+
+// preflightREST is PreflightREST with the run's options.
+func preflightREST(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request, o PreflightOptions) (warnings []string, err error) {
 	probe := firstOfEachLabel(reqs)
 	c, stop, err := probeConn(ctx, newTransport, probe)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	warnings, err = probeLabels(ctx, c, probe, 0, "is it the benchmark's REST API?")
+	warnings, err = probeLabels(ctx, c, probe, 0, "is it the benchmark's REST API?", o)
 	var unreachable errUnreachable
 	if errors.As(err, &unreachable) {
 		return nil, fmt.Errorf("cannot reach the REST target %s: %w", target, unreachable.err)
@@ -99,8 +200,8 @@ func probeConn(ctx context.Context, newTransport func([]Request) (Transport, err
 
 // probeLabels sends probe[from:] and checks each answer: a failure or an
 // error is fatal (hint says what to suspect), a wrong answer a warning.
-func probeLabels(ctx context.Context, c Conn, probe []Request, from int, hint string) (warnings []string, err error) {
-	checker := NewChecker(probe, 1<<20)
+func probeLabels(ctx context.Context, c Conn, probe []Request, from int, hint string, o PreflightOptions) (warnings []string, err error) {
+	checker := newRunChecker(probe, 1<<20, o.Ignore)
 	var res Response
 	for i := from; i < len(probe); i++ {
 		r := probe[i]
@@ -116,7 +217,13 @@ func probeLabels(ctx context.Context, c Conn, probe []Request, from int, hint st
 		out, _ := checker.Check(i, res.Status, res.Body, true)
 		switch {
 		case out == measure.Wrong:
-			warnings = append(warnings, fmt.Sprintf("%s (%s): the answer differs from the expected one", r.Template, r.ID))
+			data, _, ok := scanResponse(res.Body)
+			if !ok {
+				data, _, _ = slowScan(res.Body)
+			}
+			warnings = append(warnings, fmt.Sprintf("%s (%s): %s", r.Template, r.ID, firstDifference(&r, data, o.Ignore)))
+		case out.IsError() && from > 0 && credentials(res.Status, res.Body, o.Headers) != "":
+			return nil, fmt.Errorf("the server %s to %s (%s)", credentials(res.Status, res.Body, o.Headers), r.Template, r.ID)
 		case out.IsError():
 			detail := snippet(res.Body)
 			if err := verify.Check(res.Body, ""); err != nil && res.Status == 200 {

@@ -44,7 +44,7 @@ func newRawIO(nc net.Conn) *rawIO {
 func (r *rawIO) read(b []byte) (int, error) {
 	r.buf, r.n, r.errno = b, 0, 0
 	if err := r.rc.Read(r.readFn); err != nil {
-		return 0, err
+		return 0, plainOp(err, "read")
 	}
 	switch {
 	case r.errno != 0:
@@ -93,7 +93,7 @@ func (r *rawIO) write(b []byte) (int, error) {
 	for done < len(b) {
 		r.buf, r.n, r.errno = b[done:], 0, 0
 		if err := r.rc.Write(r.writeFn); err != nil {
-			return done, err
+			return done, plainOp(err, "write")
 		}
 		if r.errno != 0 {
 			return done, r.errno
@@ -110,4 +110,15 @@ func (r *rawIO) doWrite(fd uintptr) bool {
 	}
 	r.n, r.errno = int(n), errno
 	return true
+}
+
+// plainOp names a raw call's failure as net.Conn's would: "read tcp
+// A->B: i/o timeout", not the internal "raw-read" the user never chose.
+func plainOp(err error, op string) error {
+	if oe, ok := err.(*net.OpError); ok && oe.Op != op {
+		c := *oe
+		c.Op = op
+		return &c
+	}
+	return err
 }

@@ -240,6 +240,7 @@ type taskRun struct {
 	sent   int64
 	recv   int64
 	calls  int
+	conns  int // connections made inside the calls' time
 	// The calls ready to be made, and the goroutines making them: at most
 	// the client's Parallel, each taking the next call when its own is
 	// done, so a task of 200 calls holds 6 goroutines, not 200.
@@ -260,7 +261,7 @@ func (c *restConn) Do(i int, res *Response) error {
 	t.launch(roots)
 	t.work()
 	t.wg.Wait()
-	*res = Response{Start: t.start, FirstByte: t.first, End: t.end, SentBytes: t.sent, RecvBytes: t.recv, Calls: t.calls}
+	*res = Response{Start: t.start, FirstByte: t.first, End: t.end, SentBytes: t.sent, RecvBytes: t.recv, Calls: t.calls, Connects: t.conns}
 	switch {
 	case t.err != nil:
 		return t.err
@@ -380,6 +381,7 @@ func (t *taskRun) account(res *Response) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.calls++
+	t.conns += res.Connects
 	t.sent += res.SentBytes
 	t.recv += res.RecvBytes
 	if t.start.IsZero() || res.Start.Before(t.start) {

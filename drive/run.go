@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/gqlbench/gqlbench/measure"
 	"runtime"
 	"time"
 
@@ -70,10 +69,12 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 	}
 	first, dir, ferr := e.fails.result()
 	sum.FirstWrong, sum.Failures = first, dir
-	if p := e.lastErr.Load(); p != nil && sum.Total.ErrorKinds[measure.ErrTransport.String()]+sum.Total.ErrorKinds[measure.ErrTimeout.String()] > 0 {
-		sum.LastError = *p
+	if sum.Total.Errors > 0 {
+		sum.LastError = e.errs.lastError()
 	}
+	sum.Check = e.cfg.Check
 	sum.APQMisses = e.apqMisses.Load()
+	sum.Connects, sum.ConnectsPerRequest = connectsPerRequest(e.connects.Load(), e.all)
 	if ferr != nil && e.cfg.Log != nil {
 		fmt.Fprintf(e.cfg.Log, "load: cannot write the failures directory: %v\n", ferr)
 	}
@@ -131,12 +132,27 @@ func (e *engine) checks(sum *runfile.Summary) string {
 	case float64(t.Errors) > e.cfg.MaxErrorRate*float64(t.Count):
 		why := fmt.Sprintf("%d errors in %d requests (%.2f%%, at most %.2f%% allowed)", t.Errors, t.Count,
 			100*float64(t.Errors)/float64(t.Count), 100*e.cfg.MaxErrorRate)
-		if sum.LastError != "" {
-			why += "; the last transport error: " + sum.LastError
+		if len(sum.ErrorReasons) > 0 {
+			why += "; " + runfile.ErrorReasonsText(sum.ErrorReasons[:min(3, len(sum.ErrorReasons))])
 		}
 		return why
 	case sum.SLOMet != nil && !*sum.SLOMet:
 		return "objective " + sum.SLO + " not met: " + sum.SLOWhy
 	}
 	return ""
+}
+
+// connectsPerRequest is the connections made inside requests' time, and
+// per request sent (every interval, warm-up included).
+func connectsPerRequest(connects int64, ivs []*runfile.Interval) (int64, float64) {
+	var n int64
+	for _, iv := range ivs {
+		for _, t := range iv.Templates {
+			n += t.Count
+		}
+	}
+	if connects == 0 || n == 0 {
+		return connects, 0
+	}
+	return connects, float64(connects) / float64(n)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -64,6 +65,11 @@ func (s *StdHTTP) NewConn() Conn {
 	c := &stdConn{t: s, client: &http.Client{Transport: tr, Timeout: s.o.Timeout}, tr: tr, ctx: ctx, cancel: cancel}
 	c.trace = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
 		GotFirstResponseByte: func() { c.first = time.Now() },
+		ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				c.connects.Add(1)
+			}
+		},
 	})
 	return c
 }
@@ -79,6 +85,10 @@ type stdConn struct {
 	buf    []byte    // the last response's body is buf[:len]: own, or a larger one from the budget
 	own    []byte    // the connection's own buffer
 	x      *expander // per-request header values
+
+	// connects counts the connections made for the request in progress
+	// (the trace's ConnectDone, called from net/http's dialing goroutine).
+	connects atomic.Int32
 }
 
 func (c *stdConn) Do(i int, res *Response) error {
@@ -91,6 +101,7 @@ func (c *stdConn) Do(i int, res *Response) error {
 	res.Start, res.Retried, res.Calls = first.Start, true, 2
 	res.SentBytes += first.SentBytes
 	res.RecvBytes += first.RecvBytes
+	res.Connects += first.Connects
 	return err
 }
 
@@ -125,11 +136,13 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 		}
 	}
 	c.first = time.Time{}
+	c.connects.Store(0)
 	res.Start = time.Now()
 	resp, err := c.client.Do(req)
+	res.Connects = int(c.connects.Load())
 	if err != nil {
 		res.End = time.Now()
-		return err
+		return stdProtocol(err)
 	}
 	res.SentBytes = int64(len(body))
 	if resp.ProtoMajor == 1 && resp.ProtoMinor > 1 {
@@ -144,7 +157,7 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 	res.RecvBytes = int64(len(c.buf))
 	if err != nil {
 		c.shrink() // no body to keep: a large buffer goes back now
-		return err
+		return stdProtocol(err)
 	}
 	res.Status = resp.StatusCode
 	res.Body = c.buf

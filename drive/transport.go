@@ -40,13 +40,14 @@ type Connecter interface {
 type Response struct {
 	Status    int
 	Body      []byte    // valid until the next Do on the same Conn
-	Start     time.Time // send start (after any connect)
+	Start     time.Time // send start, before any connect made for the request
 	FirstByte time.Time // the first response byte
 	End       time.Time // the last response byte, or the failure
 	SentBytes int64     // request bytes written
 	RecvBytes int64     // response bytes read, headers included
 	Retried   bool      // a persisted query's hash was not known: the full request followed
 	Calls     int       // HTTP calls made: a REST plan's; 0 counts as one
+	Connects  int       // connections made for this request (inside its time)
 }
 
 // ErrClosed is returned by Do on a closed Conn.
@@ -58,16 +59,15 @@ func classify(err error) measure.Outcome {
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return measure.ErrTimeout
+	case errors.As(err, new(protocolError)):
+		return measure.ErrResponse // (never a latency sample: the engine marks it NoResponse)
 	}
-	// A response that is not HTTP/1.x as the client speaks it, or over a
-	// limit (protocolError), is no response either: a transport error,
-	// never a latency sample.
 	return measure.ErrTransport
 }
 
 // protocolError is a response that is not HTTP/1.x as the client speaks
-// it, or one over a limit; its message says what was wrong, short and the
-// same for every response with the same fault.
+// it, or one over a limit (bad_response); its message says what was
+// wrong, short and the same for every response with the same fault.
 type protocolError struct{ msg string }
 
 func (e protocolError) Error() string { return e.msg }

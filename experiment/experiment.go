@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -107,8 +108,8 @@ func newSession(name string, c Common) (*session, error) {
 		return nil, err
 	}
 	c.Dir = abs
-	for _, sub := range []string{"runs", "logs", "queries"} {
-		if err := os.MkdirAll(filepath.Join(c.Dir, sub), 0o755); err != nil {
+	for _, sub := range []string{"", "runs", "logs", "queries"} { // --dir itself first: a device there is named as such
+		if err := outfile.Dir(filepath.Join(c.Dir, sub)); err != nil {
 			return nil, fmt.Errorf("cannot create the results directory: %w", err)
 		}
 	}

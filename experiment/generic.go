@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -266,7 +265,7 @@ func (g Generic) queries(s *session, d string, inst []workload.Instance) (*diale
 		return nil, err
 	}
 	path := filepath.Join(s.Dir, "queries", name+".jsonl")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := writeBytes(path, b.Bytes()); err != nil {
 		return nil, fmt.Errorf("cannot write the queries: %w", err)
 	}
 	f := &dialectFile{queryFile: &queryFile{path: path, data: b.Bytes()}, entries: map[string][]queryfile.Entry{}, all: entries}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure/pgstat"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -34,7 +35,7 @@ func (s *session) writeQueries(name string, inst []workload.Instance) (*queryFil
 		return nil, err
 	}
 	path := filepath.Join(s.Dir, "queries", name+".jsonl")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := writeBytes(path, b.Bytes()); err != nil {
 		return nil, fmt.Errorf("cannot write the queries: %w", err)
 	}
 	return &queryFile{path: path, data: b.Bytes(), inst: inst}, nil
@@ -189,7 +190,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(cfg.Defaults()), Target: target,
 			Timeout: s.Timeout, Client: "gqlbench", Checked: true, Labels: r.labels},
 		Out: func() (io.Writer, error) {
-			f, err = os.Create(path)
+			f, err = outfile.Open(path, 0o644)
 			return f, err
 		},
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -236,7 +235,7 @@ func (q Quickstart) ceiling(ctx context.Context, s *session) error {
 		return err
 	}
 	path := filepath.Join(s.Dir, "queries", "typename.jsonl")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := writeBytes(path, b.Bytes()); err != nil {
 		return err
 	}
 	err = s.run(ctx, srv, runSpec{

@@ -1,12 +1,10 @@
 package experiment
 
 import (
-	"bytes"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/report"
 )
 
@@ -35,15 +33,13 @@ func (s *session) writeReport() error {
 	return nil
 }
 
-// writeFile writes path whole or not at all.
+// writeFile writes path whole or not at all (outfile.WriteFile: a device
+// or a pipe written straight, never replaced).
 func writeFile(path string, write func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := write(&b); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return outfile.WriteFile(path, 0o644, write)
+}
+
+// writeBytes writes b to path through writeFile.
+func writeBytes(path string, b []byte) error {
+	return writeFile(path, func(w io.Writer) error { _, err := w.Write(b); return err })
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -292,7 +291,7 @@ func (s *session) writeEntries(name string, entries []queryfile.Entry) (*queryFi
 		return nil, err
 	}
 	path := filepath.Join(s.Dir, "queries", name+".jsonl")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := writeBytes(path, b.Bytes()); err != nil {
 		return nil, fmt.Errorf("cannot write the tasks: %w", err)
 	}
 	return &queryFile{path: path, data: b.Bytes()}, nil

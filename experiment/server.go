@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/server"
 )
 
@@ -65,7 +66,7 @@ func StartServer(ctx context.Context, spec ServerSpec) (*Server, error) {
 		args = append(args, "--pool", strconv.Itoa(max(spec.Pool, 1)))
 	}
 	args = append(args, spec.Args...)
-	lf, err := os.Create(spec.LogPath)
+	lf, err := outfile.Open(spec.LogPath, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("the server's log: %w", err)
 	}

@@ -15,9 +15,9 @@ const (
 	Wrong                       // data differ from the oracle's answer
 	ErrStatus                   // HTTP status other than 200
 	ErrGraphQL                  // a non-empty "errors" member
-	ErrResponse                 // not a GraphQL JSON response: unparsable, no "data"
+	ErrResponse                 // not a GraphQL JSON response: unparsable, no "data", malformed HTTP
 	ErrTimeout                  // no complete response within the request timeout
-	ErrTransport                // connection refused, reset or closed before the response; a response that is not HTTP, or over the size limit
+	ErrTransport                // connection refused, reset or closed before the response
 	numOutcomes
 )
 
@@ -41,6 +41,11 @@ func (o Outcome) IsError() bool { return o >= ErrStatus }
 // HasResponse reports whether a complete HTTP response was received.
 func (o Outcome) HasResponse() bool { return o <= ErrResponse }
 
+// Timed reports whether s has latencies: a complete HTTP response was
+// received. A response that is not HTTP is an error (ErrResponse), never
+// a latency sample.
+func (s *Sample) Timed() bool { return s.Outcome.HasResponse() && !s.NoResponse }
+
 // Sample is one measured request. Times are offsets from the start of the
 // run (monotonic clock, nanoseconds).
 type Sample struct {
@@ -52,6 +57,7 @@ type Sample struct {
 	Late       bool          // sent later than the late threshold after the intended time
 	DriverLate bool          // late although the worker was idle: the driver's own fault
 	Overrun    bool          // completed after the run's window closed
+	NoResponse bool          // failed without a complete HTTP response (e.g. one that is not HTTP): not timed
 	Status     int16         // HTTP status, 0 without a response
 	Intended   time.Duration // when it should have been sent (= Start in closed loop)
 	Start      time.Duration // send start
@@ -85,6 +91,7 @@ type Counts struct {
 	Dropped    int64 // sends not made: no connection free within the maximum lateness
 	Overrun    int64 // requests completed after the run's window (not in its throughput)
 	OverrunOK  int64 // of which correct
+	OverrunErr int64 // of which errors
 	Clamped    int64 // latencies outside the histogram range, recorded at the range's edge
 	SentBytes  int64
 	RecvBytes  int64
@@ -104,6 +111,7 @@ func (c *Counts) Add(o *Counts) {
 	c.Dropped += o.Dropped
 	c.Overrun += o.Overrun
 	c.OverrunOK += o.OverrunOK
+	c.OverrunErr += o.OverrunErr
 	c.Clamped += o.Clamped
 	c.SentBytes += o.SentBytes
 	c.RecvBytes += o.RecvBytes
@@ -133,6 +141,9 @@ func (c *Counts) countAtomic(s *Sample) {
 	default:
 		add(&c.Errors, 1)
 		add(&c.ErrorKinds[s.Outcome-ErrStatus], 1)
+		if s.Overrun {
+			add(&c.OverrunErr, 1)
+		}
 	}
 	if s.Verified {
 		add(&c.Verified, 1)

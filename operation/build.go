@@ -62,6 +62,9 @@ func Build(set *Set, vars *Vars, opt Options) (*Result, error) {
 	}
 	res := &Result{}
 	for _, op := range set.Ops {
+		if op.Step() {
+			continue // its chain's first operation's entries carry it
+		}
 		want := opt.PerOp
 		if opt.Weights != nil {
 			w, ok := opt.Weights[op.Name]
@@ -109,8 +112,12 @@ func checkOptions(set *Set, opt Options) error {
 		return fmt.Errorf("empty mix")
 	}
 	for name, w := range opt.Weights {
-		if set.Lookup(name) == nil {
+		op := set.Lookup(name)
+		if op == nil {
 			return fmt.Errorf("the mix names %s, which is not an operation (the operations: %s)", name, strings.Join(set.Names(), ", "))
+		}
+		if op.Step() {
+			return fmt.Errorf("the mix names %s, a step that runs after %s: name the chain's first operation, %s", name, op.After.Op, set.Root(op).Name)
 		}
 		if w <= 0 {
 			return fmt.Errorf("the weight of %s must be positive, got %d", name, w)
@@ -151,6 +158,7 @@ func candidates(set *Set, vars *Vars) (map[*Operation][]candidate, error) {
 	rowErrors := len(errs) > 0 // then operations without rows are no news
 	for _, op := range set.Ops {
 		switch {
+		case op.Step():
 		case len(op.def.VariableDefinitions) == 0:
 			add(op, nil)
 		case len(out[op]) > 0:
@@ -190,6 +198,9 @@ func rowOps(set *Set, vars *Vars, row *Row) ([]*Operation, error) {
 		if op == nil {
 			return nil, fmt.Errorf("%s: %s %q is not an operation (the operations: %s)", row.where(vars), OpColumn, row.Op, strings.Join(set.Names(), ", "))
 		}
+		if op.Step() {
+			return nil, fmt.Errorf("%s: operation %s is a step that runs after %s: its values come from the row of %s, the chain's first operation", row.where(vars), op.Name, op.After.Op, set.Root(op).Name)
+		}
 		if len(op.def.VariableDefinitions) == 0 {
 			return nil, fmt.Errorf("%s: operation %s has no variables, and has its one entry without rows", row.where(vars), op.Name)
 		}
@@ -197,7 +208,7 @@ func rowOps(set *Set, vars *Vars, row *Row) ([]*Operation, error) {
 	}
 	var ops []*Operation
 	for _, op := range set.Ops {
-		if Applies(op, row) {
+		if !op.Step() && Applies(op, row) {
 			ops = append(ops, op)
 		}
 	}
@@ -245,6 +256,9 @@ func pick(cs []candidate, want int, opt Options, name string) []candidate {
 
 // entry makes op's entry for one candidate.
 func entry(set *Set, op *Operation, c candidate, literal bool) (queryfile.Entry, error) {
+	if len(op.next) > 0 {
+		return chainEntry(op, c, literal)
+	}
 	e := queryfile.Entry{ID: op.Name + "-" + ordinal(c.ord), Label: op.Name, Query: op.Text, Unordered: op.Unordered}
 	if literal {
 		q, err := op.Literal(c.vars, set.Schema)

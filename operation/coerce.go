@@ -21,7 +21,10 @@ import (
 //	ID, String              the text as it is
 //	an enum                 the text as it is (with a schema: one of the enum's values)
 //	an input object         JSON text of an object: {"first": 10}
-//	a list type ([T])       JSON text, checked element by element: [1, 2]
+//	a list type ([T])       JSON text, checked element by element: [1, 2];
+//	                        any other text is a single value, coerced as a
+//	                        T, and stands for a list of one: 5 is [5],
+//	                        classic is ["classic"]
 //	any other named type    JSON when the text is a JSON object or array, else the
 //	                        text (without a schema: enum, input object or custom
 //	                        scalar cannot be told apart; with one: a custom scalar)
@@ -38,9 +41,18 @@ func coerceCell(cell string, typ *ast.Type, schema *ast.Schema) (any, error) {
 		return nil, nil
 	}
 	if typ.Elem != nil {
+		if !strings.HasPrefix(strings.TrimSpace(cell), "[") {
+			// a single value stands for a list of one: coerced as an
+			// element, sent as the list of it
+			v, err := coerceCell(cell, typ.Elem, schema)
+			if err != nil {
+				return nil, fmt.Errorf("%w (a single value for the list type %s, a list of one; a list is JSON text, e.g. [1, 2])", err, typ)
+			}
+			return []any{v}, nil
+		}
 		v, err := decodeJSON(cell)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not JSON, as a value of the list type %s must be (e.g. [1, 2])", clip(cell), typ)
+			return nil, fmt.Errorf("%q is not a JSON list, as a value of the list type %s that starts with [ must be (e.g. [1, 2]; a single value, without [, stands for a list of one)", clip(cell), typ)
 		}
 		return v, checkValue(typ, v, schema, "")
 	}

@@ -100,13 +100,26 @@ func FetchSchema(ctx context.Context, client *http.Client, url string, header ht
 		return nil, fmt.Errorf("introspection of %s: the answer is longer than %d bytes", url, maxIntrospectionBytes)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("introspection of %s: HTTP %s: %s", url, resp.Status, clip(string(data)))
+		return nil, &StatusError{URL: url, Status: resp.StatusCode, Text: resp.Status, Body: clip(string(data))}
 	}
 	s, err := SchemaFromIntrospection(data, "introspection of "+url)
 	if err != nil {
 		return nil, fmt.Errorf("introspection of %s: %w", url, err)
 	}
 	return s, nil
+}
+
+// StatusError is an introspection request answered with an HTTP status
+// other than 200: 401 or 403 when the endpoint wants credentials.
+type StatusError struct {
+	URL    string
+	Status int    // e.g. 401
+	Text   string // e.g. "401 Unauthorized"
+	Body   string // the start of the answer
+}
+
+func (e *StatusError) Error() string {
+	return fmt.Sprintf("introspection of %s: HTTP %s: %s", e.URL, e.Text, e.Body)
 }
 
 // SchemaFromIntrospection converts an introspection result, as

@@ -32,6 +32,13 @@ type Operation struct {
 	Column    int
 	Unordered bool   // marked "# gqlbench: unordered": its answer's lists are compared as multisets
 	Text      string // the operation as written, then each fragment it uses, blank-line separated
+	// After, when set, makes the operation a step of a chain: it runs
+	// after another operation, with variables taken from that one's
+	// answer ("# gqlbench: after OP $var=path"). It has no entries of its
+	// own: its chain's first operation's entries carry it.
+	After *After
+
+	next []*Operation // the operations that run after it
 
 	def   *ast.OperationDefinition
 	frags []*fragment // the fragments it uses, in order of first use
@@ -47,6 +54,42 @@ func (op *Operation) Definition() *ast.OperationDefinition { return op.def }
 // Required reports whether v must be given a value: it is non-null and has
 // no default.
 func Required(v *ast.VariableDefinition) bool { return v.Type.NonNull && v.DefaultValue == nil }
+
+// After is a "# gqlbench: after OP $var=path ..." marker: the operation
+// runs after OP, each variable named taken from OP's answer.
+type After struct {
+	Op   string // the operation it runs after
+	Take []Take // the variables taken from that operation's answer
+	pos  *ast.Position
+}
+
+// Take is one variable taken from the answer before: Path is a dotted path
+// of member names in its data ("books.pageInfo.endCursor").
+type Take struct{ Var, Path string }
+
+// taken returns the path the variable is taken from, if it is.
+func (a *After) taken(name string) (string, bool) {
+	if a == nil {
+		return "", false
+	}
+	for _, t := range a.Take {
+		if t.Var == name {
+			return t.Path, true
+		}
+	}
+	return "", false
+}
+
+// Root returns the first operation of op's chain (op itself when it runs
+// after none).
+func (s *Set) Root(op *Operation) *Operation {
+	for n := 0; op.After != nil && n <= len(s.Ops); n++ {
+		if prev := s.byName[op.After.Op]; prev != nil {
+			op = prev
+		}
+	}
+	return op
+}
 
 // fragment is a fragment definition and its text as written.
 type fragment struct {
@@ -159,6 +202,9 @@ func Parse(srcs ...Source) (*Set, error) {
 	for _, op := range s.Ops {
 		errs = append(errs, op.resolve(frags)...)
 	}
+	if len(errs) == 0 {
+		errs = s.chains()
+	}
 	if len(errs) > 0 {
 		return nil, joinErrors(errs)
 	}
@@ -202,11 +248,20 @@ func parseSource(src Source) ([]*Operation, []*fragment, error) {
 			op.Anonymous = true
 			op.Name = strings.TrimSuffix(filepath.Base(src.Name), filepath.Ext(src.Name))
 		}
-		op.Unordered = markers.take(d.Position.Line)
+		for _, mk := range markers.take(d.Position.Line) {
+			switch {
+			case mk.unordered:
+				op.Unordered = true
+			case op.After != nil:
+				return nil, nil, errorAt(mk.after.pos, "operation %s has two after markers: a step runs after one operation", op.Name)
+			default:
+				op.After = mk.after
+			}
+		}
 		ops = append(ops, op)
 	}
-	if line, ok := markers.left(); ok {
-		return nil, nil, fmt.Errorf("%s:%d: %q must be directly above an operation (on the line before it, or in the comment lines right before it)", src.Name, line, "# gqlbench: unordered")
+	if line, text, ok := markers.left(); ok {
+		return nil, nil, fmt.Errorf("%s:%d: %q must be directly above an operation (on the line before it, or in the comment lines right before it)", src.Name, line, text)
 	}
 	return ops, fs, nil
 }
@@ -252,19 +307,29 @@ func definitionText(runes []rune, toks []lexer.Token, start int) string {
 	return string(runes[start:]) // unreachable for a parsed document
 }
 
-// markerRE matches a gqlbench comment: "# gqlbench: WORD".
+// markerRE matches a gqlbench comment: "# gqlbench: WORD ...".
 var markerRE = regexp.MustCompile(`^#\s*gqlbench\s*:\s*(.*?)\s*$`)
 
-// markers are the lines of a source's "# gqlbench: unordered" comments
-// that are alone on their line, and the lines that hold a token.
+// markers are a source's "# gqlbench: ..." comments that are alone on
+// their line, and the lines that hold a token.
 type markers struct {
-	at   map[int]bool // marker lines not yet taken
-	code map[int]bool // lines with a token
-	rest map[int]bool // comment-only lines
+	at   map[int]*marker // marker lines not yet taken
+	code map[int]bool    // lines with a token
+	rest map[int]bool    // comment-only lines
 }
 
+// marker is one gqlbench comment: "unordered", or an after marker.
+type marker struct {
+	unordered bool
+	after     *After
+	text      string
+}
+
+// The markers there are, for messages.
+const markerList = "# gqlbench: unordered, # gqlbench: after OPERATION $var=path"
+
 func findMarkers(name string, toks, comments []lexer.Token) (*markers, error) {
-	m := &markers{at: map[int]bool{}, code: map[int]bool{}, rest: map[int]bool{}}
+	m := &markers{at: map[int]*marker{}, code: map[int]bool{}, rest: map[int]bool{}}
 	for _, t := range toks {
 		m.code[t.Pos.Line] = true
 	}
@@ -276,39 +341,85 @@ func findMarkers(name string, toks, comments []lexer.Token) (*markers, error) {
 		if sub == nil {
 			continue
 		}
-		if sub[1] != "unordered" {
-			return nil, fmt.Errorf("%s:%d:%d: unknown gqlbench marker %q (the one there is: # gqlbench: unordered)", name, c.Pos.Line, c.Pos.Column, sub[1])
+		mk := &marker{text: c.Value}
+		switch word, args, _ := strings.Cut(sub[1], " "); word {
+		case "unordered":
+			if args != "" {
+				return nil, fmt.Errorf("%s:%d:%d: %q: unordered takes nothing after it", name, c.Pos.Line, c.Pos.Column, c.Value)
+			}
+			mk.unordered = true
+		case "after":
+			a, err := parseAfter(args)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d:%d: %q: %v", name, c.Pos.Line, c.Pos.Column, c.Value, err)
+			}
+			a.pos = &ast.Position{Line: c.Pos.Line, Column: c.Pos.Column, Src: c.Pos.Src}
+			mk.after = a
+		default:
+			return nil, fmt.Errorf("%s:%d:%d: unknown gqlbench marker %q (the markers there are: %s)", name, c.Pos.Line, c.Pos.Column, sub[1], markerList)
 		}
 		if m.code[c.Pos.Line] {
 			return nil, fmt.Errorf("%s:%d:%d: %q must be on a line of its own, directly above an operation", name, c.Pos.Line, c.Pos.Column, c.Value)
 		}
-		m.at[c.Pos.Line] = true
+		m.at[c.Pos.Line] = mk
 	}
 	return m, nil
 }
 
-// take reports whether a marker is among the comment lines directly above
-// line, and removes it.
-func (m *markers) take(line int) bool {
-	found := false
+// parseAfter reads an after marker's arguments: "OP $var=path ...", the
+// path a dotted path of member names in OP's data ("data." before it is
+// allowed).
+func parseAfter(args string) (*After, error) {
+	fields := strings.Fields(strings.ReplaceAll(args, ",", " "))
+	if len(fields) < 2 || !nameRE.MatchString(fields[0]) {
+		return nil, fmt.Errorf("want after OPERATION $var=path ... (e.g. after FirstPage $after=books.pageInfo.endCursor)")
+	}
+	a := &After{Op: fields[0]}
+	for _, f := range fields[1:] {
+		v, path, ok := strings.Cut(f, "=")
+		name, dollar := strings.CutPrefix(v, "$")
+		path = strings.TrimPrefix(path, "data.")
+		if !ok || !dollar || !nameRE.MatchString(name) {
+			return nil, fmt.Errorf("%q: want $var=path, e.g. $after=books.pageInfo.endCursor", f)
+		}
+		for _, seg := range strings.Split(path, ".") {
+			if !nameRE.MatchString(seg) {
+				return nil, fmt.Errorf("%q: the path is member names joined by dots, in the answer's data (books.pageInfo.endCursor)", f)
+			}
+		}
+		if _, dup := a.taken(name); dup {
+			return nil, fmt.Errorf("$%s is taken twice", name)
+		}
+		a.Take = append(a.Take, Take{Var: name, Path: path})
+	}
+	return a, nil
+}
+
+// take returns the markers among the comment lines directly above line,
+// and removes them.
+func (m *markers) take(line int) []*marker {
+	var found []*marker
 	for l := line - 1; l > 0 && m.rest[l]; l-- {
-		if m.at[l] {
+		if mk := m.at[l]; mk != nil {
 			delete(m.at, l)
-			found = true
+			found = append(found, mk)
 		}
 	}
 	return found
 }
 
 // left returns the first marker no operation took.
-func (m *markers) left() (int, bool) {
+func (m *markers) left() (int, string, bool) {
 	first := 0
 	for l := range m.at {
 		if first == 0 || l < first {
 			first = l
 		}
 	}
-	return first, first > 0
+	if first == 0 {
+		return 0, "", false
+	}
+	return first, m.at[first].text, true
 }
 
 // errorAt returns an error that starts with pos as file:line:col.

@@ -45,8 +45,25 @@ func TestCoerceCell(t *testing.T) {
 		{"[1, 2]", "[Int]", false, "[1,2]", ""},
 		{"[1, \"x\"]", "[Int!]!", false, "", `[1]: "x" is not an Int`},
 		{"[null]", "[Int!]", false, "", "[0]: null for the non-null type Int!"},
-		{"5", "[Int]", false, "5", ""}, // a single value for a list of one
-		{"a,b", "[String]", false, "", "is not JSON, as a value of the list type [String]"},
+		// a single value stands for a list of one, for every list type
+		{"5", "[Int]", false, "[5]", ""},
+		{" 5 ", "[Int!]!", false, "[5]", ""},
+		{"2.5", "[Float]", false, "[2.5]", ""},
+		{"true", "[Boolean!]", false, "[true]", ""},
+		{"classic", "[String!]", false, `["classic"]`, ""},
+		{"a,b", "[String]", false, `["a,b"]`, ""}, // one string: a list is JSON
+		{"007", "[ID!]!", false, `["007"]`, ""},
+		{"ACTIVE", "[Status]", false, `["ACTIVE"]`, ""},
+		{"ADMIN", "[Role!]", true, `["ADMIN"]`, ""},
+		{"admin", "[Role!]", true, "", "not a value of the enum Role (ADMIN, MEMBER, GUEST) (a single value for the list type [Role!]"},
+		{"ten", "[Int]", false, "", `"ten" is not an Int (a 32-bit integer) (a single value for the list type [Int]`},
+		{`{"roles":["ADMIN"]}`, "[UserFilter!]", true, `[{"roles":["ADMIN"]}]`, ""},
+		{"5", "[[Int]]", false, "[[5]]", ""},
+		{"null", "[String!]", false, "null", ""}, // null is the list's, not an element's
+		{"null", "[String]!", false, "", "null for the non-null type [String]!"},
+		{`["classic", "award"]`, "[String!]", false, `["classic","award"]`, ""},
+		{`["FICTION"]`, "[Role!]", true, "", `[0]: "FICTION" is not a value of the enum Role`},
+		{"[1, 2", "[Int]", false, "", "is not a JSON list, as a value of the list type [Int] that starts with ["},
 		{"[[1],[2,3]]", "[[Int!]!]", false, "[[1],[2,3]]", ""},
 		{`{"name":"x","page":{"first":3}}`, "UserFilter", false, `{"name":"x","page":{"first":3}}`, ""}, // without a schema: JSON
 		{"ACTIVE", "Status", false, `"ACTIVE"`, ""},                                                     // without a schema: the text

@@ -31,7 +31,8 @@ type Call struct {
 	Query string
 	// Body is the JSON body of a POST, PUT or PATCH, or a GraphQL call's
 	// variables (an object); a string member that is exactly "{name}" or
-	// "{.field}" is replaced by that value (typed).
+	// "{.field}" is replaced by that value (typed); "{.a.b}" is member b of
+	// member a of the object the call depends on.
 	Body json.RawMessage
 	// From, when set, is the part of the answer the call's answer is: a
 	// dotted path of member names ("createPublication" of a mutation's
@@ -333,13 +334,17 @@ func bodyPlaceholders(v any) []string {
 }
 
 // BodyPlaceholder reports whether a body's string value s is a placeholder,
-// and of what: "name" for "{name}", ".field" for "{.field}".
+// and of what: "name" for "{name}", ".field" for "{.field}", ".a.b" for
+// "{.a.b}" (member b of member a).
 func BodyPlaceholder(s string) (string, bool) {
 	if len(s) < 3 || s[0] != '{' || s[len(s)-1] != '}' {
 		return "", false
 	}
 	name := s[1 : len(s)-1]
-	return name, isName(strings.TrimPrefix(name, "."))
+	if field, ok := strings.CutPrefix(name, "."); ok {
+		return name, checkPath(field) == nil // {.a.b}: a member of a member
+	}
+	return name, isName(name)
 }
 
 // checkPath checks a dotted path of member names.

@@ -74,7 +74,11 @@ func atpCells(tp map[string]Throughput, k Key, template string) []string {
 	if t.Ratio > 0 {
 		ratio = ftoa(t.Ratio)
 	}
-	return []string{strconv.Itoa(t.N), strconv.Itoa(t.Warmups), ftoa(t.Mean), ftoa(t.SD), ftoa(t.CILow), ftoa(t.CIHigh), ftoa(t.CV),
+	lo, hi := "", "" // no interval under MinCIRuns runs
+	if t.HasCI {
+		lo, hi = ftoa(t.CILow), ftoa(t.CIHigh)
+	}
+	return []string{strconv.Itoa(t.N), strconv.Itoa(t.Warmups), ftoa(t.Mean), ftoa(t.SD), lo, hi, ftoa(t.CV),
 		ratio, strconv.Itoa(t.Rank)}
 }
 

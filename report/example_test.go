@@ -34,6 +34,6 @@ func ExampleBuild() {
 	//   template          naive                  batch
 	//        QT3  4526.0 ± 87.7  2868.0 ± 48.1 (0.63×)
 	// naive is faster than batch on QT3, by 1.58×.
-	// 2 run files, 21,722 answers verified, 0 wrong, 0 errors. 2 series; warm-up runs excluded from throughput and latency, counted in correctness.
+	// 2 run files, 21,722 answers verified, 0 wrong, 0 errors. How the answers were checked: compared with the benchmark's expected answers, computed from its generated dataset. 2 series; warm-up runs excluded from throughput and latency, counted in correctness.
 	// 0 threshold violations
 }

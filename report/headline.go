@@ -62,18 +62,30 @@ func rowsNoun(ms []matrix, n int) string {
 
 // winnersSentence says which series is the fastest on how many rows, and by
 // how much: its median speed-up over the reference on those rows (over the
-// runner-up when it is the reference itself).
+// runner-up when it is the reference itself). A series wins a row only
+// when it is significantly faster than the runner-up (Welch's t-test);
+// elsewhere there is no clear winner, and the sentence says so.
 func (r *Report) winnersSentence(ms []matrix) string {
 	wins := map[string][]string{}
 	ratios := map[string][]float64{}
 	total := 0
 	several := len(ms) > 1
+	var unclear []string
+	var lastUnclear struct {
+		m   matrix
+		row matrixLine
+	}
 	for _, m := range ms {
 		for _, row := range m.rows {
 			if row.best < 0 {
 				continue
 			}
 			total++
+			if !row.clear {
+				unclear = append(unclear, r.cellName(m, row, several))
+				lastUnclear.m, lastUnclear.row = m, row
+				continue
+			}
 			s, best := m.series[row.best], row.cells[row.best]
 			wins[s] = append(wins[s], r.cellName(m, row, several))
 			switch {
@@ -87,6 +99,9 @@ func (r *Report) winnersSentence(ms []matrix) string {
 	if total == 0 {
 		return "No series returned correct answers to compare."
 	}
+	if len(unclear) == total {
+		return noWinnerSentence(unclear, lastUnclear.m, lastUnclear.row, ms)
+	}
 	winners := r.seriesOf(func(s string) bool { return len(wins[s]) > 0 })
 	slices.SortStableFunc(winners, func(a, b string) int { return len(wins[b]) - len(wins[a]) })
 	var parts []string
@@ -99,9 +114,43 @@ func (r *Report) winnersSentence(ms []matrix) string {
 			parts = append(parts, fmt.Sprintf("%d others on %d", len(winners)-3, rest))
 			break
 		}
-		parts = append(parts, r.winPhrase(s, i, wins[s], ratios[s], total, ms, i == len(winners)-1 && i > 0))
+		parts = append(parts, r.winPhrase(s, i, wins[s], ratios[s], total, ms, i == len(winners)-1 && i > 0 && len(unclear) == 0))
+	}
+	if len(unclear) > 0 {
+		parts = append(parts, "no clear winner on "+unclearWhere(unclear, total, ms)+
+			" (the fastest is not significantly faster than the runner-up: Welch's t-test, α = 0.05)")
 	}
 	return joinClauses(parts) + "."
+}
+
+// unclearWhere names the rows without a clear winner.
+func unclearWhere(unclear []string, total int, ms []matrix) string {
+	if len(unclear) <= 4 {
+		return joinAnd(unclear)
+	}
+	return fmt.Sprintf("%d of the %d %s (%s)", len(unclear), total, rowsNoun(ms, total), listSome(unclear, 3))
+}
+
+// noWinnerSentence says that no row has a clear winner, and why: too few
+// runs for a test, or differences within the runs' noise. With one row it
+// gives the fastest's lead and the test's p.
+func noWinnerSentence(unclear []string, m matrix, row matrixLine, ms []matrix) string {
+	why := "the fastest is not significantly faster than the runner-up (Welch's t-test, α = 0.05)"
+	if !row.test.Valid {
+		why = "each figure rests on one measured run, too few for a test"
+	}
+	if len(unclear) > 1 {
+		return fmt.Sprintf("No clear winner on any of the %d %s: %s.", len(unclear), rowsNoun(ms, len(unclear)), why)
+	}
+	b, u := row.cells[row.best], row.cells[row.runnerUp]
+	lead := fmt.Sprintf("%s is ahead of %s by %s", m.series[row.best], m.series[row.runnerUp], timesCell(speedup(m, b.stat.Mean, u.stat.Mean)))
+	if row.test.Valid {
+		why = fmt.Sprintf("not a significant difference (Welch's t-test, p %s, α = 0.05)", pCell(row.test.P))
+		if b.noisy || u.noisy {
+			why += fmt.Sprintf("; the runs disagree by up to %s (CV)", pctCell(100*max(b.stat.CV, u.stat.CV)))
+		}
+	}
+	return fmt.Sprintf("No clear winner on %s: %s, %s.", unclear[0], lead, why)
 }
 
 // winPhrase is one winner's clause of the winners sentence. When every
@@ -279,51 +328,42 @@ func (r *Report) soloSentences() []string {
 
 // runsWord says how many runs a figure rests on, with its 95 % CI.
 func runsWord(s Stat, fm func(float64) string) string {
-	if s.N < 2 {
+	switch {
+	case s.N < 2:
 		return "one measured run"
+	case !s.HasCI:
+		return fmt.Sprintf("mean of %d measured runs, too few for a confidence interval", s.N)
 	}
 	return fmt.Sprintf("mean of %d measured runs, 95 %% CI %s–%s", s.N, fm(s.CILow), fm(s.CIHigh))
 }
 
 // caveats say how far the headline can be trusted: runs too few or too
-// short for a test, winners not significantly faster than the runner-up
-// (Welch's t-test), figures the load generator limited, noisy rows; and
-// where the series left out of the comparison stand.
+// short for a test, figures the load generator limited, noisy rows; and
+// where the series left out of the comparison stand. (Rows without a
+// clear winner are the headline's own.)
 func (r *Report) caveats() []string {
 	var out []string
 	ms := r.comparing()
-	single, tested, unclear, disjoint := 0, 0, []string{}, false
+	single, tested, unclear := 0, 0, 0
 	for _, m := range ms {
 		for _, row := range m.rows {
 			if row.best < 0 || row.runnerUp < 0 {
 				continue
 			}
-			b, u := row.cells[row.best], row.cells[row.runnerUp]
-			t := WelchTest(b.samples, u.samples)
-			if !t.Valid {
+			if !row.test.Valid {
 				single++
 				continue
 			}
 			tested++
-			if !t.Significant {
-				unclear = append(unclear, r.cellName(m, row, len(ms) > 1))
-				disjoint = disjoint || b.stat.CILow > u.stat.CIHigh || u.stat.CILow > b.stat.CIHigh
+			if !row.clear {
+				unclear++
 			}
 		}
 	}
 	switch {
 	case single > 0 && tested == 0:
-		out = append(out, fmt.Sprintf("Each figure is one measured run%s: with no confidence interval, small differences are not a verdict (more runs give one: --runs).", r.runLength()))
-	case len(unclear) > 0:
-		overlap := "; their 95 % confidence intervals overlap"
-		if disjoint {
-			overlap = ""
-		}
-		where := listSome(unclear, 6)
-		if len(unclear) > 6 {
-			where = fmt.Sprintf("%d of the %d rows (%s)", len(unclear), tested+single, listSome(unclear, 4))
-		}
-		out = append(out, fmt.Sprintf("On %s the fastest and the runner-up do not differ significantly (Welch's t-test, α = 0.05%s): no clear winner there.", where, overlap))
+		out = append(out, fmt.Sprintf("Each figure is one measured run%s: with no confidence interval, small differences are not a verdict (more runs give one: --runs 3 or more).", r.runLength()))
+	case unclear > 0:
 	case tested > 0:
 		out = append(out, "Every winner is significantly faster than the runner-up (Welch's t-test, α = 0.05).")
 	}
@@ -483,7 +523,7 @@ func (r *Report) baselineSentence() string {
 // answers and errors (every request, warm-up included), and who got them.
 func (r *Report) verdict() string {
 	var verified, wrong, errs int64
-	var who, erred, unverified []string
+	var who, erred []string
 	for _, s := range r.Series {
 		verified += s.Verified
 		wrong += s.Wrong
@@ -494,9 +534,6 @@ func (r *Report) verdict() string {
 		if s.Errors > 0 {
 			erred = append(erred, fmt.Sprintf("%s %s", s.Name, countCell(s.Errors)))
 		}
-		if strings.HasSuffix(s.Name, uncheckedMark) {
-			unverified = append(unverified, strings.TrimSuffix(s.Name, uncheckedMark))
-		}
 	}
 	wrongPart, errPart := countCell(wrong)+" wrong", countCell(errs)+" errors"
 	if len(who) > 0 {
@@ -506,8 +543,9 @@ func (r *Report) verdict() string {
 		errPart += " (" + strings.Join(erred, ", ") + ")"
 	}
 	v := fmt.Sprintf("%d run files, %s answers verified, %s, %s", len(r.Runs), countCell(verified), wrongPart, errPart)
-	if len(unverified) > 0 {
-		v += "; the answers of " + joinAnd(unverified) + " were not checked"
+	v += "."
+	if s := r.checksSentence(); s != "" {
+		v += " " + s
 	}
-	return v + "."
+	return v
 }

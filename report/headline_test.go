@@ -9,15 +9,17 @@ import (
 )
 
 // TestQuickstartFirstScreen: a quickstart-shaped report opens on its
-// answer: who is fastest where and by how much, the caveat of one short
-// run, the ceiling as a reference, and correctness in one line; the
-// conditions every run shares are said once, not repeated in columns.
+// answer: with one measured run per template no template has a clear
+// winner (no test can tell), but the speed-ups over all templates are
+// given; then the caveat of one short run, the ceiling as a reference, and
+// correctness in one line; the conditions every run shares are said once,
+// not repeated in columns.
 func TestQuickstartFirstScreen(t *testing.T) {
 	r, err := Build(quickstartRuns(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"inmem is the fastest on 11 of 16 templates, a median 2.06× naive; compiled on the other 5, a median 2.65× naive.",
+	want := []string{"No clear winner on any of the 16 templates: each figure rests on one measured run, too few for a test.",
 		"Over all 16 templates, the geometric mean speed-up over naive: inmem 2.10×, compiled 2.10×, batch-memo 1.05×, memo 0.97×, batch 0.90×."}
 	if !slices.Equal(r.Headline, want) {
 		t.Errorf("headline\n%q\nwant\n%q", r.Headline, want)
@@ -65,9 +67,9 @@ func TestMarkdownOrder(t *testing.T) {
 	}
 	md := string(render(t, r, "md"))
 	at := -1
-	for _, s := range []string{"**inmem is the fastest", "✓ 97 run files", "### Speed-up over naive (closed, sf=1, clients=1, pool=10)",
-		"| QT1 | 2,193/s |", "| QT3 | 2,450/s | 0.99× | 0.94× | 1.05× | **2.65×** | 2.18× |", "## Throughput per template (aTPt)", "## Per template",
-		"- **QT8**: Fastest inmem, 32.0/s (2.13× naive), then compiled, 28.0/s.", "## Reproduction"} {
+	for _, s := range []string{"**No clear winner", "✓ 97 run files", "### Speed-up over naive (closed, sf=1, clients=1, pool=10)",
+		"| QT1 | 2,193/s |", "| QT3 | 2,450/s | 0.99× | 0.94× | 1.05× | 2.65× | 2.18× |", "## Throughput per template (aTPt)", "## Per template",
+		"- **QT8**: No clear winner: inmem, 32.0/s (2.13× naive), then compiled, 28.0/s.", "## Reproduction"} {
 		i := strings.Index(md, s)
 		if i <= at {
 			t.Errorf("%q at %d, after %d: out of order or missing", s, i, at)
@@ -165,15 +167,11 @@ func TestHeadlineAnySeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"node-batch is the fastest on Author, 1.00× postgraphile; rest on Book, 1.80× postgraphile.",
+	// node-batch's lead on Author (1.00×) is within the noise: no winner there
+	want := []string{"rest is the fastest on Book, 1.80× postgraphile; no clear winner on Author (the fastest is not significantly faster than the runner-up: Welch's t-test, α = 0.05).",
 		"Over all 2 templates, the geometric mean speed-up over postgraphile: node-batch 1.18×, rest 1.10×."}
 	if !slices.Equal(r.Headline, want) {
 		t.Errorf("headline\n%q\nwant\n%q", r.Headline, want)
-	}
-	if !slices.ContainsFunc(r.Caveats, func(s string) bool {
-		return strings.HasPrefix(s, "On Author the fastest and the runner-up do not differ significantly")
-	}) {
-		t.Errorf("caveats %q: node-batch's lead on Author is within the noise", r.Caveats)
 	}
 	one, err := Build(runs[:2], Options{})
 	if err != nil {

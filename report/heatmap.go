@@ -20,8 +20,8 @@ const (
 // heatmap draws a matrix as the overview's chart: a row per template or
 // mixed workload, a column per series, each cell coloured by the series'
 // speed-up over the reference and labelled with it (the reference's column
-// holds its own figures), the fastest correct series of each row in bold
-// and outlined. Row labels link to the per-template sections.
+// holds its own figures), the winner of each row (the fastest correct
+// series, significantly ahead of the runner-up) in bold and outlined. Row labels link to the per-template sections.
 func (r *Report) heatmap(m matrix) chart {
 	c := chart{ID: chartID("heatmap", condLabel(m.cond)), Title: "Speed-up over " + m.reference + " (" + condLabel(m.cond) + ")",
 		Caption: r.heatmapCaption(m)}
@@ -83,7 +83,7 @@ func (r *Report) heatmapCaption(m matrix) string {
 	if m.metric == metricQET {
 		what = "mean query execution time (sequential runs; a speed-up is the reference's time over the series')"
 	}
-	s := fmt.Sprintf("Each cell is a series' %s, as its speed-up over %s (%s's own column: its figures); above 1× (purple) is faster, below (orange) slower. Bold and outlined: the fastest correct series of the row.", what, m.reference, m.reference)
+	s := fmt.Sprintf("Each cell is a series' %s, as its speed-up over %s (%s's own column: its figures); above 1× (purple) is faster, below (orange) slower. Bold and outlined: the row's winner, the fastest correct series when significantly faster than the runner-up (Welch's t-test, α = 0.05).", what, m.reference, m.reference)
 	var marks []string
 	for _, row := range m.rows {
 		for _, c := range row.cells {
@@ -159,7 +159,7 @@ func (r *Report) heatmapRow(b *strings.Builder, m matrix, row matrixLine, labelW
 		fmt.Fprintf(b, `<g><title>%s</title><rect x="%d" y="%d" width="%d" height="%d" fill="%s" stroke="#ffffff"/>`,
 			html.EscapeString(r.cellTitle(m, row, i)), x, y, cellW, hmRowH, fill)
 		weight := ""
-		if i == row.best {
+		if i == row.best && row.clear {
 			weight = ` font-weight="bold"`
 			fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#111111" stroke-width="2"/>`, x+2, y+2, cellW-4, hmRowH-4)
 		}

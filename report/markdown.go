@@ -64,7 +64,7 @@ func (r *Report) mdOverview(ew *errWriter, s section) {
 
 // mdMatrix writes a matrix as a table: a row per template or workload, a
 // column per series, the reference's figures and the others' speed-ups,
-// the fastest in bold.
+// the winner (significantly the fastest) in bold.
 func (r *Report) mdMatrix(ew *errWriter, m matrix) {
 	ew.printf("\n### Speed-up over %s (%s)\n", mdText(m.reference), mdText(condLabel(m.cond)))
 	head := []string{"template"}
@@ -95,7 +95,7 @@ func (r *Report) mdMatrix(ew *errWriter, m matrix) {
 				text += "*"
 			}
 			text = strings.ReplaceAll(mdText(text), "|", `\|`)
-			if i == row.best {
+			if i == row.best && row.clear {
 				text = "**" + text + "**"
 			}
 			cells = append(cells, " "+text+" ")

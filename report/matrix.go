@@ -28,6 +28,11 @@ type matrixLine struct {
 	mixed          bool // a whole mixed workload (aTPw)
 	cells          []matrixCell
 	best, runnerUp int // indexes of the fastest and second fastest correct series; -1 when none
+	// test is Welch's test of the fastest against the runner-up; clear
+	// says that the fastest is the winner: significantly faster (or the
+	// only correct series).
+	test  TTest
+	clear bool
 }
 
 // matrixCell is one series' figure in one row.
@@ -106,10 +111,22 @@ func (r *Report) qetMatrices() []matrix {
 		for _, l := range g.rows {
 			c := m.cell(l.Template, l.Series)
 			*c = matrixCell{ok: true, stat: Stat{N: 1, Mean: l.QET.Mean / 1e6, CILow: l.QET.Mean / 1e6, CIHigh: l.QET.Mean / 1e6},
-				flagged: r.flagged(l.Series)}
+				samples: r.queryQETs(l.Key, l.Template), flagged: r.flagged(l.Series)}
 		}
 		m.finish()
 		out = append(out, m)
+	}
+	return out
+}
+
+// queryQETs are the mean QETs (ms) of a template's queries under a key:
+// the samples a sequential run's winner is tested on.
+func (r *Report) queryQETs(k Key, template string) []float64 {
+	var out []float64
+	for _, q := range r.Queries {
+		if q.Key == k && q.Template == template && q.N > 0 {
+			out = append(out, q.QETMean/1e6)
+		}
 	}
 	return out
 }
@@ -201,6 +218,11 @@ func (m *matrix) finish() {
 			case row.runnerUp < 0 || m.faster(c.stat.Mean, row.cells[row.runnerUp].stat.Mean):
 				row.runnerUp = i
 			}
+		}
+		row.clear = row.best >= 0 && row.runnerUp < 0
+		if row.best >= 0 && row.runnerUp >= 0 {
+			row.test = WelchTest(row.cells[row.best].samples, row.cells[row.runnerUp].samples)
+			row.clear = row.test.Significant
 		}
 	}
 }

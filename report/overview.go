@@ -57,6 +57,10 @@ func (r *Report) runCautions() []string {
 			out = append(out, fmt.Sprintf("%s: only %s of its sends started on time (within %v of their intended time): the rate asked for was not offered.",
 				ri.Path, pctCell(100**ri.OnTime), time.Duration(ri.Params.LateNS)))
 		}
+		if ri.ConnectsPerRequest >= reconnectAlert {
+			out = append(out, fmt.Sprintf("%s: %s connections per request: the server closed its connections (Connection: close, or idle ones); each new connection counts in its request's latency, as the server's cost.",
+				ri.Path, f2(ri.ConnectsPerRequest)))
+		}
 	}
 	switch limited := r.limitedRuns(); {
 	case len(limited) == 1:
@@ -124,6 +128,10 @@ func (r *Report) aboutRuns() []string {
 func (r *Report) condsVary() bool {
 	return slices.ContainsFunc(r.Varying, func(v string) bool { return v != "workload" })
 }
+
+// reconnectAlert is the connections made per request from which a run is
+// called out.
+const reconnectAlert = 0.1
 
 // onTimeAlert is the share of sends on time below which an open-loop run
 // is called out, whatever its own --min-on-time: LDBC's audited runs

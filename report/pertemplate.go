@@ -264,6 +264,9 @@ func (r *Report) templateLine(t string) string {
 			}
 			b := row.cells[row.best]
 			p := fmt.Sprintf("fastest %s, %s", m.series[row.best], figureCell(m, b))
+			if !row.clear {
+				p = fmt.Sprintf("no clear winner: %s, %s", m.series[row.best], figureCell(m, b))
+			}
 			if m.series[row.best] != m.reference && b.speedup > 0 {
 				p += " (" + timesCell(b.speedup) + " " + m.reference + ")"
 			}

@@ -94,6 +94,12 @@ type RunInfo struct {
 	RunsAuto   *runfile.RunsAuto `json:"runs_auto,omitempty"`    // load --runs auto's account
 	Watched    []runfile.Watched `json:"watch,omitempty"`
 	Generators int               `json:"generators,omitempty"`
+	// ConnectsPerRequest is the run file's connections made inside
+	// requests' time, per request (the server closed the last one).
+	ConnectsPerRequest float64 `json:"connects_per_request,omitempty"`
+	// ErrorReasons count the measured runs' errors by kind, status and
+	// reason, with one answer's first bytes (see runfile.ErrorReason).
+	ErrorReasons []runfile.ErrorReason `json:"error_reasons,omitempty"`
 }
 
 // Series is one server (or variant) across its runs.
@@ -114,6 +120,9 @@ type Series struct {
 	// any other series while others are compared: it is shown beside the
 	// comparison (a ceiling is always apart).
 	Apart bool `json:"apart,omitempty"`
+	// Checks says how its answers were checked, in a user's words (one
+	// entry per way, when its runs differ).
+	Checks []string `json:"checks,omitempty"`
 }
 
 // point is the runs of one key.
@@ -134,6 +143,7 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	for _, kv := range o.Config {
 		r.Config = append(r.Config, Setting{kv[0], kv[1]})
 	}
+	disambiguate(append(slices.Clone(runs), o.Baseline...))
 	for _, run := range runs {
 		r.Runs = append(r.Runs, runInfo(run))
 	}
@@ -168,11 +178,16 @@ func Build(runs []*Run, o Options) (*Report, error) {
 
 func runInfo(run *Run) RunInfo {
 	h, s := run.File.Header, run.Summary
-	return RunInfo{Path: run.Path, Key: run.key, Tool: h.Tool, Command: h.Command, Labels: h.Labels, Target: h.Target,
+	var cpr float64
+	if fs := run.File.Summary; fs != nil {
+		cpr = fs.ConnectsPerRequest
+	}
+	return RunInfo{ConnectsPerRequest: cpr, Path: run.Path, Key: run.key, Tool: h.Tool, Command: h.Command, Labels: h.Labels, Target: h.Target,
 		Params: h.Params, Dataset: h.Queries.Dataset, Queries: h.Queries.Path, SHA256: h.Queries.SHA256,
 		Instances: h.Queries.Instances, Templates: run.templates, Machine: h.Machine, Start: h.Start,
 		Status: s.Status, Reason: s.Reason, Measured: len(run.runs), Warmups: run.warmups, Truncated: run.File.Truncated,
-		DriverWhy: s.DriverWhy, OnTime: s.OnTime, CV: s.CV, RunsAuto: s.RunsAuto, Watched: h.Watch, Generators: s.Generators}
+		DriverWhy: s.DriverWhy, OnTime: s.OnTime, CV: s.CV, RunsAuto: s.RunsAuto, Watched: h.Watch, Generators: s.Generators,
+		ErrorReasons: s.ErrorReasons}
 }
 
 // series lists the series in order of first appearance, with their
@@ -197,6 +212,9 @@ func (r *Report) series(runs []*Run) {
 			s.Verified += d.all.Verified
 		}
 		s.Flagged = s.Wrong > 0
+		if w := checkWords(run.File.Header); w != "" && !slices.Contains(s.Checks, w) {
+			s.Checks = append(s.Checks, w)
+		}
 		if run.File.Header.Labels["role"] == ceilingRole {
 			s.Ceiling, s.Apart = true, true
 		}

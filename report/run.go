@@ -20,6 +20,8 @@ type Run struct {
 	Summary *runfile.Summary
 
 	key       Key
+	base      string               // the series' name from the header alone (see disambiguate)
+	ident     identity             // what else changes the measurement
 	templates []string             // in the header's order, then any others sorted
 	perTmpl   map[string]*tmplData // per template
 	runs      []runWindow          // the measured (non-warm-up) runs, in file order
@@ -81,6 +83,7 @@ func NewRun(path string, f *runfile.File) (*Run, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	r.key = keyOf(f.Header, r.templates)
+	r.base, r.ident = r.key.Series, identityOf(f.Header)
 	return r, nil
 }
 

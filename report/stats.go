@@ -13,9 +13,15 @@ import (
 const Alpha = 0.05
 
 // Stat describes a sample of per-run values: its mean, sample standard
-// deviation, the 95 % confidence interval of the mean from Student's t
-// distribution (only when N ≥ 2; otherwise both bounds equal the mean) and
-// the coefficient of variation sd/mean.
+// deviation, the 95 % confidence interval of the mean (only when
+// HasCI: N ≥ MinCIRuns; otherwise both bounds equal the mean) and the
+// coefficient of variation sd/mean.
+//
+// The interval is never below zero: for positive values (throughputs,
+// times) it is Cox's interval of a log-normal mean, computed on the log
+// scale, so it is wider above the mean than below; with a zero among
+// them, Student's t interval cut at zero (with a negative value, a signed
+// quantity, Student's t interval).
 type Stat struct {
 	N      int     `json:"n"`
 	Mean   float64 `json:"mean"`
@@ -23,7 +29,13 @@ type Stat struct {
 	CILow  float64 `json:"ci95_low"`
 	CIHigh float64 `json:"ci95_high"`
 	CV     float64 `json:"cv"`
+	HasCI  bool    `json:"has_ci"`
 }
+
+// MinCIRuns is the fewest values a confidence interval is given for: with
+// two, Student's t(0.975, 1) = 12.7 makes an interval too wide to mean
+// anything (and below zero).
+const MinCIRuns = 3
 
 // Describe returns the Stat of xs.
 func Describe(xs []float64) Stat {
@@ -37,11 +49,32 @@ func Describe(xs []float64) Stat {
 		return s
 	}
 	s.SD = stat.StdDev(xs, nil) // sample (n−1) standard deviation
-	h := tQuantile(1-Alpha/2, float64(len(xs)-1)) * s.SD / math.Sqrt(float64(len(xs)))
-	s.CILow, s.CIHigh = s.Mean-h, s.Mean+h
 	if s.Mean != 0 {
 		s.CV = s.SD / s.Mean
 	}
+	if len(xs) < MinCIRuns {
+		return s
+	}
+	s.HasCI = true
+	n := float64(len(xs))
+	tq := tQuantile(1-Alpha/2, n-1)
+	if lo := slices.Min(xs); lo <= 0 {
+		h := tq * s.SD / math.Sqrt(n)
+		s.CILow, s.CIHigh = s.Mean-h, s.Mean+h
+		if lo == 0 { // a quantity that cannot be negative
+			s.CILow = max(0, s.CILow)
+		}
+		return s
+	}
+	// Cox's method: ln x has mean m and variance v; the log-normal mean is
+	// exp(m + v/2), its standard error on the log scale √(v/n + v²/2(n−1)).
+	logs := make([]float64, len(xs))
+	for i, x := range xs {
+		logs[i] = math.Log(x)
+	}
+	m, v := stat.MeanVariance(logs, nil)
+	h := tq * math.Sqrt(v/n+v*v/(2*(n-1)))
+	s.CILow, s.CIHigh = math.Exp(m+v/2-h), math.Exp(m+v/2+h)
 	return s
 }
 

@@ -70,6 +70,29 @@ func TestDescribeCI(t *testing.T) {
 	}
 }
 
+// TestDescribeNeverBelowZero: throughputs give no interval below zero.
+// Two runs give none at all (t(0.975, 1) = 12.7 made [−194.0, 441.3] of
+// 98.65 and 148.65 req/s); three or more positive ones an interval on the
+// log scale around the mean; with a zero among them, t's interval cut at
+// zero.
+func TestDescribeNeverBelowZero(t *testing.T) {
+	if s := Describe([]float64{98.65, 148.65}); s.HasCI || ciCell(s) != "n/a" || s.CILow < 0 {
+		t.Errorf("two runs: %+v, CI cell %q; want no interval", s, ciCell(s))
+	}
+	for _, xs := range [][]float64{{20, 100, 300}, {98.65, 148.65, 120}, {1000, 1010, 990, 1005}} {
+		s := Describe(xs)
+		if !s.HasCI || s.CILow <= 0 || s.CILow >= s.Mean || s.CIHigh <= s.Mean {
+			t.Errorf("%v: %+v; want 0 < low < mean < high", xs, s)
+		}
+	}
+	if s := Describe([]float64{1000, 1010, 990, 1005}); s.CILow < 980 || s.CIHigh > 1025 {
+		t.Errorf("close runs: %+v; want an interval about as narrow as t's", s)
+	}
+	if s := Describe([]float64{0, 10, 20}); !s.HasCI || s.CILow != 0 || s.CIHigh <= 10 {
+		t.Errorf("with a zero: %+v", s)
+	}
+}
+
 // Efficiency is seed 001's Equation (1); its Table 5 means give the
 // paper's 50.50 % (response time) and 37.16 % (throughput).
 func TestEfficiency(t *testing.T) {

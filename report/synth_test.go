@@ -20,10 +20,11 @@ type synth struct {
 	clients                    int    // default 1
 	templates                  []string
 	perRun                     []int64
-	wrong, errors              int64  // per template per interval
-	qetNS                      int64  // default 1 ms
-	check                      string // how answers were checked ("": by hashes)
-	role                       string // the label role ("ceiling": the load generator's ceiling)
+	wrong, errors              int64                 // per template per interval
+	qetNS                      int64                 // default 1 ms
+	check                      string                // how answers were checked ("": by hashes)
+	role                       string                // the label role ("ceiling": the load generator's ceiling)
+	edit                       func(*runfile.Header) // changes the header, if set
 }
 
 // synthRun builds the run in memory (through the writer and reader, so it
@@ -47,14 +48,18 @@ func synthRun(t *testing.T, s synth) *Run {
 	}
 	var b bytes.Buffer
 	w := runfile.NewWriter(&b)
-	w.Write(&runfile.Header{Tool: runfile.Tool{Name: "gqlbench", Version: "test", Go: "go"}, Labels: labels,
+	h := &runfile.Header{Tool: runfile.Tool{Name: "gqlbench", Version: "test", Go: "go"}, Labels: labels,
 		Command: []string{"gqlbench", "load"}, Target: "http://127.0.0.1:4000/graphql", Mode: s.mode,
 		Queries: runfile.Queries{Path: "q.jsonl", SHA256: "00", Instances: 10, Templates: s.templates},
 		Params:  runfile.Params{Clients: s.clients, Runs: len(s.perRun) + 1, DurationNS: 1e9, IntervalNS: 1e9, Check: s.check},
 		Machine: runfile.Machine{Hostname: "test", Cores: 2},
 		Watch:   []runfile.Watched{{PID: 42, Name: "server"}},
 		Hist:    runfile.StandardHist,
-		Start:   time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
+		Start:   time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	if s.edit != nil {
+		s.edit(h)
+	}
+	w.Write(h)
 	counts := append([]int64{s.perRun[0]}, s.perRun...) // the warm-up run first
 	for i, n := range counts {
 		iv := &runfile.Interval{Run: i + 1, Warmup: i == 0, StartNS: 0, EndNS: 1e9, Templates: map[string]*runfile.TemplateInterval{},

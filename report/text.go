@@ -155,7 +155,7 @@ func (r *Report) longSummary(w io.Writer) {
 		if l, ok := lat[rowID(c.Key, c.Template)]; ok {
 			p50, p99 = msCell(float64(l.QET.P50)), msCell(float64(l.QET.P99))
 		}
-		fmt.Fprintln(tw, strings.Join(append(cells(c.Key), c.Template, thr, p50, p99, itoa(c.Errors), itoa(c.Wrong), ""), "\t"))
+		fmt.Fprintln(tw, strings.Join(append(cells(c.Key), c.Template, thr, p50, p99, itoa(c.Errors), wrongCell(c.Series, c.Wrong), ""), "\t"))
 	}
 	tw.Flush()
 }

@@ -3,10 +3,13 @@ package report
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // table is a table of formatted cells, shared by the HTML and Markdown
@@ -127,8 +130,8 @@ func meanSDCell(s Stat) string {
 }
 
 func ciCell(s Stat) string {
-	if s.N < 2 {
-		return "–"
+	if !s.HasCI {
+		return "n/a"
 	}
 	return "[" + f1(s.CILow) + ", " + f1(s.CIHigh) + "]"
 }
@@ -203,7 +206,7 @@ func (r *Report) correctnessSection() section {
 	}
 	for _, c := range r.Correctness {
 		row := append(cells(c.Key), c.Template, strconv.FormatInt(c.Requests, 10), errorsCell(c),
-			strconv.FormatInt(c.Wrong, 10), strconv.FormatInt(c.Verified, 10), f1(c.Throughput), gpCell(c.Series, c.Goodput),
+			wrongCell(c.Series, c.Wrong), wrongCell(c.Series, c.Verified), f1(c.Throughput), gpCell(c.Series, c.Goodput),
 			strconv.FormatFloat(c.SentPerRequest, 'f', 0, 64), strconv.FormatFloat(c.RecvPerRequest, 'f', 0, 64))
 		if stmts {
 			row = append(row, stmtsCell(c.Statements))
@@ -211,7 +214,38 @@ func (r *Report) correctnessSection() section {
 		t.add(c.Wrong > 0, row...)
 	}
 	s.Tables = append(s.Tables, t)
+	if et, ok := r.errorReasonsTable(); ok {
+		s.Tables = append(s.Tables, et)
+	}
 	return s
+}
+
+// wrongCell is a count of wrong (or verified) answers: "–" for a series
+// whose answers were not checked, where none could be.
+func wrongCell(series string, n int64) string {
+	if strings.HasSuffix(series, uncheckedMark) {
+		return "–"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// errorReasonsTable says what the errors were, per run file: per kind,
+// HTTP status and reason their count, with the start of one answer's body.
+func (r *Report) errorReasonsTable() (table, bool) {
+	t := table{Title: "Errors by kind and reason",
+		Note: "Per run file, the measured runs' errors by kind, HTTP status and reason (at most " + strconv.Itoa(runfile.MaxErrorReasons) +
+			" reasons, then \"other\" per kind), with the first bytes of one answer's body, secrets hidden.",
+		Head: []string{"file", "series", "errors", "kind", "reason", "sample body"}}
+	for _, ri := range r.Runs {
+		for _, e := range ri.ErrorReasons {
+			reason := e.Reason
+			if reason == "" && e.Status != 0 {
+				reason = "HTTP " + strconv.Itoa(e.Status)
+			}
+			t.add(false, filepath.Base(ri.Path), ri.Key.Series, strconv.FormatInt(e.Count, 10), e.Kind, reason, e.Sample)
+		}
+	}
+	return t, len(t.Rows) > 0
 }
 
 // stmtsCell is a statements-per-request figure, "–" when not counted.
@@ -558,6 +592,7 @@ func paramsCell(ri RunInfo) string {
 	add(p.ThinkNS > 0, "think %v", time.Duration(p.ThinkNS))
 	add(p.Rate > 0, "rate %g/s", p.Rate)
 	add(p.Arrival != "", "arrival %s", p.Arrival)
+	add(p.LateAuto, "late %v (calibrated: timer jitter p99 %v)", time.Duration(p.LateNS), time.Duration(p.JitterP99NS))
 	add(p.SLO != "", "slo %s", p.SLO)
 	add(true, "seed %d", p.Seed)
 	add(p.IntervalNS > 0, "interval %v", time.Duration(p.IntervalNS))

@@ -159,6 +159,7 @@ func mergeInterval(k ikey, group []*Interval, scratch *[3][]int64) (*Interval, e
 			}
 			m.Series.Procs = append(m.Series.Procs, sr.Procs...)
 		}
+		m.ErrorReasons = AddErrorReasons(m.ErrorReasons, iv.ErrorReasons)
 		for name, p := range iv.Pairs {
 			if m.Pairs == nil {
 				m.Pairs = map[string]*PairInterval{}
@@ -312,6 +313,7 @@ func mergeSummary(out *File, files []*File) *Summary {
 	}
 	sum := s.Summary()
 	sum.Status, sum.Generators = "ok", len(out.Header.Sources)
+	sum.Check = out.Header.Params.Check
 	rank := map[string]int{"ok": 0, "failed": 1, "incomplete": 2, "aborted": 3, "interrupted": 4}
 	var reasons, drivers []string
 	for i, f := range files {

@@ -23,6 +23,7 @@ type Summarizer struct {
 	stmts     Statements
 	measured  int // measured intervals with requests
 	pairs     pairAcc
+	reasons   []ErrorReason // the measured intervals' errors by reason
 }
 
 type runKey struct{ run, step int }
@@ -64,12 +65,13 @@ func (s *Summarizer) Add(iv *Interval) error {
 	}
 	if !iv.Warmup {
 		s.addStatements(iv)
+		s.reasons = AddErrorReasons(s.reasons, iv.ErrorReasons)
 	}
 	s.pairs.add(iv)
 	for name, t := range iv.Templates {
 		r.count += t.Count - t.Overrun
 		r.ok += t.OK - t.OverrunOK
-		r.errors += t.Errors
+		r.errors += t.Errors - t.OverrunErrors // within the window, as count
 		r.wrong += t.Wrong
 		if iv.Warmup {
 			continue
@@ -165,6 +167,7 @@ func (s *Summarizer) Summary() *Summary {
 	}
 	out.Total = *s.total.summary(windowNS)
 	out.Paired = s.pairs.summary()
+	out.ErrorReasons = slices.Clone(s.reasons)
 	if st := s.stmts; st.Intervals > 0 {
 		st.Missing = s.measured - st.Intervals
 		if st.Requests > 0 {
@@ -284,11 +287,15 @@ func Summarize(f *File) (*Summary, error) {
 		out.SLO, out.SLOMet, out.SLOWhy = o.SLO, o.SLOMet, o.SLOWhy
 		out.Capacity, out.Ramp, out.Generators = o.Capacity, o.Ramp, o.Generators
 		out.RunsAuto = o.RunsAuto
+		out.LastError, out.FirstWrong, out.Failures, out.APQMisses = o.LastError, o.FirstWrong, o.Failures, o.APQMisses
 		if out.Paired != nil && o.Paired != nil {
 			out.Paired.APIs, out.Paired.Group, out.Paired.Targets = o.Paired.APIs, o.Paired.Group, o.Paired.Targets
 		}
 	} else {
 		out.Status, out.Reason = "incomplete", "the file ends before its summary line"
+	}
+	if f.Header != nil {
+		out.Check = f.Header.Params.Check
 	}
 	return out, nil
 }

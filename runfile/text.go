@@ -26,19 +26,32 @@ func WriteText(w io.Writer, s *Summary) {
 		if r.Warmup {
 			label += " (warm-up, excluded)"
 		}
+		if s.Unchecked() {
+			fmt.Fprintf(w, "  %s: %d in %.1fs = %.1f req/s, %d errors\n",
+				label, r.Count, float64(r.DurationNS)/1e9, r.Throughput, r.Errors)
+			continue
+		}
 		fmt.Fprintf(w, "  %s: %d in %.1fs = %.1f req/s, %.1f correct/s, %d errors, %d wrong\n",
 			label, r.Count, float64(r.DurationNS)/1e9, r.Throughput, r.Goodput, r.Errors, r.Wrong)
 	}
-	fmt.Fprintf(w, "  throughput %.1f ± %.1f req/s, goodput %.1f ± %.1f correct/s over %d run(s)\n",
-		s.Throughput.Mean, s.Throughput.SD, s.Goodput.Mean, s.Goodput.SD, s.Throughput.N)
+	if s.Unchecked() {
+		fmt.Fprintf(w, "  throughput %s req/s%s; answers not checked (--check status: only HTTP 200, no GraphQL errors and data present)\n",
+			spread(s.Throughput), runsNote(s.Throughput.N))
+	} else {
+		fmt.Fprintf(w, "  throughput %s req/s, goodput %s correct/s%s\n", spread(s.Throughput), spread(s.Goodput), runsNote(s.Throughput.N))
+	}
 	for _, name := range sortedKeys(s.Templates) {
-		printTemplate(w, name, s.Templates[name])
+		printTemplate(w, name, s.Templates[name], s.Unchecked())
 	}
 	if len(s.Templates) > 1 {
-		printTemplate(w, "all", &s.Total)
+		printTemplate(w, "all", &s.Total, s.Unchecked())
 	}
-	if s.Capacity != nil {
-		fmt.Fprintf(w, "  capacity: %.1f req/s meets %s (%d steps; %s)\n", s.Capacity.Rate, s.SLO, s.Capacity.Steps, s.Capacity.Limit)
+	writeErrorReasons(w, s)
+	switch c := s.Capacity; {
+	case c != nil && c.Invalid != "":
+		fmt.Fprintf(w, "  capacity: not measured, %s; %s was met up to %.1f req/s, a lower bound (%d steps)\n", c.Invalid, s.SLO, c.AtLeast, c.Steps)
+	case c != nil:
+		fmt.Fprintf(w, "  capacity: %.1f req/s meets %s (%d steps; %s)\n", c.Rate, s.SLO, c.Steps, c.Limit)
 	}
 	if s.Ramp != nil {
 		fmt.Fprintf(w, "  ramp: best %.1f req/s at %d users; stopped at %d users: %s\n", s.Ramp.MaxThroughput, s.Ramp.UsersAtMax, s.Ramp.MaxUsers, s.Ramp.Stop)
@@ -51,7 +64,7 @@ func WriteText(w io.Writer, s *Summary) {
 			s.LateIntervals, time.Duration(LateIntervalNS))
 	}
 	if s.LastError != "" {
-		fmt.Fprintf(w, "  last transport error: %s\n", s.LastError)
+		fmt.Fprintf(w, "  last error: %s\n", s.LastError)
 	}
 	if s.FirstWrong != "" {
 		fmt.Fprintf(w, "  first wrong answer: %s\n", s.FirstWrong)
@@ -72,6 +85,10 @@ func WriteText(w io.Writer, s *Summary) {
 	}
 	if s.APQMisses > 0 {
 		fmt.Fprintf(w, "  persisted-query misses (the full query sent after the hash): %d\n", s.APQMisses)
+	}
+	if s.ConnectsPerRequest >= 0.01 {
+		fmt.Fprintf(w, "  connects: %d, %.2f per request (a connect made for a request counts in its time: the server's cost)\n",
+			s.Connects, s.ConnectsPerRequest)
 	}
 	writeVerdict(w, s)
 }
@@ -113,10 +130,48 @@ func writeVerdict(w io.Writer, s *Summary) {
 	}
 }
 
-func printTemplate(w io.Writer, name string, t *TemplateSummary) {
+// spread is a mean with its run-to-run spread, "109.5 ± 3.2", or the mean
+// alone when fewer than two runs have no spread to show; runsNote says
+// over how many runs.
+func spread(m MeanSD) string {
+	if m.N < 2 {
+		return fmt.Sprintf("%.1f", m.Mean)
+	}
+	return fmt.Sprintf("%.1f ± %.1f", m.Mean, m.SD)
+}
+
+func runsNote(n int) string {
+	if n < 2 {
+		return fmt.Sprintf(" (%d measured run: spread n/a)", n)
+	}
+	return fmt.Sprintf(" over %d runs", n)
+}
+
+// writeErrorReasons says what the errors were: per kind, status and reason
+// their count, and the start of one answer's body when there was one.
+func writeErrorReasons(w io.Writer, s *Summary) {
+	if len(s.ErrorReasons) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  errors by kind and reason (%d errors in %d requests):\n", s.Total.Errors, s.Total.Count)
+	for _, r := range s.ErrorReasons {
+		fmt.Fprintf(w, "    %d × %s", r.Count, r.String())
+		if r.Sample != "" {
+			fmt.Fprintf(w, "; body %q", r.Sample)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func printTemplate(w io.Writer, name string, t *TemplateSummary, unchecked bool) {
 	ms := func(ns int64) string { return strconv.FormatFloat(float64(ns)/1e6, 'f', 3, 64) }
-	fmt.Fprintf(w, "  %-5s n=%d ok=%d errors=%d wrong=%d verified=%d  QET ms p50 %s p90 %s p99 %s max %s  QRT p50 %s",
-		name, t.Count, t.OK, t.Errors, t.Wrong, t.Verified, ms(t.QET.P50), ms(t.QET.P90), ms(t.QET.P99), ms(t.QET.Max), ms(t.QRT.P50))
+	if unchecked {
+		fmt.Fprintf(w, "  %-5s n=%d ok=%d errors=%d", name, t.Count, t.OK, t.Errors)
+	} else {
+		fmt.Fprintf(w, "  %-5s n=%d ok=%d errors=%d wrong=%d verified=%d", name, t.Count, t.OK, t.Errors, t.Wrong, t.Verified)
+	}
+	fmt.Fprintf(w, "  QET ms p50 %s p90 %s p99 %s max %s  QRT p50 %s",
+		ms(t.QET.P50), ms(t.QET.P90), ms(t.QET.P99), ms(t.QET.Max), ms(t.QRT.P50))
 	if t.Latency != nil {
 		fmt.Fprintf(w, "  corrected p50 %s p99 %s max %s  late %d dropped %d", ms(t.Latency.P50), ms(t.Latency.P99), ms(t.Latency.Max), t.Late, t.Dropped)
 	}

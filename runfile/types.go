@@ -59,6 +59,11 @@ type Queries struct {
 	// Dialects are the schemas other than the benchmark's that entries are
 	// written in, their answers mapped to the benchmark's before checking.
 	Dialects []string `json:"dialects,omitempty"`
+
+	// Literal says that no entry sends variables: their values are written
+	// in the query text (queries --literal), which a server parses and
+	// plans anew for each value.
+	Literal bool `json:"literal,omitempty"`
 }
 
 // Params are the driver's parameters; zero fields do not apply to the mode.
@@ -98,11 +103,16 @@ type Params struct {
 	Reference string   `json:"reference,omitempty"` // the reference server's URL
 	Ignore    []string `json:"ignore,omitempty"`    // member paths left out of every comparison
 	Method    string   `json:"method,omitempty"`    // GET, or POST (the default when absent)
-	APQ       bool     `json:"apq,omitempty"`       // automatic persisted queries: the hash first
-	API       string   `json:"api,omitempty"`       // rest: the target is a REST API, the tasks' plans carried out; absent: GraphQL
-	Parallel  int      `json:"parallel,omitempty"`  // rest: calls of one task made at a time (connections per client)
-	HTTP2     bool     `json:"http2,omitempty"`     // HTTP/2 (h2c) on one connection per client
-	HTTP2API  string   `json:"http2_api,omitempty"` // with HTTP2, the one API spoken to over HTTP/2; absent: every target
+	// Mutations counts the entries that run mutations (their answers depend
+	// on the API's state); MutationMethod is how they were sent when it is
+	// not Method: POST under GET (GET for queries, POST for mutations).
+	Mutations      int    `json:"mutations,omitempty"`
+	MutationMethod string `json:"mutation_method,omitempty"`
+	APQ            bool   `json:"apq,omitempty"`       // automatic persisted queries: the hash first
+	API            string `json:"api,omitempty"`       // rest: the target is a REST API, the tasks' plans carried out; absent: GraphQL
+	Parallel       int    `json:"parallel,omitempty"`  // rest: calls of one task made at a time (connections per client)
+	HTTP2          bool   `json:"http2,omitempty"`     // HTTP/2 (h2c) on one connection per client
+	HTTP2API       string `json:"http2_api,omitempty"` // with HTTP2, the one API spoken to over HTTP/2; absent: every target
 	// PairedTarget is the paired mode's second target, speaking PairedAPI;
 	// Group is the pairs per group.
 	PairedTarget string `json:"paired_target,omitempty"`
@@ -112,6 +122,13 @@ type Params struct {
 	// (--sample-interval); absent: none.
 	SampleIntervalNS int64  `json:"sample_interval_ns,omitempty"`
 	Extra            string `json:"extra,omitempty"` // free text
+
+	// LateAuto says that LateNS was calibrated before the run (open,
+	// capacity; --late not given): a multiple of JitterP99NS, the 99th
+	// percentile of the generator's timed wake-ups' overshoot measured on
+	// this machine, never below 1 ms.
+	LateAuto    bool  `json:"late_auto,omitempty"`
+	JitterP99NS int64 `json:"jitter_p99_ns,omitempty"`
 }
 
 // Machine describes the machine the load generator ran on.
@@ -172,6 +189,9 @@ type Interval struct {
 	Pairs map[string]*PairInterval `json:"pairs,omitempty"`
 	// Series are the interval's fine samples (--sample-interval).
 	Series *Series `json:"series,omitempty"`
+	// ErrorReasons count the interval's errors by kind, status and reason
+	// (at most MaxErrorReasons reasons, then each kind's OtherReason).
+	ErrorReasons []ErrorReason `json:"error_reasons,omitempty"`
 }
 
 // Series are an interval's fine samples, taken every EveryNS from the
@@ -214,9 +234,12 @@ type TemplateInterval struct {
 	Dropped    int64 `json:"dropped"`
 	Overrun    int64 `json:"overrun"`    // completed after the run's window
 	OverrunOK  int64 `json:"overrun_ok"` // of which correct
-	Clamped    int64 `json:"clamped,omitempty"`
-	SentBytes  int64 `json:"bytes_sent"`
-	RecvBytes  int64 `json:"bytes_received"`
+	// OverrunErrors are the overruns that were errors (absent: none, or a
+	// file from before it was counted).
+	OverrunErrors int64 `json:"overrun_errors,omitempty"`
+	Clamped       int64 `json:"clamped,omitempty"`
+	SentBytes     int64 `json:"bytes_sent"`
+	RecvBytes     int64 `json:"bytes_received"`
 	// Calls is the number of HTTP calls the requests made (a REST plan's
 	// calls, a persisted query's second request); absent when it is one
 	// per request, Count (see CallCount).
@@ -257,6 +280,7 @@ func (c *TemplateInterval) AddCounts(t *TemplateInterval) {
 	c.Dropped += t.Dropped
 	c.Overrun += t.Overrun
 	c.OverrunOK += t.OverrunOK
+	c.OverrunErrors += t.OverrunErrors
 	c.Clamped += t.Clamped
 	c.SentBytes += t.SentBytes
 	c.RecvBytes += t.RecvBytes
@@ -368,17 +392,30 @@ type Summary struct {
 	// "Book-0007 data.book.price: expected 12.5, got 13.5"; Failures is
 	// the directory that shows the first wrong answers of each label.
 	FirstWrong string `json:"first_wrong,omitempty"`
-	// LastError is the message of the last request that got no complete
-	// answer (a connection refused or reset, a timeout), e.g. "read tcp
-	// 127.0.0.1:51234->127.0.0.1:4000: read: connection reset by peer".
+	// LastError is the last error's kind and reason (see ErrorReason),
+	// e.g. "transport: read: connection reset by peer".
 	LastError string `json:"last_error,omitempty"`
 	// LateIntervals counts the interval lines collected late (see
 	// Interval.CollectedLateNS): the load generator could not keep its tick.
 	LateIntervals int    `json:"late_intervals,omitempty"`
 	Failures      string `json:"failures,omitempty"`
+	// ErrorReasons count the measured runs' errors by kind, status and
+	// reason, the most frequent first, each with one answer's first bytes
+	// when it had a body (see ErrorReason).
+	ErrorReasons []ErrorReason `json:"error_reasons,omitempty"`
+	// Check is how answers were checked, the header's Params.Check:
+	// "status" says they were not (no goodput, no wrong answers: the JSON
+	// line leaves both out).
+	Check string `json:"check,omitempty"`
 	// APQMisses counts persisted-query hashes the server did not know (the
 	// full query was sent after them).
 	APQMisses int64 `json:"apq_misses,omitempty"`
+	// Connects counts the connections made inside requests' time (the
+	// server had closed the last one: Connection: close, an idle close),
+	// and ConnectsPerRequest per request sent, warm-up included. A
+	// connect is the server's cost: it counts in its request's latency.
+	Connects           int64   `json:"connects,omitempty"`
+	ConnectsPerRequest float64 `json:"connects_per_request,omitempty"`
 	// Statements is what the database executed during the measured
 	// intervals whose statements were counted, per request completed in
 	// them: SQL statements per GraphQL request, for any server.
@@ -470,6 +507,12 @@ type Capacity struct {
 	Rate  float64 `json:"rate"`  // the highest offered rate that met the SLO (0: none did)
 	Steps int     `json:"steps"` // steps run
 	Limit string  `json:"limit"` // what stopped the search
+
+	// Invalid says why the search measured the load generator rather
+	// than the server (a step it could not offer on time): Rate is then
+	// 0, and AtLeast the highest rate met before, a lower bound.
+	Invalid string  `json:"invalid,omitempty"`
+	AtLeast float64 `json:"at_least,omitempty"`
 }
 
 // Ramp is the result of a ramp.

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 )
 
 // FileFormats lists the formats NewFile writes, sorted.
@@ -76,24 +77,30 @@ const fileBufferBytes = 1 << 20
 type fileTarget struct {
 	path  string
 	codec fileCodec
-	tmp   string
-	f     *os.File
+	cfg   *dataset.Config // the dataset to come, once planned
+	f     *outfile.File
 	w     *bufio.Writer
-	done  bool
 }
 
-// Begin implements Target: it creates the temporary file beside the output.
+// plan implements planner: the header line is complete from the start,
+// so that a device or a pipe, written straight, gets it too.
+func (t *fileTarget) plan(c dataset.Config) { t.cfg = &c }
+
+// Begin implements Target: it opens the output (outfile.Create): a
+// temporary file beside a regular file or new path, renamed into place by
+// Commit, or a device or a pipe, written straight and never replaced.
 func (t *fileTarget) Begin(ctx context.Context) error {
-	if fi, err := os.Stat(t.path); err == nil && fi.IsDir() {
-		return fmt.Errorf("cannot write %s: it is a directory", t.path)
-	}
-	f, err := os.CreateTemp(filepath.Dir(t.path), "."+filepath.Base(t.path)+".tmp-*")
+	f, err := outfile.Create(t.path, 0o644)
 	if err != nil {
-		return pathError(t.path, err)
+		return err
 	}
-	t.f, t.tmp = f, f.Name()
+	t.f = f
 	t.w = bufio.NewWriterSize(f, fileBufferBytes)
-	buf := fileHeader(nil, t.codec.comment(), nil)
+	var m *dataset.Meta
+	if t.cfg != nil {
+		m = &dataset.Meta{Seed: t.cfg.Seed, Scale: t.cfg.Scale}
+	}
+	buf := fileHeader(nil, t.codec.comment(), m)
 	buf = t.codec.begin(buf)
 	if _, err := t.w.Write(buf); err != nil {
 		return fmt.Errorf("write %s: %w", t.path, err)
@@ -138,19 +145,14 @@ func (t *fileTarget) Commit(ctx context.Context, m *dataset.Meta) error {
 	if len(header) != headerBytes { // cannot happen for a valid Config; never overwrite data
 		return fmt.Errorf("write %s: header line of %d bytes", t.path, len(header))
 	}
-	if _, err := t.f.WriteAt(header, 0); err != nil {
-		return fmt.Errorf("write %s: %w", t.path, err)
+	if t.f.Kind() != outfile.Stream { // a stream's header was complete from the start, or stays so
+		if _, err := t.f.WriteAt(header, 0); err != nil {
+			return fmt.Errorf("write %s: %w", t.path, err)
+		}
 	}
-	if err := finishFile(t.f); err != nil {
-		return fmt.Errorf("write %s: %w", t.path, err)
-	}
+	err = t.f.Commit()
 	t.f = nil
-	if err := os.Rename(t.tmp, t.path); err != nil {
-		return fmt.Errorf("write %s: %w", t.path, err)
-	}
-	t.done = true
-	syncDir(filepath.Dir(t.path))
-	return nil
+	return err
 }
 
 // Close implements Target: before Commit it removes the temporary file.
@@ -158,10 +160,6 @@ func (t *fileTarget) Close() error {
 	if t.f != nil {
 		t.f.Close()
 		t.f = nil
-	}
-	if !t.done && t.tmp != "" {
-		os.Remove(t.tmp)
-		t.tmp = ""
 	}
 	return nil
 }
@@ -282,17 +280,13 @@ func (t *csvTarget) Begin(ctx context.Context) error {
 // checkCSVDir refuses to replace anything but a directory that is empty or
 // holds an earlier csv dataset.
 func checkCSVDir(dir string) error {
-	fi, err := os.Stat(dir)
+	if err := outfile.CheckDir(dir); err != nil {
+		return fmt.Errorf("%w (the csv format writes a directory)", err)
+	}
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", dir, err)
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("cannot write %s: it exists and is not a directory (the csv format writes a directory)", dir)
-	}
-	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("cannot write %s: %w", dir, err)
 	}

@@ -51,6 +51,9 @@ type LoadOptions struct {
 	Observe  func(*dataset.Batch) // called with every batch, in order, before Write; may be nil
 }
 
+// planner is a Target that is told the dataset before Begin.
+type planner interface{ plan(dataset.Config) }
+
 // Load generates dataset c into t and returns its metadata.
 func Load(ctx context.Context, t Target, c dataset.Config, o LoadOptions) (*dataset.Meta, error) {
 	if err := c.Validate(); err != nil {
@@ -58,6 +61,9 @@ func Load(ctx context.Context, t Target, c dataset.Config, o LoadOptions) (*data
 	}
 	defer t.Close()
 	start := time.Now()
+	if p, ok := t.(planner); ok {
+		p.plan(c)
+	}
 	if err := t.Begin(ctx); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 )
 
 // SQLiteTarget loads a dataset into a SQLite file: the embedded default. It
@@ -78,6 +79,11 @@ func (s *SQLiteTarget) Begin(ctx context.Context) error {
 
 // checkForeign refuses to replace a file that is not a gqlbench database.
 func (s *SQLiteTarget) checkForeign(ctx context.Context) error {
+	// A database is a file of its own: a device or a pipe (sqlite:/dev/null)
+	// is refused, never renamed over.
+	if err := outfile.CheckFile(s.Path, "an SQLite database"); err != nil {
+		return err
+	}
 	st, err := os.Stat(s.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil

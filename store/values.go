@@ -2,12 +2,15 @@ package store
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 )
 
 // valueKinds are the files of LinGBM's values layout: one id per line, per
@@ -36,8 +39,13 @@ type ValuesWriter struct {
 	err      error
 }
 
-// NewValuesWriter prepares a values directory at dir (replaced if it exists).
+// NewValuesWriter prepares a values directory at dir. An existing dir is
+// replaced only when it is empty or holds nothing but values files; a
+// device, a file or any other directory is an error and left as it is.
 func NewValuesWriter(dir string) (*ValuesWriter, error) {
+	if err := checkValuesDir(dir); err != nil {
+		return nil, err
+	}
 	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), filepath.Base(dir)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the values directory %s: %w", dir, err)
@@ -98,8 +106,10 @@ func (w *ValuesWriter) Close(m *dataset.Meta) error {
 		f.Close()
 	}
 	if w.err == nil {
-		os.RemoveAll(w.dir)
-		w.err = os.Rename(w.tmp, w.dir)
+		w.err = checkValuesDir(w.dir) // what is there now may differ from what was there at the start
+	}
+	if w.err == nil {
+		w.err = replaceDir(w.tmp, filepath.Clean(w.dir))
 	}
 	if w.err != nil {
 		w.Abort()
@@ -119,4 +129,30 @@ func (w *ValuesWriter) Abort() {
 		os.RemoveAll(w.tmp)
 		w.tmp = ""
 	}
+}
+
+// checkValuesDir says whether dir may be replaced by a values directory:
+// it does not exist, or is a directory that is empty or holds values files
+// only (an earlier values directory).
+func checkValuesDir(dir string) error {
+	if err := outfile.CheckDir(dir); err != nil {
+		return fmt.Errorf("the values directory: %w", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot write the values directory %s: %w", dir, err)
+	}
+	known := map[string]bool{"titleWords.txt": true, "abstractWords.txt": true, "interestWords.txt": true}
+	for _, k := range valueKinds {
+		known[k.name+".txt"] = true
+	}
+	for _, e := range entries {
+		if !known[e.Name()] || !e.Type().IsRegular() {
+			return fmt.Errorf("cannot write the values directory %s: it holds %s, which is no values file; remove it or choose another directory", dir, e.Name())
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/gqlbench/gqlbench/internal/outfile"
 )
 
 // LinGBM's query generator writes one file per instance, the variables
@@ -63,11 +66,11 @@ func ExportLinGBM(dir string, instances []Instance) error {
 		if err := clearQueryFiles(folder); err != nil {
 			return err
 		}
-		if err := os.MkdirAll(folder, 0o755); err != nil {
+		if err := outfile.Dir(folder); err != nil {
 			return err
 		}
 		for name, text := range texts {
-			if err := os.WriteFile(filepath.Join(folder, name), []byte(text), 0o644); err != nil {
+			if err := outfile.WriteFile(filepath.Join(folder, name), 0o644, func(w io.Writer) error { _, err := io.WriteString(w, text); return err }); err != nil {
 				return err
 			}
 		}

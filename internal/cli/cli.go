@@ -97,6 +97,11 @@ func Run(ctx context.Context, env Env) int {
 		fmt.Fprintf(env.Stderr, "gqlbench: unknown command %q (run `gqlbench help`)\n", env.Args[0])
 		return ExitUsage
 	}
+	// The second net under the redaction at the source: no secret of a flag
+	// reaches stdout, stderr or an error message (secrets.go).
+	if sc := newScrubber(scrubPairs(env.Args[1:])); sc != nil {
+		env.Stdout, env.Stderr = sc.writer(env.Stdout), sc.writer(env.Stderr)
+	}
 	err := cmd.run(ctx, env, env.Args[1:])
 	switch {
 	case err == nil:

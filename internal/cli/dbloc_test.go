@@ -88,6 +88,11 @@ func TestRedactArgs(t *testing.T) {
 		{[]string{"--db", "bob:s3cr3t", "--sf", "1"}, []string{"--db", "bob:xxxxx", "--sf", "1"}},                              // likewise
 		{[]string{"--db", "postgres", "--seed", "3", "--dir", "r"}, []string{"--db", "postgres", "--seed", "3", "--dir", "r"}}, // nothing to hide
 		{[]string{"--db=sqlite", "--variants", "naive,batch"}, []string{"--db=sqlite", "--variants", "naive,batch"}},
+		{[]string{"load", "--target", "http://u:s3cr3t@h:4000/graphql?token=s3cr3t2&first=1", "-o", "run.jsonl"},
+			[]string{"load", "--target", "http://u:xxxxx@h:4000/graphql?token=xxxxx&first=1", "-o", "run.jsonl"}},
+		{[]string{"--reference=https://h/graphql?api_key=s3cr3t", "--db-statements", "host=h password=s3cr3t"},
+			[]string{"--reference=https://h/graphql?api_key=xxxxx", "--db-statements", "host=h password=xxxxx"}},
+		{[]string{"--target", "http://127.0.0.1:4000/graphql", "--schema", "schema.graphqls"}, []string{"--target", "http://127.0.0.1:4000/graphql", "--schema", "schema.graphqls"}},
 	} {
 		if got := redactArgs(c.in); !slices.Equal(got, c.want) {
 			t.Errorf("redactArgs(%q) = %q, want %q", c.in, got, c.want)

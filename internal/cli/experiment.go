@@ -6,11 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/experiment"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 )
 
 func init() {
@@ -130,6 +132,9 @@ func (c *commonFlags) common(env Env) (experiment.Common, error) {
 	if c.dir == "" {
 		return experiment.Common{}, usagef("--dir must not be empty")
 	}
+	if err := outfile.CheckDir(c.dir); err != nil { // a device named by --dir is refused, never replaced
+		return experiment.Common{}, usageError{"--dir: " + err.Error()}
+	}
 	log := env.Stderr
 	if c.quiet {
 		log = nil
@@ -162,20 +167,29 @@ func experimentDone(env Env, name string, res *experiment.Result, err error, sta
 	return err
 }
 
-// redactArgs returns args with every argument that may hold a password
-// redacted (dbloc.Redact): the value of --db, given as --db=VALUE or as the
-// next argument, and any argument holding "://", '@' or "password".
+// redactArgs returns args with every argument that may hold a secret
+// redacted (dbloc.Redact, the one redaction): the value of a flag that
+// names a database or an endpoint (--db, --db-statements, --target,
+// --reference, --paired-target, --schema), given as --flag=VALUE or as the
+// next argument, and any argument holding "://", '@', "password" or a
+// secret parameter (redactArg).
 func redactArgs(args []string) []string {
 	out := make([]string, len(args))
-	afterDB := false
+	afterFlag := false
 	for i, a := range args {
 		flag, _, withValue := strings.Cut(a, "=")
-		isDB := flag == "--db" || flag == "-db"
-		out[i] = a
-		if afterDB || isDB && withValue || strings.Contains(a, "://") || strings.Contains(a, "@") || strings.Contains(strings.ToLower(a), "password") {
+		isLoc := slices.Contains(locationFlags, strings.TrimLeft(flag, "-")) && strings.HasPrefix(flag, "-")
+		switch {
+		case afterFlag, isLoc && withValue, strings.Contains(strings.ToLower(a), "password"):
 			out[i] = dbloc.Redact(a)
+		default:
+			out[i] = redactArg(a)
 		}
-		afterDB = isDB && !withValue
+		afterFlag = isLoc && !withValue
 	}
 	return out
 }
+
+// locationFlags are the flags whose value is a database location or an
+// endpoint's URL.
+var locationFlags = []string{"db", "db-statements", "target", "reference", "paired-target", "schema"}

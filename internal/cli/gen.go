@@ -11,6 +11,7 @@ import (
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/experiment"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/store"
 )
 
@@ -61,8 +62,8 @@ func runGen(ctx context.Context, env Env, args []string) error {
 			return usageError{err.Error()}
 		}
 		target, where = t, *out
-		if *metaPath == "" {
-			*metaPath = strings.TrimSuffix(*out, "/") + ".meta.json"
+		if *metaPath == "" { // beside a file, never beside a device (/dev/null.meta.json)
+			*metaPath, _ = outfile.Beside(strings.TrimSuffix(*out, "/"), ".meta.json")
 		}
 	default:
 		return usagef("say where the dataset goes: --db postgres://... or --db sqlite:PATH, or --format F -o PATH")
@@ -175,35 +176,17 @@ func progressPrinter(w io.Writer) func(store.Progress) {
 	}
 }
 
-// writeFileAtomic writes path through a temporary file renamed into place.
+// writeFileAtomic writes an output file whole (outfile.WriteFile): a
+// regular file through a temporary file renamed into place, a device or a
+// pipe straight.
 func writeFileAtomic(path string, write func(io.Writer) error) error {
-	return writeFileMode(path, 0o644, write)
+	return outfile.WriteFile(path, 0o644, write)
 }
 
-// writeFileMode writes path with permissions mode through a temporary file
-// renamed into place: a reader never sees half a file, and a secret file is
-// never readable by others, not even for a moment.
+// writeFileMode is writeFileAtomic with permissions mode from the first
+// byte: a secret file is never readable by others, not even for a moment.
 func writeFileMode(path string, mode os.FileMode, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(dirOf(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return nil
+	return outfile.WriteFile(path, mode, write)
 }
 
 func dirOf(path string) string {

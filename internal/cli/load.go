@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -232,7 +233,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.maxErrorRate, "max-error-rate", 0, "the fraction of requests that may fail (0: none)")
 	fs.DurationVar(&f.interval, "interval", time.Second, "length of the run file's interval lines")
 	fs.DurationVar(&f.sampleInterval, "sample-interval", 0, "add fine series to every interval line: answers completed per step of `D`, and the --watch-pid processes' CPU % and memory sampled every step (seed 001: 10ms); --interval must be a multiple of it")
-	fs.DurationVar(&f.late, "late", time.Millisecond, "a send this much after it was due is late: open, capacity: after its intended time; closed, ramp: after its client had its answer and thought (then it waited on the load generator)")
+	fs.DurationVar(&f.late, "late", time.Millisecond, "a send this much after it was due is late: open, capacity: after its intended time; closed, ramp: after its client had its answer and thought (then it waited on the load generator). Not given, open and capacity runs calibrate it first: 4 × this machine's timer jitter at p99, at least 1ms")
 	fs.Var(&f.minOnTime, "min-on-time", "open, capacity: fail the run (a step) when fewer than a fraction `F` (0.95 or 95%) of the sends start within --late of their time (default 0: no check)")
 	fs.DurationVar(&f.maxLate, "max-lateness", 0, "open: drop a send that cannot start within this of its time (0: never drop)")
 	fs.DurationVar(&f.abortAfter, "abort-after", 5*time.Second, "abort when only failures came back for this long")
@@ -292,9 +293,10 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	job.Warn = func(w string) { fmt.Fprintf(env.Stderr, "load: warning: %s\n", w) }
 	if !f.quiet {
 		job.Config.Log = env.Stderr
+		printLength(env.Stderr, job.Config)
 	}
 	var files closers
-	defer files.close()
+	defer func() { files.close() }() // a plain defer files.close() would see the files of now: none
 	job.Out = func() (io.Writer, error) { return files.create(f.out, env.Stdout) }
 	if f.records != "" {
 		job.Records = func() (io.Writer, error) { return files.create(f.records, nil) }
@@ -321,12 +323,13 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 // closers are files a command created, closed at its end.
 type closers []io.Closer
 
-// create creates path, or returns def when path is "" and def is not nil.
+// create opens path (outfile.Open), or returns def when path is "" or "-"
+// and def is not nil.
 func (c *closers) create(path string, def io.Writer) (io.Writer, error) {
-	if path == "" && def != nil {
+	if (path == "" || outfile.IsStdout(path)) && def != nil {
 		return def, nil
 	}
-	fh, err := os.Create(path)
+	fh, err := outfile.Open(path, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -380,8 +383,8 @@ func (f *loadFlags) job(env Env, cfg drive.Config, q *queryfile.File) (*drive.Jo
 		}
 		j.Ignore = append(j.Ignore, p)
 	}
-	if f.out != "" {
-		j.Config.FailuresDir = f.out + ".failures"
+	if f.out != "" && !outfile.IsStdout(f.out) { // beside a run file, never beside a device or a pipe
+		j.Config.FailuresDir, _ = outfile.Beside(f.out, ".failures")
 	}
 	j.Config.MaxFailures = f.failures
 	return j, nil
@@ -413,7 +416,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 	c = drive.Config{Mode: spec.Name, Clients: f.clients, Connections: f.connections, Duration: f.duration,
 		Runs: f.runs.n, Think: f.think, MinOnTime: float64(f.minOnTime), Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
 		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
-		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, MaxLate: f.maxLate, AbortAfter: f.abortAfter,
+		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, LateAuto: !set["late"], MaxLate: f.maxLate, AbortAfter: f.abortAfter,
 		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0), Group: f.group, SampleInterval: f.sampleInterval}
 	if f.runs.auto {
 		c.CI, c.MaxRuns = float64(f.ci), f.maxRuns
@@ -495,9 +498,10 @@ func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.
 		flags["runs"] = strconv.Itoa(c.Runs) // the effective default
 	}
 	f.req.redactFlags(flags)
+	redactFlagValues(flags) // URLs and DSNs (--target, --reference, --db-statements): dbloc.Redact
 	return drive.HeaderInfo{
-		Version: Version, Command: append([]string{"gqlbench"}, f.req.redactArgs(env.Args)...), Flags: flags,
-		Target: f.target, Timeout: f.req.timeout, Client: f.req.client, Records: f.records, Checked: !f.noCheck,
+		Version: Version, Command: append([]string{"gqlbench"}, f.req.redactArgs(redactArgs(env.Args))...), Flags: flags,
+		Target: redactArg(f.target), Timeout: f.req.timeout, Client: f.req.client, Records: f.records, Checked: !f.noCheck,
 		Labels: f.labels.m,
 	}
 }
@@ -547,9 +551,10 @@ func writeRunFile(out io.Writer, f *runfile.File) error {
 	return w.Err()
 }
 
-// writeOut writes to path through a temporary file, or to stdout.
+// writeOut writes to path (outfile.WriteFile), or to stdout when path is
+// "" or "-".
 func writeOut(env Env, path string, write func(io.Writer) error) error {
-	if path == "" {
+	if path == "" || outfile.IsStdout(path) {
 		return write(env.Stdout)
 	}
 	return writeFileAtomic(path, write)
@@ -629,7 +634,7 @@ func profile(cpuPath, tracePath string) (stop func(), err error) {
 		}
 	}
 	if cpuPath != "" {
-		f, err := os.Create(cpuPath)
+		f, err := outfile.Open(cpuPath, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("--cpuprofile: %w", err)
 		}
@@ -640,7 +645,7 @@ func profile(cpuPath, tracePath string) (stop func(), err error) {
 		}
 	}
 	if tracePath != "" {
-		f, err := os.Create(tracePath)
+		f, err := outfile.Open(tracePath, 0o644)
 		if err != nil {
 			stop()
 			return nil, fmt.Errorf("--exectrace: %w", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/dialect"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/store"
@@ -70,6 +71,14 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if outfile.IsStdout(f.out) {
+		f.out = ""
+	}
+	if f.lingbmOut != "" {
+		if err := outfile.CheckDir(f.lingbmOut); err != nil {
+			return usageError{"--lingbm-out: " + err.Error()}
+		}
+	}
 	if ops.chosen(f.set) {
 		return runOps(ctx, env, f, ops)
 	}

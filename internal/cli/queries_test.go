@@ -511,8 +511,13 @@ queries:
 	if strings.Contains(stderr, "s3cr3t") {
 		t.Errorf("a header value was printed: %s", stderr)
 	}
-	wantCmd := "gqlbench load --target http://localhost:8085/v1/graphql --header-file " + out + ".headers --queries " + out + " --check status"
-	for _, want := range []string{wantCmd, "rps is left out: gqlbench load --mode open --rate R", "duration is left out: gqlbench load --duration D"} {
+	golden := strings.TrimSuffix(out, ".jsonl") + ".golden.jsonl"
+	record := "gqlbench record --target http://localhost:8085/v1/graphql --header-file " + out + ".headers --queries " + out + " -o " + golden
+	load := "gqlbench load --target http://localhost:8085/v1/graphql --header-file " + out + ".headers --queries " + golden + " -o run.jsonl   # 6 runs of 60 s"
+	if i, j := strings.Index(stderr, record), strings.Index(stderr, load); i < 0 || j < i {
+		t.Errorf("the advice is not to record first, then load the recorded file:\n%s", stderr)
+	}
+	for _, want := range []string{"rps is left out: gqlbench load --mode open --rate R", "duration is left out: gqlbench load --duration D"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/queryfile"
 )
@@ -23,7 +26,22 @@ hash ("expect"). gqlbench load --queries golden.jsonl then checks every response
 against them and shows a wrong answer field by field. Every entry must be
 answered: an HTTP status other than 200, GraphQL errors or a response without
 data stop the recording with the entries concerned named (exit 1). The request
-flags (--header, --header-file, --method, --apq, ...) are load's.`
+flags (--header, --header-file, --method, --apq, ...) are load's. When the file
+holds mutations, every entry is sent one at a time in file order, none skipped
+as a duplicate: the answers are those of the API's state at the start.`
+
+// mutations counts the entries that run mutations and lists their labels.
+func mutations(entries []queryfile.Entry) (n int, labels []string) {
+	for i := range entries {
+		if entries[i].Mutation() {
+			n++
+			if !slices.Contains(labels, entries[i].Label) {
+				labels = append(labels, entries[i].Label)
+			}
+		}
+	}
+	return n, labels
+}
 
 func runRecord(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "record", recordSynopsis)
@@ -53,6 +71,14 @@ func runRecord(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if n, labels := mutations(q.Entries); n > 0 {
+		fmt.Fprintf(env.Stderr, "record: %d of %d entries run mutations (%s): every entry is sent one at a time, in file order, none skipped as a duplicate; "+
+			"the answers recorded depend on the API's state when the recording starts: start every load from that same state (docs/any-api.md, Writes)\n",
+			n, len(q.Entries), strings.Join(labels, ", "))
+		if strings.EqualFold(o.Method, "GET") {
+			fmt.Fprintf(env.Stderr, "record: --method GET sends queries by GET and the %d mutations by POST (GraphQL over HTTP runs no mutation sent by GET)\n", n)
+		}
+	}
 	start := time.Now()
 	r := drive.Recorder{Target: *target, Client: req.client, HTTP: o, Connections: *conns}
 	golden, err := r.Record(ctx, q.Entries)
@@ -64,7 +90,7 @@ func runRecord(ctx context.Context, env Env, args []string) error {
 	}
 	if !*quiet {
 		el := time.Since(start)
-		fmt.Fprintf(env.Stderr, "record: %d answers from %s in %.2fs (%.0f entries/s)\n", len(golden), *target, el.Seconds(), float64(len(golden))/el.Seconds())
+		fmt.Fprintf(env.Stderr, "record: %d answers from %s in %.2fs (%.0f entries/s)\n", len(golden), dbloc.Redact(*target), el.Seconds(), float64(len(golden))/el.Seconds())
 	}
 	return nil
 }

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -25,15 +27,23 @@ type requestFlags struct {
 var secretHeaders = []string{"authorization", "proxy-authorization", "cookie"}
 
 func (r *requestFlags) register(fs *flag.FlagSet) {
-	fs.Var(&r.headers, "header", "extra request header \"Name: value\" (repeatable); {{uuid}} and {{seq}} in a value are made anew for every request")
-	fs.Var(&r.headerFiles, "header-file", "read request headers from `FILE`, one \"Name: value\" a line (repeatable; # comments)")
-	fs.Var(&r.headerEnv, "header-env", "a request header `NAME=VAR` whose value is the environment variable VAR (repeatable)")
-	fs.Var(&r.secret, "secret-header", "a header `NAME` whose value is never written to run files, reports, logs or progress (repeatable; Authorization, Proxy-Authorization and Cookie always are)")
+	r.registerHeaders(fs)
 	fs.StringVar(&r.method, "method", "POST", "POST (the request as JSON) or GET (in the query string, as GraphQL over HTTP says)")
 	fs.BoolVar(&r.apq, "apq", false, "automatic persisted queries: send the query's hash first, its text after PersistedQueryNotFound (misses counted apart)")
 	fs.StringVar(&r.client, "client", "gqlbench", "HTTP client: gqlbench (its own HTTP/1.1) or net/http")
 	fs.DurationVar(&r.timeout, "timeout", 60*time.Second, "per request, connect included")
 	fs.IntVar(&r.maxResponse, "max-response", drive.DefaultMaxResponseBytes, "largest response in bytes (a larger one is an error; see docs/load.md, Broken servers)")
+}
+
+// headerFlags are the flags of the request headers alone.
+var headerFlags = []string{"header", "header-file", "header-env", "secret-header"}
+
+// registerHeaders registers the header flags alone (queries --schema URL).
+func (r *requestFlags) registerHeaders(fs *flag.FlagSet) {
+	fs.Var(&r.headers, "header", "extra request header \"Name: value\" (repeatable); {{uuid}} and {{seq}} in a value are made anew for every request")
+	fs.Var(&r.headerFiles, "header-file", "read request headers from `FILE`, one \"Name: value\" a line (repeatable; # comments)")
+	fs.Var(&r.headerEnv, "header-env", "a request header `NAME=VAR` whose value is the environment variable VAR (repeatable)")
+	fs.Var(&r.secret, "secret-header", "a header `NAME` whose value is never written to run files, reports, logs or progress (repeatable; Authorization, Proxy-Authorization and Cookie always are)")
 }
 
 // options returns the HTTP options, reading header files and the
@@ -49,25 +59,49 @@ func (r *requestFlags) options(env Env) (drive.HTTPOptions, error) {
 	case r.timeout <= 0:
 		return o, usagef("--timeout must be positive")
 	}
+	hs, err := r.headerLines(env)
+	o.Header = hs
+	return o, err
+}
+
+// headerLines returns the headers of --header, --header-file and
+// --header-env, "Name: value" each; errors never show a header's value.
+func (r *requestFlags) headerLines(env Env) ([]string, error) {
+	out := slices.Clone(r.headers)
 	for _, path := range r.headerFiles {
 		hs, err := readHeaderFile(path)
 		if err != nil {
-			return o, err
+			return out, err
 		}
-		o.Header = append(o.Header, hs...)
+		out = append(out, hs...)
 	}
 	for _, kv := range r.headerEnv {
 		name, v, ok := strings.Cut(kv, "=")
 		if !ok || strings.TrimSpace(name) == "" || v == "" {
-			return o, usagef("--header-env %q: want NAME=VAR", kv)
+			return out, usagef("--header-env %q: want NAME=VAR", kv)
 		}
 		val := env.Getenv(v)
 		if val == "" {
-			return o, usagef("--header-env %s: the environment variable %s is empty or unset", name, v)
+			return out, usagef("--header-env %s: the environment variable %s is empty or unset", name, v)
 		}
-		o.Header = append(o.Header, strings.TrimSpace(name)+": "+val)
+		out = append(out, strings.TrimSpace(name)+": "+val)
 	}
-	return o, nil
+	return out, nil
+}
+
+// httpHeader returns the header lines as an http.Header; a malformed line
+// is named by its number, never shown.
+func httpHeader(lines []string) (http.Header, error) {
+	h := http.Header{}
+	for i, l := range lines {
+		name, v, ok := strings.Cut(l, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(l, "\r\n") || strings.ContainsAny(name, " \t") {
+			return nil, usagef("header %d of %d: want \"Name: value\" on one line", i+1, len(lines))
+		}
+		h.Add(name, strings.TrimSpace(v))
+	}
+	return h, nil
 }
 
 // readHeaderFile reads "Name: value" lines; blank lines and # comments are
@@ -80,7 +114,8 @@ func readHeaderFile(path string) ([]string, error) {
 	defer f.Close()
 	var out []string
 	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
+	n := 1
+	for ; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -90,7 +125,13 @@ func readHeaderFile(path string) ([]string, error) {
 		}
 		out = append(out, line)
 	}
-	return out, sc.Err()
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, fmt.Errorf("header file %s, line %d: longer than %d KiB, the longest header line read", path, n, bufio.MaxScanTokenSize>>10)
+	case err != nil:
+		return nil, fmt.Errorf("header file %s, line %d: %w", path, n, err)
+	}
+	return out, nil
 }
 
 // isSecret reports whether a header's value must not be written.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/server"
 	_ "github.com/gqlbench/gqlbench/server/all" // every variant
 )
@@ -66,6 +67,11 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		var err error
 		if loc, err = dbloc.Parse(*db); err != nil {
 			return usageError{from + ": " + err.Error()}
+		}
+		if loc.Kind() == dbloc.SQLite { // sqlite:/dev/null is no database, and not to be written beside
+			if err := outfile.CheckFile(loc.SQLitePath(), "an SQLite database"); err != nil {
+				return usageError{from + ": " + err.Error()}
+			}
 		}
 	}
 	if !v.NeedsDB && *db != "" {

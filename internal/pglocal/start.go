@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/gqlbench/gqlbench/internal/outfile"
 )
 
 // Start starts the cluster in o.Dir and returns it, creating it if needed.
@@ -41,6 +43,9 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	perm := fs.FileMode(0o700)
 	if r.asRoot() {
 		perm = 0o711 // let pgUser through to the data directory
+	}
+	if err := outfile.CheckDir(dir); err != nil { // a device or a file named by --dir is left alone
+		return nil, fmt.Errorf("the directory of the local PostgreSQL: %w", err)
 	}
 	if err := os.MkdirAll(dir, perm); err != nil {
 		return nil, fmt.Errorf("creating the directory of the local PostgreSQL: %w", err)

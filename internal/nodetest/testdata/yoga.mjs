@@ -4,13 +4,25 @@
 // randomness), every list in id order. The Go tests start it through
 // internal/nodetest.StartYoga.
 //
-//	node yoga.mjs [--port N] [--mutate] [--exit-with-stdin]
+//	node yoga.mjs [--port N] [--mutate] [--token T] [--exit-with-stdin]
 //
 //	--port N           listen on 127.0.0.1:N; 0 (the default) picks a free port
 //	--mutate           give some answers a wrong value: Book.price of the books
 //	                   whose id ends in 7 modulo 50 (7, 57, 107, 157) is 1 more
 //	                   than the formula's, so a checker of answers must catch
 //	                   it and name the path (data.book.price)
+//	--token T          every request, introspection included, needs the header
+//	                   "Authorization: Bearer T": without it the answer is
+//	                   HTTP 401 with a GraphQL error, as APIs behind a gateway
+//	                   answer
+//
+// Besides the plain types the schema has what users' APIs have: an enum
+// (Genre), a custom scalar (Date, "YYYY-MM-DD"), a union (SearchResult), a
+// cursor connection (booksPage: pageInfo.endCursor is the next page's
+// "after"), list arguments of every kind (tags, genres, years) and a
+// mutation (addReview, which changes later answers: a review gets the next
+// id of a counter, and the book's reviews grow). resetReviews puts the
+// reviews back as they were at start.
 //	--exit-with-stdin  exit when stdin closes: the Go tests hold it open, so a
 //	                   test binary that dies takes the server with it
 //
@@ -20,11 +32,14 @@
 //
 // and nothing else there; errors go to stderr.
 import { createServer } from 'node:http';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { createSchema, createYoga } from 'graphql-yoga';
 
 const typeDefs = /* GraphQL */ `
   enum Genre { FICTION MYSTERY SCIENCE HISTORY POETRY }
+
+  "A calendar date, YYYY-MM-DD."
+  scalar Date
 
   "Conditions on books; every one given must hold."
   input BookFilter {
@@ -44,6 +59,33 @@ const typeDefs = /* GraphQL */ `
     authors(ids: [ID!]!): [Author]!
     "Books whose title contains text (case-insensitive), in id order."
     search(text: String!, inStockOnly: Boolean = false): [Book!]!
+    "Books with any of the tags, of any of the genres, of any of the years (each null or absent: no condition), in id order."
+    tagged(tags: [String!], genres: [Genre!], years: [Int!], limit: Int = 10): [Book!]!
+    "Books in id order published on or after the date."
+    since(date: Date!, limit: Int = 10): [Book!]!
+    "Books and authors whose title or name contains text, books first."
+    find(text: String!): [SearchResult!]!
+    "Books in id order, a page of first after the cursor after (null: from the start)."
+    booksPage(first: Int = 10, after: String): BookConnection!
+  }
+
+  union SearchResult = Book | Author
+
+  type BookConnection {
+    nodes: [Book!]!
+    pageInfo: PageInfo!
+  }
+
+  type PageInfo {
+    endCursor: String
+    hasNextPage: Boolean!
+  }
+
+  type Mutation {
+    "Adds a review to a book: its id is the next of a counter."
+    addReview(bookId: ID!, stars: Int!, text: String): Review!
+    "Puts every book's reviews back as they were at start; the number of reviews removed."
+    resetReviews: Int!
   }
 
   type Book {
@@ -55,6 +97,8 @@ const typeDefs = /* GraphQL */ `
     genre: Genre
     author: Author
     reviews(minStars: Int): [Review!]!
+    published: Date
+    tags: [String!]!
   }
 
   type Author {
@@ -65,6 +109,7 @@ const typeDefs = /* GraphQL */ `
   }
 
   type Review {
+    id: ID!
     stars: Int
     text: String
   }
@@ -80,6 +125,8 @@ const nouns = ['River', 'Garden', 'Empire', 'Letter', 'Harbor', 'Orchard', 'Mirr
 const genres = ['FICTION', 'MYSTERY', 'SCIENCE', 'HISTORY', 'POETRY'];
 const phrases = ['A delight.', 'Could not put it down.', 'Too long.', 'Read it twice.',
   'The ending disappoints.', 'Beautifully written.', 'Not for me.'];
+
+const tagNames = ['classic', 'award', 'debut', 'translated', 'illustrated'];
 
 const authorCount = 40;
 const bookCount = 200;
@@ -102,10 +149,32 @@ const books = Array.from({ length: bookCount }, (_, k) => ({
   genre: genres[Math.floor(k / 3) % 5],
   authorId: String((k * 11) % authorCount + 1),
   reviews: Array.from({ length: k % 4 }, (_, j) => ({
+    id: `${k + 1}-${j + 1}`,
     stars: 1 + (k + 2 * j) % 5,
     text: (k + j) % 9 === 8 ? null : phrases[(k * 3 + j) % phrases.length],
   })),
+  // published: a date in the book's year (none without a year)
+  published: k % 25 === 24 ? null :
+    `${1950 + (k * 29) % 73}-${String(1 + k % 12).padStart(2, '0')}-${String(1 + (k * 7) % 28).padStart(2, '0')}`,
+  tags: tagNames.filter((_, j) => (k + j) % (j + 2) === 0),
 }));
+const startReviews = books.map((b) => b.reviews.length);
+let reviewSeq = 0;
+
+// dateScalar is the custom scalar Date: "YYYY-MM-DD" in and out.
+const datePattern = /^\d{4}-\d{2}-\d{2}$/;
+function parseDate(v) {
+  if (typeof v !== 'string' || !datePattern.test(v) || Number.isNaN(Date.parse(v))) {
+    throw new GraphQLError(`Date wants "YYYY-MM-DD", got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+const dateScalar = new GraphQLScalarType({
+  name: 'Date',
+  serialize: (v) => v,
+  parseValue: parseDate,
+  parseLiteral: (ast) => parseDate(ast.kind === Kind.STRING ? ast.value : null),
+});
 
 // byIndex returns the element of list whose id is id, or null.
 function byIndex(list, id) {
@@ -145,6 +214,47 @@ function resolvers(mutate) {
         const t = text.toLowerCase();
         return books.filter((b) => b.title.toLowerCase().includes(t) && (!inStockOnly || b.inStock));
       },
+      tagged: (_, { tags, genres, years, limit }) => page(books.filter((b) =>
+        (tags == null || b.tags.some((t) => tags.includes(t))) &&
+        (genres == null || genres.includes(b.genre)) &&
+        (years == null || years.includes(b.year))), limit, 0),
+      since: (_, { date, limit }) => page(books.filter((b) => b.published !== null && b.published >= date), limit, 0),
+      find: (_, { text }) => {
+        const t = text.toLowerCase();
+        return [...books.filter((b) => b.title.toLowerCase().includes(t)),
+          ...authors.filter((a) => a.name.toLowerCase().includes(t))];
+      },
+      booksPage: (_, { first, after }) => {
+        let from = 0;
+        if (after != null) {
+          const m = /^cursor:(\d+)$/.exec(after);
+          if (!m) throw new GraphQLError(`not a cursor: ${JSON.stringify(after)}`);
+          from = Number(m[1]);
+        }
+        const nodes = page(books, first, from);
+        const end = from + nodes.length;
+        return { nodes, pageInfo: { endCursor: nodes.length ? `cursor:${end}` : null, hasNextPage: end < books.length } };
+      },
+    },
+    Mutation: {
+      addReview: (_, { bookId, stars, text }) => {
+        const b = byIndex(books, bookId);
+        if (b === null) throw new GraphQLError(`no book ${bookId}`);
+        if (stars < 1 || stars > 5) throw new GraphQLError(`stars must be 1 to 5, got ${stars}`);
+        const r = { id: `r${++reviewSeq}`, stars, text: text ?? null };
+        b.reviews.push(r);
+        return r;
+      },
+      resetReviews: () => {
+        let n = 0;
+        books.forEach((b, k) => { n += b.reviews.length - startReviews[k]; b.reviews.length = startReviews[k]; });
+        reviewSeq = 0;
+        return n;
+      },
+    },
+    Date: dateScalar,
+    SearchResult: {
+      __resolveType: (o) => (o.title !== undefined ? 'Book' : 'Author'),
     },
     Book: {
       price,
@@ -159,8 +269,8 @@ function resolvers(mutate) {
 
 // options parses the command line, exiting with status 2 on a mistake.
 function options(argv) {
-  const usage = 'usage: node yoga.mjs [--port N] [--mutate] [--exit-with-stdin]\n';
-  const o = { port: 0, mutate: false, exitWithStdin: false };
+  const usage = 'usage: node yoga.mjs [--port N] [--mutate] [--token T] [--exit-with-stdin]\n';
+  const o = { port: 0, mutate: false, token: '', exitWithStdin: false };
   for (let i = 0; i < argv.length; i++) {
     switch (argv[i]) {
       case '--port': {
@@ -174,6 +284,13 @@ function options(argv) {
       }
       case '--mutate':
         o.mutate = true;
+        break;
+      case '--token':
+        o.token = argv[++i] ?? '';
+        if (o.token === '') {
+          process.stderr.write(`yoga.mjs: --token wants a token\n${usage}`);
+          process.exit(2);
+        }
         break;
       case '--exit-with-stdin':
         o.exitWithStdin = true;
@@ -198,7 +315,16 @@ const yoga = createYoga({
   landingPage: false,
   logging: false,
 });
-const server = createServer(yoga);
+// guarded refuses a request without the token, before GraphQL sees it.
+function guarded(req, res) {
+  if (opts.token !== '' && req.headers.authorization !== `Bearer ${opts.token}`) {
+    res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Bearer' });
+    res.end(JSON.stringify({ errors: [{ message: 'Unauthorized: a bearer token is required' }] }));
+    return;
+  }
+  yoga(req, res);
+}
+const server = createServer(guarded);
 server.on('error', (err) => {
   process.stderr.write(`yoga.mjs: ${err.message}\n`);
   process.exit(1);

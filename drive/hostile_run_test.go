@@ -1,0 +1,312 @@
+package drive
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gqlbench/gqlbench/internal/hostile"
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// Tests of how a run ends and how it words its errors, against the hostile
+// server (real sockets: no synctest, and no assertion on speed — only that
+// a run ends, well within a generous bound).
+
+// clients are the HTTP clients a run can use.
+var clients = []string{"gqlbench", "net/http"}
+
+// hostileRun runs cfg against the hostile server's mode (after healthy good
+// answers) with client and o; it fails the test if the run does not end
+// within bound.
+func hostileRun(t *testing.T, mode string, healthy int, client string, o HTTPOptions, cfg Config, bound time.Duration) (result, *hostile.Server) {
+	t.Helper()
+	srv := hostile.Start(t, mode, healthy)
+	reqs := requests(1, "QT1")
+	tr, err := newTransport(client, srv.URL(), reqs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Transport, cfg.Requests = tr, reqs
+	cfg.Timeout, cfg.Secrets = o.Timeout, secretsOf(o.Header)
+	ctx, cancel := context.WithTimeout(t.Context(), bound)
+	defer cancel()
+	r := runLoad(t, ctx, cfg)
+	if ctx.Err() != nil {
+		t.Fatalf("%s, %s: the run did not end within %v", mode, client, bound)
+	}
+	return r, srv
+}
+
+// syncBuffer is a log several goroutines write.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestOpenStallEndsWithItsWindow: an open run against a server that stops
+// answering ends within its duration plus --timeout: no send is made after
+// the window (the sends still due are counted as dropped: every scheduled
+// send is either made or dropped), and while it waits for the requests in
+// flight it says so, with the timeout in the user's words.
+func TestOpenStallEndsWithItsWindow(t *testing.T) {
+	for _, client := range clients {
+		t.Run(client, func(t *testing.T) {
+			var log syncBuffer
+			window := time.Second
+			r, _ := hostileRun(t, "stall", 10, client, HTTPOptions{Timeout: 2 * time.Second},
+				Config{Mode: Open, Rate: 100, Duration: window, Connections: 4, Runs: 1, Interval: 250 * time.Millisecond, Log: &log},
+				20*time.Second)
+			var abort *AbortError
+			if errors.As(r.err, &abort) {
+				t.Fatalf("aborted (%v): the run should end with its window and the timeouts", r.err)
+			}
+			for _, rec := range r.records {
+				// (a send decided on just before the window's end may start
+				// a few microseconds after it: 50 ms is far from both)
+				if rec.start >= window+50*time.Millisecond {
+					t.Errorf("a send at %v, after the %v window", rec.start, window)
+				}
+			}
+			total := r.sum.Total
+			if total.Count+total.Dropped != 100 {
+				t.Errorf("%d sends made and %d dropped, want the 100 of the schedule", total.Count, total.Dropped)
+			}
+			if total.ErrorKinds["timeout"] == 0 {
+				t.Errorf("no timeout counted: %+v", total.ErrorKinds)
+			}
+			out := log.String()
+			if !strings.Contains(out, "requests in flight, waiting up to 2s (--timeout)") {
+				t.Errorf("the log does not say what the run waits for:\n%s", out)
+			}
+			if strings.Contains(out, "raw-") || strings.Contains(r.sum.LastError, "raw-") {
+				t.Errorf("an internal name in the words for the user: %q\n%s", r.sum.LastError, out)
+			}
+			if !strings.Contains(r.sum.LastError, "no complete answer within the 2s timeout") {
+				t.Errorf("last error %q: want the timeout in the user's words", r.sum.LastError)
+			}
+		})
+	}
+}
+
+// TestMalformedAnswersAbort: a run whose every answer is malformed (or an
+// HTTP 500) aborts as one whose connections fail, naming the reason with
+// its count, and the summary counts the errors by reason.
+func TestMalformedAnswersAbort(t *testing.T) {
+	for _, mode := range []string{"bad-status-line", "bad-chunk", "server-error"} {
+		for _, client := range clients {
+			t.Run(mode+"/"+client, func(t *testing.T) {
+				r, _ := hostileRun(t, mode, 5, client, HTTPOptions{Timeout: 2 * time.Second},
+					Config{Mode: Closed, Clients: 2, Duration: 30 * time.Second, Runs: 1, Interval: 250 * time.Millisecond, AbortAfter: time.Second},
+					25*time.Second)
+				var abort *AbortError
+				if !errors.As(r.err, &abort) || r.sum.Status != "aborted" {
+					t.Fatalf("error %v, status %q: want an abort", r.err, r.sum.Status)
+				}
+				rs := r.sum.ErrorReasons
+				if len(rs) == 0 || rs[0].Reason == "" {
+					t.Fatalf("no reason counted: %+v", rs)
+				}
+				var n int64
+				for _, x := range rs {
+					n += x.Count
+				}
+				if n != r.sum.Total.Errors {
+					t.Errorf("reasons count %d errors, the total %d", n, r.sum.Total.Errors)
+				}
+				if !strings.Contains(abort.Reason, rs[0].Reason) || r.sum.LastError == "" {
+					t.Errorf("abort %q, last error %q: want the reason %q", abort.Reason, r.sum.LastError, rs[0].Reason)
+				}
+				if want := map[string]string{"server-error": "http_status"}[mode]; rs[0].Kind != cmp.Or(want, "bad_response") {
+					t.Errorf("reason %+v: want kind %s on either client", rs[0], cmp.Or(want, "bad_response"))
+				}
+				if strings.Contains(rs[0].Reason, "127.0.0.1") {
+					t.Errorf("reason %q holds an address: one per connection", rs[0].Reason)
+				}
+			})
+		}
+	}
+}
+
+// TestErrorsByStatusWithBody: errors are counted by kind and HTTP status,
+// with the start of one body, the request's secret hidden, in the summary,
+// the intervals (so load show and merge find them) and the text.
+func TestErrorsByStatusWithBody(t *testing.T) {
+	const token = "s3cr3t-t0ken-value-42"
+	for _, client := range clients {
+		t.Run(client, func(t *testing.T) {
+			o := HTTPOptions{Timeout: 2 * time.Second, Header: []string{"Authorization: Bearer " + token}}
+			r, _ := hostileRun(t, "unauthorized", 0, client, o,
+				Config{Mode: Closed, Clients: 1, Duration: 500 * time.Millisecond, Runs: 1, Interval: 250 * time.Millisecond, AbortAfter: time.Minute},
+				20*time.Second)
+			rs := r.sum.ErrorReasons
+			if len(rs) != 1 || rs[0].Kind != "http_status" || rs[0].Status != 401 || rs[0].Reason != "HTTP 401 Unauthorized" || rs[0].Count != r.sum.Total.Errors {
+				t.Fatalf("reasons %+v (errors %d): want every error as one HTTP 401", rs, r.sum.Total.Errors)
+			}
+			if !strings.Contains(rs[0].Sample, "not authorized") || strings.Contains(rs[0].Sample, token) || len(rs[0].Sample) > runfile.SampleBodyBytes {
+				t.Errorf("sample body %q: want its start, the token hidden", rs[0].Sample)
+			}
+			again, err := runfile.Summarize(r.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(again.ErrorReasons) != 1 || again.ErrorReasons[0].Count != rs[0].Count {
+				t.Errorf("recomputed from the intervals: %+v, want %+v", again.ErrorReasons, rs)
+			}
+			var text bytes.Buffer
+			runfile.WriteText(&text, again)
+			if !strings.Contains(text.String(), "× http_status: HTTP 401 Unauthorized; body") || strings.Contains(text.String(), token) {
+				t.Errorf("text:\n%s", text.String())
+			}
+			b, _ := json.Marshal(r.sum)
+			if bytes.Contains(b, []byte(token)) {
+				t.Errorf("the token in the summary line: %s", b)
+			}
+		})
+	}
+}
+
+// TestRunLineErrorsWithinItsWindow: requests that time out after the
+// window are overruns; a run line counts the errors within the window as
+// it counts the requests, never more errors than requests.
+func TestRunLineErrorsWithinItsWindow(t *testing.T) {
+	r, _ := hostileRun(t, "stall", 0, "gqlbench", HTTPOptions{Timeout: time.Second},
+		Config{Mode: Closed, Clients: 2, Duration: 500 * time.Millisecond, Runs: 1, Interval: 250 * time.Millisecond},
+		20*time.Second)
+	if r.sum.Total.Errors != 2 || r.sum.Total.Overrun != 2 {
+		t.Fatalf("%d errors, %d overruns: want the two timeouts after the window", r.sum.Total.Errors, r.sum.Total.Overrun)
+	}
+	for _, run := range r.sum.Runs {
+		if run.Errors > run.Count {
+			t.Errorf("run %d: %d errors in %d requests", run.Run, run.Errors, run.Count)
+		}
+	}
+}
+
+// TestSlowCheckKeepsItsInterval: an answer whose check takes long (a huge
+// answer) is recorded in the interval it completed in, not in the one its
+// check ended in — nor as "in flight at the end" when the check outlasts
+// the window.
+func TestSlowCheckKeepsItsInterval(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newFake(10 * time.Millisecond)
+		cfg := Config{Mode: Closed, Transport: srv, Requests: requests(1, "QT1"), Clients: 1,
+			Duration: time.Second, Runs: 1, Interval: 200 * time.Millisecond}
+		cfg.checkLag = 1500 * time.Millisecond
+		r := runLoad(t, t.Context(), cfg)
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		for _, iv := range r.file.Intervals {
+			n := int64(0)
+			for _, tm := range iv.Templates {
+				n += tm.Count
+			}
+			switch {
+			case iv.Index == 0 && n != 1:
+				t.Errorf("interval 0 [%v, %v): %d answers, want the one completed at 10ms", time.Duration(iv.StartNS), time.Duration(iv.EndNS), n)
+			case iv.Index != 0 && n != 0:
+				t.Errorf("interval %d [%v, %v), tail %v: %d answers, want none", iv.Index, time.Duration(iv.StartNS), time.Duration(iv.EndNS), iv.Tail, n)
+			}
+		}
+	})
+}
+
+// TestSlowCheckKeepsItsIntervalOnSockets: the same on both clients over
+// real sockets.
+func TestSlowCheckKeepsItsIntervalOnSockets(t *testing.T) {
+	for _, client := range clients {
+		t.Run(client, func(t *testing.T) {
+			cfg := Config{Mode: Closed, Clients: 1, Duration: 500 * time.Millisecond, Runs: 1, Interval: 100 * time.Millisecond}
+			cfg.checkLag = 800 * time.Millisecond
+			r, _ := hostileRun(t, "healthy", 0, client, HTTPOptions{Timeout: 2 * time.Second}, cfg, 20*time.Second)
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			for _, iv := range r.file.Intervals {
+				if iv.Tail && len(iv.Templates) > 0 {
+					t.Errorf("interval %d [%v, %v): answers completed in the window written as in flight at the end", iv.Index, time.Duration(iv.StartNS), time.Duration(iv.EndNS))
+				}
+			}
+			if iv := r.file.Intervals[0]; iv.Templates["QT1"] == nil || iv.Templates["QT1"].Count != 1 {
+				t.Errorf("interval 0: %+v, want the first answer", iv.Templates)
+			}
+		})
+	}
+}
+
+// TestTimeoutNamesNoInternalCall: a request that times out on gqlbench's
+// own client says so as net.Conn would ("read tcp ...: i/o timeout"),
+// never with the internal name of its raw system call.
+func TestTimeoutNamesNoInternalCall(t *testing.T) {
+	srv := hostile.Start(t, "stall", 0)
+	h, err := NewHTTP(srv.URL(), requests(1, "QT1"), HTTPOptions{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := h.NewConn()
+	defer conn.Close()
+	var res Response
+	err = conn.Do(0, &res)
+	if err == nil || classify(err) != measure.ErrTimeout || strings.Contains(err.Error(), "raw-") {
+		t.Errorf("error %v: want a timeout in net.Conn's words", err)
+	}
+}
+
+// TestCapacityGoesOnAfterRefusedStep: a capacity step the server refuses
+// whole (503 to every request above 300/s) fails, and the search goes on
+// at lower rates: an answer with a status is an answer, not a dead server.
+func TestCapacityGoesOnAfterRefusedStep(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newFake(time.Millisecond)
+		var mu sync.Mutex
+		var sends []time.Duration
+		srv.answer = func(int, int) (int, []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			now := time.Since(srv.start)
+			sends = append(sends, now)
+			// the rate over the last 100 ms
+			n := 0
+			for _, s := range sends {
+				if now-s < 100*time.Millisecond {
+					n++
+				}
+			}
+			if n > 30 {
+				return 503, []byte(`{"errors":[{"message":"overloaded"}]}`)
+			}
+			return 200, okBody
+		}
+		slo, _ := measure.ParseSLO("p99<1s")
+		r := runLoad(t, t.Context(), Config{Mode: Capacity, Transport: srv, Requests: requests(3, "QT1"), SLO: slo,
+			Rate: 200, MaxRate: 800, Duration: 3 * time.Second, Connections: 8, AbortAfter: time.Second, MaxSteps: 6})
+		var abort *AbortError
+		if errors.As(r.err, &abort) {
+			t.Fatalf("the search aborted on a refused step: %v", r.err)
+		}
+		if c := r.sum.Capacity; c == nil || c.Rate < 200 || c.Rate > 300 || len(r.file.Steps) < 3 {
+			t.Fatalf("capacity %+v after %d steps, want between 200 and 300/s", c, len(r.file.Steps))
+		}
+	})
+}
