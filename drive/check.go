@@ -24,11 +24,14 @@ import (
 // byte-for-byte one already judged gets the same verdict, exactly, and only
 // new bytes are canonicalised. Safe for concurrent use.
 type Checker struct {
-	reqs   []Request
-	cache  []atomic.Pointer[judged]
-	budget atomic.Int64 // bytes the cache may still take
-	seed   maphash.Seed
-	ignore []verify.Path // members left out of every comparison
+	reqs  []Request
+	cache []atomic.Pointer[judged]
+	// answerLens are the lengths of the right answers' canonical forms,
+	// plus one (0: not known yet), for sizes first.
+	answerLens []atomic.Int64
+	budget     atomic.Int64 // bytes the cache may still take
+	seed       maphash.Seed
+	ignore     []verify.Path // members left out of every comparison
 	// onWrong, if set, is called with each new wrong data value (not one
 	// already judged): the failure log's hook.
 	onWrong func(i int, data []byte)
@@ -65,7 +68,7 @@ func NewChecker(reqs []Request, budgetBytes int64) *Checker {
 	if budgetBytes <= 0 {
 		budgetBytes = 32 << 20
 	}
-	c := &Checker{reqs: reqs, cache: make([]atomic.Pointer[judged], len(reqs)), seed: maphash.MakeSeed()}
+	c := &Checker{reqs: reqs, cache: make([]atomic.Pointer[judged], len(reqs)), answerLens: make([]atomic.Int64, len(reqs)), seed: maphash.MakeSeed()}
 	c.budget.Store(budgetBytes)
 	return c
 }
@@ -114,7 +117,12 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 		bigJudge <- struct{}{}
 		defer func() { <-bigJudge }()
 	}
-	out := judge(&c.reqs[i], d, verify.Options{Unordered: c.reqs[i].Unordered, Ignore: c.ignore})
+	o := verify.Options{Unordered: c.reqs[i].Unordered, Ignore: c.ignore}
+	limit := -1
+	if len(d) > cacheWhole && c.reqs[i].Answer != nil && c.reqs[i].Map == nil && o.IsZero() {
+		limit = c.answerLen(i)
+	}
+	out := judge(&c.reqs[i], d, o, limit)
 	if out == measure.Wrong && c.onWrong != nil {
 		c.onWrong(i, d)
 	}
@@ -140,11 +148,26 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	return out, expect != ""
 }
 
+// answerLen is the length of the canonical form of request i's right
+// answer, -1 when it has none; computed once.
+func (c *Checker) answerLen(i int) int {
+	if n := c.answerLens[i].Load(); n != 0 {
+		return int(n) - 1
+	}
+	n := -1
+	if a, err := verify.Canonical(c.reqs[i].Answer); err == nil {
+		n = len(a)
+	}
+	c.answerLens[i].Store(int64(n) + 1)
+	return n
+}
+
 // judge checks data, a response's to r, against r's expected answer: valid
 // JSON at least, and when the answer is known, its canonical hash under o
 // — after mapping it to the benchmark's form when r is written in a
-// dialect (an answer that does not map is wrong).
-func judge(r *Request, data []byte, o verify.Options) measure.Outcome {
+// dialect (an answer that does not map is wrong). With limit ≥ 0, the
+// length of the right answer's canonical form, sizes come first.
+func judge(r *Request, data []byte, o verify.Options, limit int) measure.Outcome {
 	expect := r.Expect
 	if expect == "" {
 		if !json.Valid(data) {
@@ -161,8 +184,8 @@ func judge(r *Request, data []byte, o verify.Options) measure.Outcome {
 			return measure.Wrong
 		}
 	}
-	if r.Answer != nil && r.Map == nil && o.IsZero() && len(data) > cacheWhole {
-		return judgeLarge(r, data)
+	if limit >= 0 {
+		return judgeLarge(r, data, limit)
 	}
 	got, err := verify.HashWith(data, o)
 	switch {
@@ -178,11 +201,11 @@ func judge(r *Request, data []byte, o verify.Options) measure.Outcome {
 // first — canonicalising stops as soon as the data's canonical form is
 // longer than the answer (a huge wrong answer costs what the right one
 // would) — then the hash of the canonical form made once.
-func judgeLarge(r *Request, data []byte) measure.Outcome {
+func judgeLarge(r *Request, data []byte, limit int) measure.Outcome {
 	if !json.Valid(data) {
 		return measure.ErrResponse
 	}
-	c, err := verify.AppendCanonicalWithin(nil, data, len(r.Answer))
+	c, err := verify.AppendCanonicalWithin(nil, data, limit)
 	switch {
 	case errors.Is(err, verify.ErrLonger):
 		return measure.Wrong

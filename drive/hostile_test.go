@@ -391,3 +391,32 @@ func TestHostileLargeWrongAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeAnswerSizesFirst: sizes first compares with the right answer's
+// canonical length, not its text's: a large right answer whose golden text
+// is shorter than its canonical form (1e9 is 1000000000) is right.
+func TestLargeAnswerSizesFirst(t *testing.T) {
+	pad := strings.Repeat("p", 100<<10)
+	answer := []byte(`{"n":[` + strings.Repeat(`1e9,`, 100) + `1],"pad":"` + pad + `"}`)
+	reqs := requests(1, "QT1")
+	reqs[0].Answer = answer
+	var err error
+	if reqs[0].Expect, err = verify.Hash(answer); err != nil {
+		t.Fatal(err)
+	}
+	canon, _ := verify.Canonical(answer)
+	for _, c := range []struct {
+		data string
+		want measure.Outcome
+	}{
+		{string(canon), measure.OK},
+		{string(answer), measure.OK},
+		{strings.Replace(string(canon), `"pad":"`, `"pad":"x`, 1), measure.Wrong},
+		{strings.Replace(string(canon), `"pad":"p`, `"pad":"`, 1), measure.Wrong},
+	} {
+		out, _ := NewChecker(reqs, 0).Check(0, 200, []byte(`{"data":`+c.data+`}`), true)
+		if out != c.want {
+			t.Errorf("%.40s…: %v, want %v", c.data, out, c.want)
+		}
+	}
+}
