@@ -51,7 +51,7 @@ func init() {
 		Synopsis: genericSynopsis,
 		Dir:      "gqlbench-generic",
 		DB:       "postgres",
-		Quick:    [][2]string{{"sf", "1"}, {"duration", "500ms"}, {"runs", "2"}, {"per-template", "20"}},
+		Quick:    [][2]string{{"sf", "1"}, {"duration", "250ms"}, {"runs", "4"}, {"per-template", "20"}},
 		Flags:    genericFlags,
 	})
 }
@@ -66,7 +66,7 @@ dialect: gqlbench queries --dialect) with every answer mapped back and
 verified. --target URL adds a generic server you run yourself on a dataset
 generated with the same --sf and --seed (gqlbench gen), queried in
 --dialect. The peers need PostgreSQL (the default here: a throwaway local
-cluster) and install from npm on first use. --quick: sf=1, 2 runs of 500ms,
+cluster) and install from npm on first use. --quick: sf=1, 4 runs of 250ms (a warm-up and 3 measured),
 20 instances per template, a few minutes.`
 
 // genericFlags registers the flags of Generic.

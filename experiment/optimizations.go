@@ -51,7 +51,7 @@ func init() {
 		Summary:  "§6.2: naive, memo, batch, batch-memo: aTPt per template, QETt, aTPm over mixed workloads, aQETq over scale factors",
 		Synopsis: optimizationsSynopsis,
 		Dir:      "gqlbench-optimizations",
-		Quick: [][2]string{{"sf", "1,2"}, {"duration", "500ms"}, {"runs", "2"}, {"per-template", "20"},
+		Quick: [][2]string{{"sf", "1,2"}, {"duration", "250ms"}, {"runs", "4"}, {"per-template", "20"},
 			{"mixes", "2"}, {"mix-per", "10"}, {"mix-duration", "1s"}, {"seq-queries", "2"}, {"passes", "3"}},
 		Flags: optimizationsFlags,
 	})
