@@ -12,6 +12,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 )
 
 // fakeServer is an in-memory server for tests in a synctest bubble, where
@@ -173,6 +174,7 @@ func runLoad(t *testing.T, ctx interface {
 	w := runfile.NewWriter(&out)
 	w.Write(&runfile.Header{Mode: string(cfg.Mode), Hist: runfile.StandardHist})
 	sum, err := Run(ctx, cfg, w)
+	schema.Check(t, out.Bytes())
 	f, rerr := runfile.Read(&out)
 	if rerr != nil {
 		t.Fatalf("the run file does not read back: %v", rerr)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 )
 
 // pairedRun runs paired mode against two fake servers and returns its
@@ -25,6 +26,7 @@ func pairedRun(t *testing.T, a, b *fakeServer, clients int) (*runfile.Summary, *
 	w := runfile.NewWriter(&out)
 	w.Write(&runfile.Header{Mode: string(Paired), Hist: runfile.StandardHist})
 	sum, runErr := Run(context.Background(), cfg, w)
+	schema.Check(t, out.Bytes())
 	f, err := runfile.Read(&out)
 	if err != nil {
 		t.Fatal(err)

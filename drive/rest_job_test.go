@@ -19,6 +19,7 @@ import (
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 	"github.com/gqlbench/gqlbench/verify"
 )
 
@@ -112,6 +113,7 @@ func runAPI(t *testing.T, api, target string, http2 bool, clients int, entries .
 	if sum == nil {
 		return nil, nil, err
 	}
+	schema.Check(t, out.Bytes())
 	f, rerr := runfile.Read(&out)
 	if rerr != nil {
 		t.Fatal(rerr)
