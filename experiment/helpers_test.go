@@ -15,6 +15,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/internal/cli"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 )
 
 // syncBuffer is a buffer safe for concurrent writes.
@@ -51,6 +52,7 @@ func runFiles(t *testing.T, dir string) map[string]*runfile.File {
 	}
 	out := map[string]*runfile.File{}
 	for _, p := range paths {
+		schema.CheckFile(t, p)
 		f, err := runfile.ReadFile(p)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 )
 
 // seed001 are seed 001's (Lawi et al.) Tables 1–4, GraphQL then REST per
@@ -71,6 +72,7 @@ func closedRunFile(t *testing.T, dir, api string, steps, cpu, mib []float64) str
 	if w.Err() != nil {
 		t.Fatal(w.Err())
 	}
+	schema.Check(t, b.Bytes())
 	path := filepath.Join(dir, api+".jsonl")
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)

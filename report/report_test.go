@@ -442,7 +442,7 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 	bad := filepath.Join(dir, "bad.jsonl")
 	data, _ := os.ReadFile("testdata/batch-qt3.jsonl")
 	lines := strings.SplitAfter(string(data), "\n")
-	lines[2] = `{"type":"interval","run":1,"bogus":true}` + "\n"
+	lines[2] = `{"type":"interval","run":"one"}` + "\n" // a string for a number
 	os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644)
 	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "line 3") {
 		t.Errorf("corrupt file: %v", err)

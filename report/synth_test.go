@@ -9,6 +9,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 )
 
 // synth describes a synthetic run file: a warm-up run and then one 1 s run
@@ -79,6 +80,7 @@ func synthRun(t *testing.T, s synth) *Run {
 		w.Write(iv)
 	}
 	w.Write(&runfile.Summary{Status: "ok"})
+	schema.Check(t, b.Bytes())
 	f, err := runfile.Read(&b)
 	if err != nil {
 		t.Fatal(err)

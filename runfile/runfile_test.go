@@ -14,6 +14,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 )
 
 func hist(values ...int64) *hdrhistogram.Histogram {
@@ -97,6 +98,7 @@ func sampleFile(t testing.TB, gen string, qet []int64) []byte {
 	if w.Err() != nil {
 		t.Fatal(w.Err())
 	}
+	schema.Check(t, b.Bytes())
 	return b.Bytes()
 }
 

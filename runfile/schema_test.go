@@ -100,10 +100,17 @@ var schemaExtra = map[string]obj{
 	"TemplateInterval.latency": {{"contentEncoding", "base64"}},
 }
 
-// addedLater are fields always written today but added to gqlbench-run/1
-// after its first files: optional, so that those files stay valid.
-var addedLater = map[string]bool{
-	"Step.on_time": true,
+// optional are fields without omitempty that a valid file may still lack:
+// added to gqlbench-run/1 after its first files (Step.on_time), or left
+// out of an unchecked run's summary (Summary.MarshalJSON: no goodput, no
+// wrong answers).
+var optional = map[string]bool{
+	"Step.on_time":            true,
+	"Summary.goodput":         true,
+	"RunSummary.goodput":      true,
+	"RunSummary.wrong":        true,
+	"TemplateSummary.goodput": true,
+	"TemplateSummary.wrong":   true,
 }
 
 // lineSchema makes the JSON Schema of one line of a run file.
@@ -240,7 +247,7 @@ func jsonType(kind string, nullable bool) any {
 }
 
 // structSchema is a line type's (or a part's) object: every field, those
-// without omitempty required (but addedLater; a nil map, slice or pointer
+// without omitempty required (but optional ones; a nil map, slice or pointer
 // among them is written as null).
 func (g *schemaGen) structSchema(t reflect.Type) obj {
 	props := obj{}
@@ -263,7 +270,7 @@ func (g *schemaGen) structSchema(t reflect.Type) obj {
 		}
 		s = append(s, schemaExtra[t.Name()+"."+name]...)
 		props = append(props, kv{name, s})
-		if !omit && !addedLater[t.Name()+"."+name] {
+		if !omit && !optional[t.Name()+"."+name] {
 			req = append(req, name)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/verify"
@@ -263,6 +264,7 @@ func TestTasksPaired(t *testing.T) {
 		len(p.Labels) != 5 || p.APIs != [2]string{"graphql", "rest"} {
 		t.Errorf("%d graphql, %d rest answers; %+v; pairs %+v", gq, rest, sum.Total, p)
 	}
+	schema.Check(t, out.Bytes())
 	f, err := runfile.Read(&out)
 	if err != nil || f.Header.Params.PairedAPI != "rest" || f.Header.Params.PairedTarget == "" || f.Header.Params.Group != 5 {
 		t.Errorf("header %+v, %v", f.Header.Params, err)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 )
 
 // shop is a GraphQL server of another schema than LinGBM's, as far as the
@@ -129,6 +130,9 @@ func TestAnyAPIChecking(t *testing.T) {
 		os.RemoveAll(out + ".failures")
 		code, _, stderr := run(append([]string{"load", "--target", target, "--duration", "100ms", "--runs", "1", "--interval", "50ms", "-o", out, "--quiet"}, args...)...)
 		f, _ := runfile.ReadFile(out)
+		if f != nil {
+			schema.CheckFile(t, out)
+		}
 		return code, stderr, f
 	}
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/runfile/schema"
 	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
 )
@@ -58,6 +59,7 @@ func writeQueries(t *testing.T, dir string, n int, expect string) string {
 
 func readRun(t *testing.T, path string) *runfile.File {
 	t.Helper()
+	schema.CheckFile(t, path)
 	f, err := runfile.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
