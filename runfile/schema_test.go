@@ -280,3 +280,36 @@ func (g *schemaGen) structSchema(t reflect.Type) obj {
 	}
 	return append(out, kv{"properties", props}, kv{"additionalProperties", true})
 }
+
+// TestDocsNameEveryField: docs/runfile.md names every field of every line
+// and part (as `name`): a field added to the schema is documented too.
+func TestDocsNameEveryField(t *testing.T) {
+	doc, err := os.ReadFile("../docs/runfile.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := lineSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Defs map[string]struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for def, d := range s.Defs {
+		for name := range d.Properties {
+			n++
+			if !bytes.Contains(doc, []byte("`"+name+"`")) {
+				t.Errorf("docs/runfile.md does not name %s's field `%s`", def, name)
+			}
+		}
+	}
+	if n < 200 {
+		t.Errorf("only %d fields in the schema", n)
+	}
+}
