@@ -115,7 +115,7 @@ var optional = map[string]bool{
 
 // lineSchema makes the JSON Schema of one line of a run file.
 func lineSchema() ([]byte, error) {
-	g := &schemaGen{defs: map[string]obj{}}
+	g := &schemaGen{defs: map[string]obj{}, kinds: map[string]string{}}
 	if err := g.loadComments(); err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func lineSchema() ([]byte, error) {
 	var cases []any
 	for _, k := range lineKinds {
 		kinds = append(kinds, k.name)
-		schemaExtra[reflect.TypeOf(k.v).Name()+".type"] = obj{{"const", k.name}}
+		g.kinds[reflect.TypeOf(k.v).Name()] = k.name
 		ref := g.schemaOf(reflect.TypeOf(k.v), false)
 		cases = append(cases, obj{
 			{"if", obj{{"properties", obj{{"type", obj{{"const", k.name}}}}}, {"required", []string{"type"}}}},
@@ -159,6 +159,7 @@ func lineSchema() ([]byte, error) {
 
 type schemaGen struct {
 	comments map[string]string // "Type.Field": its comment, on one line
+	kinds    map[string]string // a line's Go type: its "type"
 	defs     map[string]obj
 	order    []string
 }
@@ -269,6 +270,9 @@ func (g *schemaGen) structSchema(t reflect.Type) obj {
 			s = append(s, kv{"description", c})
 		}
 		s = append(s, schemaExtra[t.Name()+"."+name]...)
+		if kind := g.kinds[t.Name()]; name == "type" && kind != "" {
+			s = append(s, kv{"const", kind})
+		}
 		props = append(props, kv{name, s})
 		if !omit && !optional[t.Name()+"."+name] {
 			req = append(req, name)
