@@ -3,7 +3,6 @@ package drive_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"os"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/runfile/schema"
-	"github.com/gqlbench/gqlbench/verify"
 )
 
 // TestRunFilesMatchSchema: a job of every mode — closed (with a watched
@@ -23,12 +21,7 @@ import (
 // a REST target's tasks — writes a run file whose every line matches the
 // run file's JSON Schema, and that has the lines its mode promises.
 func TestRunFilesMatchSchema(t *testing.T) {
-	want, _ := verify.Hash([]byte(`{"prof":{"id":"5"}}`))
-	var plan queryfile.Plan
-	if err := json.Unmarshal([]byte(`[{"call":"GET /rest/professors/5","as":"prof","keep":["id"]}]`), &plan); err != nil {
-		t.Fatal(err)
-	}
-	entry := queryfile.Entry{ID: "p", Label: "prof", Query: "{ prof { id } }", Plan: plan, Expect: want}
+	entry := profEntry(t)
 	gql := serveH2C(t, &stepsAPI{rows: map[string]string{}}, nil) + "/graphql"
 	rest := serveREST(t, &restAPI{})
 	slo, err := measure.ParseSLO("p99<5s")

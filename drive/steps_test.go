@@ -152,16 +152,23 @@ func TestStepsJob(t *testing.T) {
 	}
 }
 
-// TestPairedHTTP2Sides: in paired mode HTTP/2 goes to both APIs, or with
-// HTTP2Only to the one named (seed 001's REST over HTTP/2), the header
-// saying which; a side no target speaks is a usage error.
-func TestPairedHTTP2Sides(t *testing.T) {
+// profEntry is a task both a stepsAPI (its query) and a restAPI (its
+// plan) answer: one professor's id.
+func profEntry(t *testing.T) queryfile.Entry {
+	t.Helper()
 	want, _ := verify.Hash([]byte(`{"prof":{"id":"5"}}`))
 	var plan queryfile.Plan
 	if err := json.Unmarshal([]byte(`[{"call":"GET /rest/professors/5","as":"prof","keep":["id"]}]`), &plan); err != nil {
 		t.Fatal(err)
 	}
-	entry := queryfile.Entry{ID: "p", Label: "prof", Query: "{ prof { id } }", Plan: plan, Expect: want}
+	return queryfile.Entry{ID: "p", Label: "prof", Query: "{ prof { id } }", Plan: plan, Expect: want}
+}
+
+// TestPairedHTTP2Sides: in paired mode HTTP/2 goes to both APIs, or with
+// HTTP2Only to the one named (seed 001's REST over HTTP/2), the header
+// saying which; a side no target speaks is a usage error.
+func TestPairedHTTP2Sides(t *testing.T) {
+	entry := profEntry(t)
 	for _, only := range []string{"", drive.APIREST, drive.APIGraphQL, "soap"} {
 		g := &stepsAPI{rows: map[string]string{}}
 		gurl := serveH2C(t, g, nil)
