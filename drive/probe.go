@@ -56,7 +56,7 @@ func PreflightWith(ctx context.Context, target string, newTransport func([]Reque
 		if notReached(err, &res) {
 			return nil, fmt.Errorf("cannot reach the target %s: %w", target, err)
 		}
-		return nil, fmt.Errorf("the target %s did not answer a GraphQL request: %w", target, err)
+		return nil, fmt.Errorf("the target %s did not answer a GraphQL request: %s", target, transportReason(err, classify(err), 0))
 	}
 	if why := credentials(res.Status, res.Body, o.Headers); why != "" {
 		return nil, fmt.Errorf("the target %s %s", target, why)
