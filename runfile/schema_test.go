@@ -81,8 +81,16 @@ var lineKinds = []struct {
 	{TypeHeader, Header{}}, {TypeInterval, Interval{}}, {TypeStep, Step{}}, {TypeQuery, Query{}}, {TypeSummary, Summary{}},
 }
 
-// schemaExtra are keywords a field's Go type does not say.
+// schemaExtra are keywords a field's Go type does not say: what Read
+// checks beyond types.
 var schemaExtra = map[string]obj{
+	"HistConfig.unit":          {{"const", StandardHist.Unit}},
+	"HistConfig.lowest":        {{"const", StandardHist.Lowest}},
+	"HistConfig.highest":       {{"const", StandardHist.Highest}},
+	"HistConfig.digits":        {{"const", StandardHist.Digits}},
+	"Interval.run":             {{"minimum", 1}},
+	"Interval.index":           {{"minimum", 0}},
+	"Interval.step":            {{"minimum", 0}},
 	"Header.format":            {{"const", Format}},
 	"TemplateInterval.qet":     {{"contentEncoding", "base64"}},
 	"TemplateInterval.qrt":     {{"contentEncoding", "base64"}},
@@ -261,6 +269,9 @@ func (g *schemaGen) structSchema(t reflect.Type) obj {
 			s = append(s, kv{"description", c})
 		}
 		s = append(s, schemaExtra[t.Name()+"."+name]...)
+		if t.Name() == "TemplateInterval" && f.Type.Kind() == reflect.Int64 {
+			s = append(s, kv{"minimum", 0}) // counts
+		}
 		if kind := g.kinds[t.Name()]; name == "type" && kind != "" {
 			s = append(s, kv{"const", kind})
 		}

@@ -39,6 +39,8 @@ func TestValidateRejects(t *testing.T) {
 		{"no type", `{"format":"gqlbench-run/1"}` + "\n", "line 1"},
 		{"another format", strings.Replace(header, "gqlbench-run/1", "gqlbench-run/2", 1), "line 1"},
 		{"not base64", header + strings.Replace(interval, `"bytes_received":1`, `"bytes_received":1,"qet":"!!"`, 1), "line 2"},
+		{"run 0", header + strings.Replace(interval, `"run":1`, `"run":0`, 1), "line 2"},
+		{"another histogram configuration", strings.Replace(header, `"digits":3`, `"digits":2`, 1), "line 1"},
 		{"not a date-time", strings.Replace(header, "2026-01-02T03:04:05Z", "yesterday", 1), "line 1"},
 	} {
 		err := schema.Validate(strings.NewReader(c.in))
