@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/cmd/gqlbench/cli"
 	"github.com/gqlbench/gqlbench/experiment"
-	"github.com/gqlbench/gqlbench/internal/cli"
 	"github.com/gqlbench/gqlbench/server/peer/node"
 	"github.com/gqlbench/gqlbench/server/peer/peertest"
 	"github.com/gqlbench/gqlbench/server/peer/postgraphile"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gqlbench/gqlbench/internal/cli"
+	"github.com/gqlbench/gqlbench/cmd/gqlbench/cli"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/jackc/pgx/v5"

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/cmd/gqlbench/cli"
 	"github.com/gqlbench/gqlbench/experiment"
-	"github.com/gqlbench/gqlbench/internal/cli"
 )
 
 // TestQuickstart runs the command end to end with two variants and two

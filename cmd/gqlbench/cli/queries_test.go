@@ -445,7 +445,7 @@ func idsOf(t *testing.T, text string) string {
 // TestQueriesOpsSchemaURL: --schema URL introspects the endpoint, and an
 // operation that does not validate is refused at its file:line:col.
 func TestQueriesOpsSchemaURL(t *testing.T) {
-	intro, err := os.ReadFile("../../operation/testdata/introspection.json") // the schema of operation's tests
+	intro, err := os.ReadFile("../../../operation/testdata/introspection.json") // the schema of operation's tests
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // reportFixtures are the report package's real run files.
 func reportFixtures(t *testing.T) []string {
 	t.Helper()
-	paths, err := filepath.Glob("../../report/testdata/*.jsonl")
+	paths, err := filepath.Glob("../../../report/testdata/*.jsonl")
 	if err != nil || len(paths) < 2 {
 		t.Fatalf("no fixtures: %v", err)
 	}
@@ -31,7 +31,7 @@ func runStdin(stdin io.Reader, args ...string) (code int, stdout, stderr string)
 // `gqlbench load ... | gqlbench report -` works; the report is the one of the
 // same file named on the command line, with the file called stdin.
 func TestReportStdin(t *testing.T) {
-	qt3, qt5 := "../../report/testdata/batch-qt3.jsonl", "../../report/testdata/naive-qt5.jsonl"
+	qt3, qt5 := "../../../report/testdata/batch-qt3.jsonl", "../../../report/testdata/naive-qt5.jsonl"
 	data, err := os.ReadFile(qt3)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestReportStdin(t *testing.T) {
 // TestReportStdinMisuse: standard input can be read once, and what it holds
 // must be a run file.
 func TestReportStdinMisuse(t *testing.T) {
-	qt3 := "../../report/testdata/batch-qt3.jsonl"
+	qt3 := "../../../report/testdata/batch-qt3.jsonl"
 	data, err := os.ReadFile(qt3)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestReportThresholds(t *testing.T) {
 		t.Errorf("the report was not written when the gate failed: %v", err)
 	}
 	// A file against itself as the baseline is no regression.
-	qt3 := "../../report/testdata/batch-qt3.jsonl"
+	qt3 := "../../../report/testdata/batch-qt3.jsonl"
 	code, _, stderr = run("report", "--quiet", qt3, "--baseline", qt3, "--fail-if", "regression>5%")
 	if code != ExitOK {
 		t.Errorf("self as baseline: exit %d, %s", code, stderr)
