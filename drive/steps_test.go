@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
@@ -172,7 +173,7 @@ func TestPairedHTTP2Sides(t *testing.T) {
 			Queries: &queryfile.File{Entries: []queryfile.Entry{entry}}, Out: func() (io.Writer, error) { return &out, nil }}
 		sum, err := job.Run(context.Background())
 		if only == "soap" {
-			var usage *drive.UsageError
+			var usage *exitcode.UsageError
 			if !errors.As(err, &usage) {
 				t.Errorf("HTTP/2 for soap: %v", err)
 			}

@@ -113,7 +113,7 @@ func (o *Optimizations) parse(sfs, variants, templates string) error {
 	return err
 }
 
-// check returns a UsageError for a setting out of range, which Run would
+// check returns an *exitcode.UsageError for a setting out of range, which Run would
 // quietly replace by its default.
 func (o *Optimizations) check() error {
 	switch {

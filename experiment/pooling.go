@@ -92,7 +92,7 @@ func (p *Pooling) parse(variants, templates, clients, pools string) error {
 	return err
 }
 
-// check returns a UsageError for a setting out of range, which Run would
+// check returns an *exitcode.UsageError for a setting out of range, which Run would
 // quietly replace by its default.
 func (p *Pooling) check() error {
 	switch {

@@ -102,7 +102,7 @@ func (q *Quickstart) parse(variants, templates string) error {
 	return err
 }
 
-// check returns a UsageError for a setting out of range, which Run would
+// check returns an *exitcode.UsageError for a setting out of range, which Run would
 // quietly replace by its default.
 func (q *Quickstart) check() error {
 	switch {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // Experiment is a study as the command line offers it: `gqlbench
@@ -31,22 +33,16 @@ type Experiment struct {
 }
 
 // Setup checks an experiment's parsed flags and returns the Runner they
-// configure, or a UsageError that says which flag is wrong.
+// configure, or an *exitcode.UsageError that says which flag is wrong.
 type Setup func() (Runner, error)
 
 // Runner runs a configured experiment with the common settings.
 type Runner func(ctx context.Context, c Common) (*Result, error)
 
-// UsageError says that an experiment's settings are wrong (a flag's value,
-// flags that do not go together): the command line's fault, found before
-// anything ran.
-type UsageError struct{ Msg string }
-
-// Error is the message, which names the flag.
-func (e UsageError) Error() string { return e.Msg }
-
-// usagef makes a UsageError.
-func usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
+// usagef makes the *exitcode.UsageError of settings that are wrong (a
+// flag's value, flags that do not go together): the command line's fault,
+// found before anything ran. Its message names the flag.
+func usagef(format string, a ...any) error { return exitcode.Usagef(format, a...) }
 
 var (
 	mu          sync.Mutex

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -133,15 +134,15 @@ func TestAnyAPIChecking(t *testing.T) {
 	}
 
 	code, stderr, _ := load(good, "--queries", q)
-	if code != ExitUsage || !strings.Contains(stderr, "10 of 10 queries carry no expected answer") || !strings.Contains(stderr, "--check status") {
+	if code != exitcode.Usage || !strings.Contains(stderr, "10 of 10 queries carry no expected answer") || !strings.Contains(stderr, "--check status") {
 		t.Errorf("unchecked load: exit %d, %s", code, stderr)
 	}
 
 	golden := filepath.Join(dir, "golden.jsonl")
-	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != ExitOK {
+	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != exitcode.OK {
 		t.Fatalf("record: exit %d, %s", code, stderr)
 	}
-	if code, stderr, _ := load(good, "--queries", golden); code != ExitCheck || !strings.Contains(stderr, "data.book.seenAt") {
+	if code, stderr, _ := load(good, "--queries", golden); code != exitcode.Check || !strings.Contains(stderr, "data.book.seenAt") {
 		t.Errorf("a field that changes by nature was not caught: exit %d, %s", code, stderr)
 	}
 	for _, c := range []struct {
@@ -150,11 +151,11 @@ func TestAnyAPIChecking(t *testing.T) {
 		code         int
 		check        string
 	}{
-		{"golden, right", good, []string{"--queries", golden, "--ignore-path", "data.book.seenAt"}, ExitOK, "golden"},
-		{"golden, wrong", bad, []string{"--queries", golden, "--ignore-path", "book.seenAt"}, ExitCheck, "golden"},
-		{"reference, right", good, []string{"--queries", q, "--reference", good, "--ignore-path", "book.seenAt"}, ExitOK, "reference"},
-		{"reference, wrong", bad, []string{"--queries", q, "--reference", good, "--ignore-path", "book.seenAt"}, ExitCheck, "reference"},
-		{"status only", bad, []string{"--queries", q, "--check", "status"}, ExitOK, "status"},
+		{"golden, right", good, []string{"--queries", golden, "--ignore-path", "data.book.seenAt"}, exitcode.OK, "golden"},
+		{"golden, wrong", bad, []string{"--queries", golden, "--ignore-path", "book.seenAt"}, exitcode.Check, "golden"},
+		{"reference, right", good, []string{"--queries", q, "--reference", good, "--ignore-path", "book.seenAt"}, exitcode.OK, "reference"},
+		{"reference, wrong", bad, []string{"--queries", q, "--reference", good, "--ignore-path", "book.seenAt"}, exitcode.Check, "reference"},
+		{"status only", bad, []string{"--queries", q, "--check", "status"}, exitcode.OK, "status"},
 	} {
 		code, stderr, f := load(c.target, c.args...)
 		if code != c.code {
@@ -165,7 +166,7 @@ func TestAnyAPIChecking(t *testing.T) {
 			t.Errorf("%s: the run file does not say it checked by %s", c.name, c.check)
 			continue
 		}
-		if c.code != ExitCheck {
+		if c.code != exitcode.Check {
 			continue
 		}
 		want := "Book-7 data.book.price: expected 12.5, got 13.5"
@@ -180,11 +181,11 @@ func TestAnyAPIChecking(t *testing.T) {
 
 	// A list in another order is wrong, unless the operation is unordered.
 	rev := (&shop{reversed: true}).start(t)
-	if code, stderr, _ := load(rev, "--queries", q, "--reference", good, "--ignore-path", "book.seenAt"); code != ExitCheck || !strings.Contains(stderr, "data.book.tags[0]") {
+	if code, stderr, _ := load(rev, "--queries", q, "--reference", good, "--ignore-path", "book.seenAt"); code != exitcode.Check || !strings.Contains(stderr, "data.book.tags[0]") {
 		t.Errorf("reversed list: exit %d, %s", code, stderr)
 	}
 	qu := shopQueries(t, dir, 10, true)
-	if code, stderr, _ := load(rev, "--queries", qu, "--reference", good, "--ignore-path", "book.seenAt"); code != ExitOK {
+	if code, stderr, _ := load(rev, "--queries", qu, "--reference", good, "--ignore-path", "book.seenAt"); code != exitcode.OK {
 		t.Errorf("reversed list of an unordered operation: exit %d, %s", code, stderr)
 	}
 }
@@ -207,16 +208,16 @@ func TestAnyAPIBadChecks(t *testing.T) {
 		code int
 		want string
 	}{
-		{"status and reference", []string{"--check", "status", "--reference", good}, ExitUsage, "exclude each other"},
-		{"unknown check", []string{"--check", "answers"}, ExitUsage, "unknown --check"},
-		{"ignore without answers", []string{"--check", "status", "--ignore-path", "a.b"}, ExitUsage, "nothing to leave out"},
-		{"bad ignore path", []string{"--reference", good, "--ignore-path", "a..b"}, ExitUsage, "--ignore-path"},
-		{"reference down", []string{"--reference", down.URL}, ExitFailure, "cannot reach"},
-		{"reference with errors", []string{"--reference", failing.URL}, ExitFailure, "no such field book"},
-		{"bad method", []string{"--check", "status", "--method", "PUT"}, ExitUsage, "--method"},
-		{"statements in SQLite", []string{"--check", "status", "--db-statements", "sqlite:/tmp/x.db"}, ExitUsage, "PostgreSQL only"},
-		{"statements from an unset env", []string{"--check", "status", "--db-statements", "env"}, ExitUsage, "$GQLBENCH_DB is not set"},
-		{"unknown label", []string{"--check", "status", "--templates", "Book,Shelf"}, ExitFailure, `no entry is labelled "Shelf" (the labels are Book)`},
+		{"status and reference", []string{"--check", "status", "--reference", good}, exitcode.Usage, "exclude each other"},
+		{"unknown check", []string{"--check", "answers"}, exitcode.Usage, "unknown --check"},
+		{"ignore without answers", []string{"--check", "status", "--ignore-path", "a.b"}, exitcode.Usage, "nothing to leave out"},
+		{"bad ignore path", []string{"--reference", good, "--ignore-path", "a..b"}, exitcode.Usage, "--ignore-path"},
+		{"reference down", []string{"--reference", down.URL}, exitcode.Failure, "cannot reach"},
+		{"reference with errors", []string{"--reference", failing.URL}, exitcode.Failure, "no such field book"},
+		{"bad method", []string{"--check", "status", "--method", "PUT"}, exitcode.Usage, "--method"},
+		{"statements in SQLite", []string{"--check", "status", "--db-statements", "sqlite:/tmp/x.db"}, exitcode.Usage, "PostgreSQL only"},
+		{"statements from an unset env", []string{"--check", "status", "--db-statements", "env"}, exitcode.Usage, "$GQLBENCH_DB is not set"},
+		{"unknown label", []string{"--check", "status", "--templates", "Book,Shelf"}, exitcode.Failure, `no entry is labelled "Shelf" (the labels are Book)`},
 	} {
 		out := filepath.Join(dir, "run.jsonl")
 		os.Remove(out)
@@ -228,7 +229,7 @@ func TestAnyAPIBadChecks(t *testing.T) {
 			t.Errorf("%s: a run file was written although nothing ran", c.name)
 		}
 	}
-	if code, _, stderr := run("record", "--target", failing.URL, "--queries", q); code != ExitFailure || !strings.Contains(stderr, "did not answer 3 of 3") {
+	if code, _, stderr := run("record", "--target", failing.URL, "--queries", q); code != exitcode.Failure || !strings.Contains(stderr, "did not answer 3 of 3") {
 		t.Errorf("record from a failing server: exit %d, %s", code, stderr)
 	}
 }
@@ -255,7 +256,7 @@ func TestAnyAPIRequests(t *testing.T) {
 		}
 		return ""
 	}})
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	f := readRun(t, out)
@@ -286,7 +287,7 @@ func TestAnyAPIRequests(t *testing.T) {
 	})
 	code, md, rerr := run("report", out)
 	outputs += md + rerr
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Errorf("report: exit %d", code)
 	}
 	for _, secret := range []string{"s3cr3t-flag", "s3cr3t-cookie", "s3cr3t-file", "s3cr3t-env"} {
@@ -306,7 +307,7 @@ func TestAnyAPIEveryMode(t *testing.T) {
 	url := (&shop{}).start(t)
 	q := shopQueries(t, dir, 4, false)
 	golden := filepath.Join(dir, "golden.jsonl")
-	if code, _, stderr := run("record", "--target", url, "--queries", q, "-o", golden, "--quiet"); code != ExitOK {
+	if code, _, stderr := run("record", "--target", url, "--queries", q, "-o", golden, "--quiet"); code != exitcode.OK {
 		t.Fatalf("record: exit %d: %s", code, stderr)
 	}
 	var runs []string
@@ -320,7 +321,7 @@ func TestAnyAPIEveryMode(t *testing.T) {
 		out := filepath.Join(dir, args[1]+".jsonl")
 		code, _, stderr := run(append([]string{"load", "--target", url, "--queries", golden, "--ignore-path", "book.seenAt",
 			"--interval", "100ms", "-o", out, "--quiet"}, args...)...)
-		if code != ExitOK {
+		if code != exitcode.OK {
 			t.Errorf("%s: exit %d: %s", args[1], code, stderr)
 			continue
 		}
@@ -331,7 +332,7 @@ func TestAnyAPIEveryMode(t *testing.T) {
 		runs = append(runs, out)
 	}
 	code, md, stderr := run(append([]string{"report"}, runs...)...)
-	if code != ExitOK || !strings.Contains(md, "Book") {
+	if code != exitcode.OK || !strings.Contains(md, "Book") {
 		t.Errorf("report: exit %d: %s", code, stderr)
 	}
 }

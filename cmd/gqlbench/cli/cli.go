@@ -13,36 +13,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gqlbench/gqlbench/drive"
-	"github.com/gqlbench/gqlbench/experiment"
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // Version is gqlbench's version, written into every output that must be reproducible.
 const Version = "0.1.0-dev"
-
-// Exit codes, documented in `gqlbench help` and the README.
-const (
-	ExitOK      = 0               // success
-	ExitFailure = 1               // the command failed (bad data, unreachable server, I/O error, interrupted)
-	ExitUsage   = drive.ExitUsage // the command line is wrong (2)
-	ExitCheck   = drive.ExitCheck // the command ran, and a check failed: wrong answers, errors, a broken SLO (3)
-)
-
-// exitCoder is an error that carries its own exit code (a failed check);
-// the library's errors say their class so (drive.CheckError, drive.UsageError).
-type exitCoder interface{ ExitCode() int }
-
-// exitError carries an exit code other than ExitFailure.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e exitError) Error() string { return e.err.Error() }
-func (e exitError) Unwrap() error { return e.err }
-
-// ExitCode is the code the process exits with.
-func (e exitError) ExitCode() int { return e.code }
 
 // Env is everything a command may touch of its process, injected so that the
 // whole CLI runs in-process in tests.
@@ -68,13 +43,9 @@ func register(name, summary string, run func(context.Context, Env, []string) err
 	commands[name] = command{summary, run}
 }
 
-// usageError marks a wrong command line (exit code 2), as
-// experiment.UsageError does for an experiment's flags.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+// usagef makes the *exitcode.UsageError of a wrong command line (exit code
+// 2); the library's errors carry their class likewise (exitcode.Of).
+func usagef(format string, a ...any) error { return exitcode.Usagef(format, a...) }
 
 // Run runs the command line in env.Args and returns the exit code.
 func Run(ctx context.Context, env Env) int {
@@ -86,16 +57,16 @@ func Run(ctx context.Context, env Env) int {
 			return Run(ctx, Env{Args: []string{env.Args[1], "--help"}, Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr, Getenv: env.Getenv})
 		}
 		help(env.Stdout)
-		return ExitOK
+		return exitcode.OK
 	}
 	if env.Args[0] == "version" || env.Args[0] == "--version" {
 		fmt.Fprintln(env.Stdout, "gqlbench", Version)
-		return ExitOK
+		return exitcode.OK
 	}
 	cmd, ok := commands[env.Args[0]]
 	if !ok {
 		fmt.Fprintf(env.Stderr, "gqlbench: unknown command %q (run `gqlbench help`)\n", env.Args[0])
-		return ExitUsage
+		return exitcode.Usage
 	}
 	// The second net under the redaction at the source: no secret of a flag
 	// reaches stdout, stderr or an error message (secrets.go).
@@ -103,25 +74,15 @@ func Run(ctx context.Context, env Env) int {
 		env.Stdout, env.Stderr = sc.writer(env.Stdout), sc.writer(env.Stderr)
 	}
 	err := cmd.run(ctx, env, env.Args[1:])
-	switch {
-	case err == nil:
-		return ExitOK
-	case errors.Is(err, flag.ErrHelp):
-		return ExitOK
-	case errors.As(err, new(usageError)), errors.As(err, new(experiment.UsageError)):
-		fmt.Fprintf(env.Stderr, "gqlbench %s: %v\n", env.Args[0], err)
-		return ExitUsage
-	case errors.As(err, new(exitCoder)):
-		var ec exitCoder
-		errors.As(err, &ec)
-		fmt.Fprintf(env.Stderr, "gqlbench %s: %v\n", env.Args[0], err)
-		return ec.ExitCode()
-	case ctx.Err() != nil:
+	switch code := exitcode.Of(err); {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitcode.OK
+	case code == exitcode.Failure && ctx.Err() != nil:
 		fmt.Fprintf(env.Stderr, "gqlbench %s: interrupted: %v\n", env.Args[0], err)
-		return ExitFailure
+		return code
 	default:
 		fmt.Fprintf(env.Stderr, "gqlbench %s: %v\n", env.Args[0], err)
-		return ExitFailure
+		return code
 	}
 }
 
@@ -172,7 +133,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 			}
 			return err
 		}
-		return usageError{err.Error()}
+		return &exitcode.UsageError{Err: err}
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", strings.Join(fs.Args(), " "))

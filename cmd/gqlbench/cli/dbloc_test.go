@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // malformedDBs are database locations that cannot be read, each with the
@@ -52,8 +54,8 @@ func TestMalformedDBHidesPassword(t *testing.T) {
 		} {
 			code, stdout, stderr := runEnv(cmd.getenv, cmd.args...)
 			what := c.name + ": " + strings.Join(cmd.args[:2], " ")
-			if code != ExitUsage || !strings.Contains(stderr, cmd.from+c.reason) || !strings.Contains(stderr, c.shown) {
-				t.Errorf("%s: exit %d, stderr %q; want exit %d, %q and %q", what, code, stderr, ExitUsage, cmd.from+c.reason, c.shown)
+			if code != exitcode.Usage || !strings.Contains(stderr, cmd.from+c.reason) || !strings.Contains(stderr, c.shown) {
+				t.Errorf("%s: exit %d, stderr %q; want exit %d, %q and %q", what, code, stderr, exitcode.Usage, cmd.from+c.reason, c.shown)
 			}
 			if strings.Contains(stdout+stderr, "s3cr3t") {
 				t.Errorf("%s: the password reached the output:\n%s%s", what, stdout, stderr)
@@ -67,7 +69,7 @@ func TestMalformedDBHidesPassword(t *testing.T) {
 func TestQuickstartMalformedDBHidesPassword(t *testing.T) {
 	for _, c := range malformedDBs {
 		code, stdout, stderr := run("quickstart", "--dir", t.TempDir(), "--db", c.db, "--quiet")
-		if code == ExitOK || !strings.Contains(stderr, c.shown) {
+		if code == exitcode.OK || !strings.Contains(stderr, c.shown) {
 			t.Errorf("%s: exit %d, stderr %q; want a failure that shows %q", c.name, code, stderr, c.shown)
 		}
 		if strings.Contains(stdout+stderr, "s3cr3t") {

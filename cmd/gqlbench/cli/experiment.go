@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/experiment"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 )
@@ -133,7 +134,7 @@ func (c *commonFlags) common(env Env) (experiment.Common, error) {
 		return experiment.Common{}, usagef("--dir must not be empty")
 	}
 	if err := outfile.CheckDir(c.dir); err != nil { // a device named by --dir is refused, never replaced
-		return experiment.Common{}, usageError{"--dir: " + err.Error()}
+		return experiment.Common{}, usagef("--dir: %v", err)
 	}
 	log := env.Stderr
 	if c.quiet {
@@ -162,7 +163,7 @@ func experimentDone(env Env, name string, res *experiment.Result, err error, sta
 	}
 	var check *experiment.CheckError
 	if errors.As(err, &check) {
-		return exitError{ExitCheck, err}
+		return exitcode.With(exitcode.Check, err)
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/experiment"
 )
 
@@ -32,7 +33,7 @@ func fakeFlags(fs *flag.FlagSet) experiment.Setup {
 	its := fs.String("its-flag", "", "what the fake prints")
 	return func() (experiment.Runner, error) {
 		if *its == "" {
-			return nil, experiment.UsageError{Msg: "--its-flag must not be empty"}
+			return nil, exitcode.Usagef("--its-flag must not be empty")
 		}
 		return func(_ context.Context, c experiment.Common) (*experiment.Result, error) {
 			fakeRan = c
@@ -50,17 +51,17 @@ func fakeFlags(fs *flag.FlagSet) experiment.Setup {
 // exit codes of every experiment.
 func TestExperimentRegistry(t *testing.T) {
 	code, stdout, _ := run("experiment", "--help")
-	if code != ExitOK || !strings.Contains(stdout, "  fake           a test experiment: prints its flag\n") {
+	if code != exitcode.OK || !strings.Contains(stdout, "  fake           a test experiment: prints its flag\n") {
 		t.Errorf("experiment --help does not list fake: exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = run("experiment", "fake", "--help")
 	for _, want := range []string{"Usage: gqlbench experiment fake --its-flag X", "Prints X", "-its-flag", `(default "gqlbench-fake")`, "-timeout"} {
-		if code != ExitOK || !strings.Contains(stdout, want) {
+		if code != exitcode.OK || !strings.Contains(stdout, want) {
 			t.Errorf("experiment fake --help: exit %d, lacks %q:\n%s", code, want, stdout)
 		}
 	}
 	code, stdout, stderr := run("experiment", "fake", "--its-flag", "x", "--seed", "7")
-	if code != ExitOK || !strings.Contains(stdout, "fake: its-flag x\n") {
+	if code != exitcode.OK || !strings.Contains(stdout, "fake: its-flag x\n") {
 		t.Errorf("experiment fake --its-flag x: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	if fakeRan.Dir != "gqlbench-fake" || fakeRan.Seed != 7 || fakeRan.DB != "postgres" {
@@ -68,7 +69,7 @@ func TestExperimentRegistry(t *testing.T) {
 	}
 	// --quick sets its flags, but not those given
 	code, stdout, _ = run("experiment", "fake", "--quick", "--seed", "9")
-	if code != ExitOK || !strings.Contains(stdout, "fake: its-flag quick\n") || fakeRan.Seed != 9 {
+	if code != exitcode.OK || !strings.Contains(stdout, "fake: its-flag quick\n") || fakeRan.Seed != 9 {
 		t.Errorf("experiment fake --quick --seed 9: exit %d, seed %d\n%s", code, fakeRan.Seed, stdout)
 	}
 	for _, c := range []struct {
@@ -76,10 +77,10 @@ func TestExperimentRegistry(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"experiment", "fake"}, ExitUsage, "--its-flag must not be empty"},                      // its own check
-		{[]string{"experiment", "fake", "--its-flag", "x", "--timeout", "0s"}, ExitUsage, "--timeout"},   // the common ones
-		{[]string{"experiment", "fake", "--nope"}, ExitUsage, "-nope"},                                   // no such flag
-		{[]string{"experiment", "fake", "--its-flag", "wrong"}, ExitCheck, "run(s) failed their checks"}, // a failed check
+		{[]string{"experiment", "fake"}, exitcode.Usage, "--its-flag must not be empty"},                      // its own check
+		{[]string{"experiment", "fake", "--its-flag", "x", "--timeout", "0s"}, exitcode.Usage, "--timeout"},   // the common ones
+		{[]string{"experiment", "fake", "--nope"}, exitcode.Usage, "-nope"},                                   // no such flag
+		{[]string{"experiment", "fake", "--its-flag", "wrong"}, exitcode.Check, "run(s) failed their checks"}, // a failed check
 	} {
 		code, _, stderr := run(c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
@@ -101,7 +102,7 @@ func TestExperimentHelp(t *testing.T) {
 	}
 	for _, args := range cmds {
 		code, stdout, stderr := run(args...)
-		if code != ExitOK || !strings.Contains(stdout, "Usage: gqlbench "+strings.Join(args[:len(args)-1], " ")) || !strings.Contains(stdout, "-seed SEED") {
+		if code != exitcode.OK || !strings.Contains(stdout, "Usage: gqlbench "+strings.Join(args[:len(args)-1], " ")) || !strings.Contains(stdout, "-seed SEED") {
 			t.Errorf("%v: exit %d\nstdout:\n%s\nstderr:\n%s", args, code, stdout, stderr)
 		}
 	}

@@ -50,7 +50,7 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	case *db != "":
 		loc, err := dbloc.Parse(*db)
 		if err != nil {
-			return usageError{"--db: " + err.Error()}
+			return usagef("--db: %v", err)
 		}
 		target, where = openTarget(loc, opts, *force), loc.String()
 	case *format != "":
@@ -59,7 +59,7 @@ func runGen(ctx context.Context, env Env, args []string) error {
 		}
 		t, err := store.NewFile(*format, *out, opts)
 		if err != nil {
-			return usageError{err.Error()}
+			return usagef("%v", err)
 		}
 		target, where = t, *out
 		if *metaPath == "" { // beside a file, never beside a device (/dev/null.meta.json)
@@ -115,7 +115,7 @@ func runResetWrites(ctx context.Context, env Env, db, format string) error {
 	}
 	loc, err := dbloc.Parse(db)
 	if err != nil {
-		return usageError{"--db: " + err.Error()}
+		return usagef("--db: %v", err)
 	}
 	removed, err := store.ResetWrites(ctx, db)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // run runs a command line in-process and returns its exit code and streams.
@@ -23,7 +24,7 @@ func TestGenSQLiteWithMetaAndValues(t *testing.T) {
 	dir := t.TempDir()
 	db, meta, values := filepath.Join(dir, "x.db"), filepath.Join(dir, "m.json"), filepath.Join(dir, "values")
 	code, _, stderr := run("gen", "--sf", "1", "--seed", "4", "--db", "sqlite:"+db, "--meta", meta, "--values", values, "--quiet")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	f, err := os.Open(meta)
@@ -48,7 +49,7 @@ func TestGenFileFormats(t *testing.T) {
 	for _, format := range []string{"sql-postgres", "sql-mysql", "ntriples", "csv"} {
 		out := filepath.Join(dir, "out-"+format)
 		code, _, stderr := run("gen", "--sf", "1", "--format", format, "-o", out, "--quiet")
-		if code != ExitOK {
+		if code != exitcode.OK {
 			t.Fatalf("%s: exit %d: %s", format, code, stderr)
 		}
 		if _, err := os.Stat(out + ".meta.json"); err != nil {
@@ -66,21 +67,21 @@ func TestGenBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{"zero scale", []string{"gen", "--sf", "0", "--db", "sqlite:x.db"}, ExitUsage, "positive integer"},
-		{"negative scale", []string{"gen", "--sf", "-3", "--db", "sqlite:x.db"}, ExitUsage, "positive integer"},
-		{"fractional scale", []string{"gen", "--sf", "1.5", "--db", "sqlite:x.db"}, ExitUsage, "positive integer"},
-		{"no target", []string{"gen", "--sf", "1"}, ExitUsage, "say where"},
-		{"both targets", []string{"gen", "--db", "sqlite:x.db", "--format", "ntriples", "-o", "x"}, ExitUsage, "not both"},
-		{"format without -o", []string{"gen", "--format", "ntriples"}, ExitUsage, "-o"},
-		{"unknown format", []string{"gen", "--format", "xml", "-o", filepath.Join(dir, "x")}, ExitUsage, "xml"},
-		{"unknown database", []string{"gen", "--db", "mysql://u:secret@h/db"}, ExitUsage, "--db: unsupported database"},
-		{"stray argument", []string{"gen", "--db", "sqlite:x.db", "extra"}, ExitUsage, "unexpected argument"},
-		{"unwritable output", []string{"gen", "--format", "ntriples", "-o", filepath.Join(dir, "missing", "x.nt")}, ExitFailure, "missing"},
-		{"unwritable database", []string{"gen", "--db", "sqlite:" + filepath.Join(dir, "missing", "x.db")}, ExitFailure, "cannot write"},
-		{"unreachable PostgreSQL", []string{"gen", "--db", "postgres://u:secret@127.0.0.1:1/db", "--quiet"}, ExitFailure, "connection refused"},
-		{"unknown command", []string{"generate"}, ExitUsage, "unknown command"},
-		{"pg without subcommand", []string{"pg"}, ExitUsage, "missing subcommand"},
-		{"pg unknown subcommand", []string{"pg", "launch"}, ExitUsage, "unknown subcommand"},
+		{"zero scale", []string{"gen", "--sf", "0", "--db", "sqlite:x.db"}, exitcode.Usage, "positive integer"},
+		{"negative scale", []string{"gen", "--sf", "-3", "--db", "sqlite:x.db"}, exitcode.Usage, "positive integer"},
+		{"fractional scale", []string{"gen", "--sf", "1.5", "--db", "sqlite:x.db"}, exitcode.Usage, "positive integer"},
+		{"no target", []string{"gen", "--sf", "1"}, exitcode.Usage, "say where"},
+		{"both targets", []string{"gen", "--db", "sqlite:x.db", "--format", "ntriples", "-o", "x"}, exitcode.Usage, "not both"},
+		{"format without -o", []string{"gen", "--format", "ntriples"}, exitcode.Usage, "-o"},
+		{"unknown format", []string{"gen", "--format", "xml", "-o", filepath.Join(dir, "x")}, exitcode.Usage, "xml"},
+		{"unknown database", []string{"gen", "--db", "mysql://u:secret@h/db"}, exitcode.Usage, "--db: unsupported database"},
+		{"stray argument", []string{"gen", "--db", "sqlite:x.db", "extra"}, exitcode.Usage, "unexpected argument"},
+		{"unwritable output", []string{"gen", "--format", "ntriples", "-o", filepath.Join(dir, "missing", "x.nt")}, exitcode.Failure, "missing"},
+		{"unwritable database", []string{"gen", "--db", "sqlite:" + filepath.Join(dir, "missing", "x.db")}, exitcode.Failure, "cannot write"},
+		{"unreachable PostgreSQL", []string{"gen", "--db", "postgres://u:secret@127.0.0.1:1/db", "--quiet"}, exitcode.Failure, "connection refused"},
+		{"unknown command", []string{"generate"}, exitcode.Usage, "unknown command"},
+		{"pg without subcommand", []string{"pg"}, exitcode.Usage, "missing subcommand"},
+		{"pg unknown subcommand", []string{"pg", "launch"}, exitcode.Usage, "unknown subcommand"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := run(c.args...)
@@ -96,11 +97,11 @@ func TestGenBadInput(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, _ := run("help")
-	if code != ExitOK || !strings.Contains(stdout, "gen ") || !strings.Contains(stdout, "Exit codes") {
+	if code != exitcode.OK || !strings.Contains(stdout, "gen ") || !strings.Contains(stdout, "Exit codes") {
 		t.Errorf("help: exit %d\n%s", code, stdout)
 	}
 	code, stdout, _ = run("gen", "--help")
-	if code != ExitOK || !strings.Contains(stdout, "--sf N") || !strings.Contains(stdout, "-no-indexes") {
+	if code != exitcode.OK || !strings.Contains(stdout, "--sf N") || !strings.Contains(stdout, "-no-indexes") {
 		t.Errorf("gen --help: exit %d\n%s", code, stdout)
 	}
 }
@@ -110,16 +111,16 @@ func TestHelp(t *testing.T) {
 func TestPgLifecycle(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "pg")
 	code, url, stderr := run("pg", "start", "--dir", dir)
-	if code != ExitOK || !strings.HasPrefix(url, "postgres://") {
+	if code != exitcode.OK || !strings.HasPrefix(url, "postgres://") {
 		t.Fatalf("pg start: exit %d, %q, %s", code, url, stderr)
 	}
 	t.Cleanup(func() { run("pg", "destroy", "--dir", dir) })
 	code, dbURL, stderr := run("pg", "createdb", "cli_test", "--dir", dir)
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("pg createdb: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = run("gen", "--sf", "1", "--db", strings.TrimSpace(dbURL), "--quiet")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("gen into the local PostgreSQL: exit %d: %s", code, stderr)
 	}
 	if u, err := neturl.Parse(strings.TrimSpace(dbURL)); err != nil {
@@ -127,22 +128,22 @@ func TestPgLifecycle(t *testing.T) {
 	} else if pw, _ := u.User.Password(); pw == "" || strings.Contains(stderr, pw) || !strings.Contains(stderr, "rows into postgres://postgres:xxxxx@") {
 		t.Errorf("gen's summary names the database with its password, or not at all: %s", stderr)
 	}
-	if code, out, _ := run("pg", "status", "--dir", dir); code != ExitOK || !strings.HasPrefix(out, "running") {
+	if code, out, _ := run("pg", "status", "--dir", dir); code != exitcode.OK || !strings.HasPrefix(out, "running") {
 		t.Errorf("pg status: exit %d, %q", code, out)
 	}
-	if code, out, _ := run("pg", "url", "--dir", dir); code != ExitOK || out != url {
+	if code, out, _ := run("pg", "url", "--dir", dir); code != exitcode.OK || out != url {
 		t.Errorf("pg url: exit %d, %q, want %q", code, out, url)
 	}
-	if code, _, stderr := run("pg", "stop", "--dir", dir); code != ExitOK {
+	if code, _, stderr := run("pg", "stop", "--dir", dir); code != exitcode.OK {
 		t.Errorf("pg stop: exit %d: %s", code, stderr)
 	}
-	if code, out, _ := run("pg", "status", "--dir", dir); code != ExitOK || !strings.HasPrefix(out, "stopped") {
+	if code, out, _ := run("pg", "status", "--dir", dir); code != exitcode.OK || !strings.HasPrefix(out, "stopped") {
 		t.Errorf("pg status after stop: %q", out)
 	}
-	if code, _, stderr := run("pg", "destroy", "--dir", dir); code != ExitOK {
+	if code, _, stderr := run("pg", "destroy", "--dir", dir); code != exitcode.OK {
 		t.Errorf("pg destroy: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := run("pg", "url", "--dir", dir); code != ExitFailure || !strings.Contains(stderr, "pg start") {
+	if code, _, stderr := run("pg", "url", "--dir", dir); code != exitcode.Failure || !strings.Contains(stderr, "pg start") {
 		t.Errorf("pg url after destroy: exit %d: %s", code, stderr)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // TestLoadMinOnTime: an open run whose sends cannot start on time (one
@@ -28,8 +30,8 @@ func TestLoadMinOnTime(t *testing.T) {
 		args      []string
 		code      int
 	}{
-		{"late", slow.URL + "/graphql", []string{"--connections", "1", "--rate", "40", "--late", "100ms"}, ExitCheck},
-		{"on time", graphqlServer(t), []string{"--connections", "4", "--rate", "40", "--late", "1s"}, ExitOK},
+		{"late", slow.URL + "/graphql", []string{"--connections", "1", "--rate", "40", "--late", "100ms"}, exitcode.Check},
+		{"on time", graphqlServer(t), []string{"--connections", "4", "--rate", "40", "--late", "1s"}, exitcode.OK},
 	} {
 		out := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl")
 		args := append([]string{"load", "--target", c.url, "--queries", q, "--mode", "open", "--duration", "500ms",
@@ -43,7 +45,7 @@ func TestLoadMinOnTime(t *testing.T) {
 		if s == nil || s.OnTime == nil || f.Header.Params.MinOnTime != 0.95 || !strings.Contains(stderr, "of sends on time") {
 			t.Fatalf("%s: summary %+v, params %+v; stderr %s", c.name, s, f.Header.Params, stderr)
 		}
-		if late := c.code == ExitCheck; late != (*s.OnTime < 0.95) || late != (s.Status == "failed") ||
+		if late := c.code == exitcode.Check; late != (*s.OnTime < 0.95) || late != (s.Status == "failed") ||
 			late && !strings.Contains(s.Reason, "started on time") {
 			t.Errorf("%s: on time %.2f, status %s (%s)", c.name, *s.OnTime, s.Status, s.Reason)
 		}
@@ -59,7 +61,7 @@ func TestLoadRunsAuto(t *testing.T) {
 	out := filepath.Join(dir, "auto.jsonl")
 	code, _, stderr := run("load", "--target", url, "--queries", q, "--runs", "auto", "--ci", "50%", "--max-runs", "5",
 		"--duration", "100ms", "--interval", "50ms", "-o", out)
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	f := readRun(t, out)

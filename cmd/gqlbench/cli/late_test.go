@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // TestLoadLateCalibrated: an open-loop run without --late measures the
@@ -25,7 +27,7 @@ func TestLoadLateCalibrated(t *testing.T) {
 		args := append([]string{"load", "--target", url, "--queries", q, "--mode", "open", "--rate", "100", "--duration", "300ms",
 			"--interval", "100ms", "-o", out}, c.args...)
 		code, _, stderr := run(args...)
-		if code != ExitOK {
+		if code != exitcode.OK {
 			t.Fatalf("%s: exit %d: %s", c.name, code, stderr)
 		}
 		p := readRun(t, out).Header.Params

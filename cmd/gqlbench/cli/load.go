@@ -428,7 +428,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 	}
 	c = c.Defaults()
 	if err := c.ValidateParams(); err != nil {
-		return c, usageError{err.Error()}
+		return c, usagef("%v", err)
 	}
 	return c, nil
 }

@@ -27,7 +27,7 @@ func (f *loadFlags) statementCounter(ctx context.Context, env Env) (*pgstat.Coun
 	}
 	loc, err := dbloc.Parse(db)
 	if err != nil {
-		return nil, usageError{from + ": " + err.Error()}
+		return nil, usagef("%s: %v", from, err)
 	}
 	if loc.Kind() != dbloc.Postgres {
 		return nil, usagef("%s: statements are counted in PostgreSQL only, not %s", from, loc.Kind())

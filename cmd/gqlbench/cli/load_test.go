@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
@@ -72,7 +73,7 @@ func TestLoadClosedEndToEnd(t *testing.T) {
 	code, stdout, stderr := run("load", "--target", url, "--queries", q, "--mode", "closed", "--clients", "2",
 		"--duration", "300ms", "--runs", "2", "--interval", "100ms", "-o", out, "--records", recs, "--watch-pid", "1",
 		"--label", "server=test", "--label", "pool = 4")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if stdout != "" || !strings.Contains(stderr, "throughput") || !strings.Contains(stderr, "run 1 (warm-up, excluded)") ||
@@ -110,7 +111,7 @@ func TestLoadClosedEndToEnd(t *testing.T) {
 		t.Errorf("%d records for %d requests", lines, count)
 	}
 	code, stdout, _ = run("load", "show", out)
-	if code != ExitOK || !strings.Contains(stdout, "closed against "+url) || !strings.Contains(stdout, "QT15") {
+	if code != exitcode.OK || !strings.Contains(stdout, "closed against "+url) || !strings.Contains(stdout, "QT15") {
 		t.Errorf("show: exit %d: %s", code, stdout)
 	}
 }
@@ -140,7 +141,7 @@ func TestLoadModes(t *testing.T) {
 		out := filepath.Join(dir, c.mode+".jsonl")
 		args := append([]string{"load", "--target", url, "--queries", q, "--mode", c.mode, "--interval", "100ms", "-o", out, "--quiet"}, c.args...)
 		code, _, stderr := run(args...)
-		if code != ExitOK {
+		if code != exitcode.OK {
 			t.Errorf("%s: exit %d: %s", c.mode, code, stderr)
 			continue
 		}
@@ -157,20 +158,20 @@ func TestLoadMerge(t *testing.T) {
 	for _, name := range []string{"a", "b"} {
 		out := filepath.Join(dir, name+".jsonl")
 		if code, _, stderr := run("load", "--target", url, "--queries", q, "--mode", "open", "--rate", "100", "--duration", "300ms",
-			"--interval", "100ms", "-o", out, "--quiet"); code != ExitOK {
+			"--interval", "100ms", "-o", out, "--quiet"); code != exitcode.OK {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		files = append(files, out)
 	}
 	merged := filepath.Join(dir, "all.jsonl")
-	if code, _, stderr := run("load", "merge", files[0], files[1], "-o", merged); code != ExitOK {
+	if code, _, stderr := run("load", "merge", files[0], files[1], "-o", merged); code != exitcode.OK {
 		t.Fatalf("merge: exit %d: %s", code, stderr)
 	}
 	m := readRun(t, merged)
 	if m.Summary.Total.Count != 60 || m.Summary.Generators != 2 || m.Header.Params.Rate != 200 || len(m.Header.Sources) != 2 {
 		t.Errorf("merged summary %+v, rate %v", m.Summary.Total, m.Header.Params.Rate)
 	}
-	if code, _, stderr := run("load", "merge", files[0], filepath.Join(dir, "missing.jsonl")); code != ExitFailure || !strings.Contains(stderr, "missing.jsonl") {
+	if code, _, stderr := run("load", "merge", files[0], filepath.Join(dir, "missing.jsonl")); code != exitcode.Failure || !strings.Contains(stderr, "missing.jsonl") {
 		t.Errorf("merge of a missing file: exit %d: %s", code, stderr)
 	}
 }
@@ -183,7 +184,7 @@ func TestLoadWrongAnswers(t *testing.T) {
 	q := writeQueries(t, dir, 2, strings.Repeat("ab", 32))
 	out := filepath.Join(dir, "run.jsonl")
 	code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "200ms", "--runs", "1", "-o", out)
-	if code != ExitCheck || !strings.Contains(stderr, "wrong answers") || !strings.Contains(stderr, "answer differs") {
+	if code != exitcode.Check || !strings.Contains(stderr, "wrong answers") || !strings.Contains(stderr, "answer differs") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	if f := readRun(t, out); f.Summary.Status != "failed" || f.Summary.Total.Wrong != f.Summary.Total.Count {
@@ -201,7 +202,7 @@ func TestLoadInterrupted(t *testing.T) {
 	var errb bytes.Buffer
 	code := Run(ctx, Env{Args: []string{"load", "--target", url, "--queries", q, "--duration", "1m", "--interval", "100ms", "-o", out, "--quiet"},
 		Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: func(string) string { return "" }})
-	if code != ExitFailure || !strings.Contains(errb.String(), "interrupted") {
+	if code != exitcode.Failure || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("exit %d: %s", code, errb.String())
 	}
 	f := readRun(t, out)
@@ -222,7 +223,7 @@ func TestLoadAnyQuery(t *testing.T) {
 	for _, c := range []struct {
 		expect string
 		code   int
-	}{{right, ExitOK}, {wrong, ExitCheck}} {
+	}{{right, exitcode.OK}, {wrong, exitcode.Check}} {
 		q := filepath.Join(dir, "mine.jsonl")
 		line := `{"id":"m1","template":"mine","query":"query Mine($u: ID!) { university(nr: $u) { name } }","operationName":"Mine","variables":{"u":"0"},"expect":"` + c.expect + `"}` + "\n"
 		os.WriteFile(q, []byte(line), 0o644)
@@ -232,7 +233,7 @@ func TestLoadAnyQuery(t *testing.T) {
 			t.Fatalf("expect %s: exit %d, want %d: %s", c.expect[:8], code, c.code, stderr)
 		}
 		f := readRun(t, out)
-		if tot := f.Summary.Total; tot.Count == 0 || (c.code == ExitOK) != (tot.Wrong == 0) || tot.Verified == 0 {
+		if tot := f.Summary.Total; tot.Count == 0 || (c.code == exitcode.OK) != (tot.Wrong == 0) || tot.Verified == 0 {
 			t.Errorf("expect %s: totals %+v", c.expect[:8], tot)
 		}
 		if strings.Join(f.Header.Queries.Templates, ",") != "mine" || f.Header.Queries.Expect != 1 {
@@ -260,34 +261,34 @@ func TestLoadBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no target", []string{"--queries", q}, ExitUsage, "--target"},
-		{"no queries", []string{"--target", url}, ExitUsage, "--queries"},
-		{"unknown mode", []string{"--target", url, "--queries", q, "--mode", "burst"}, ExitUsage, "unknown --mode"},
-		{"flag of another mode", []string{"--target", url, "--queries", q, "--rate", "10"}, ExitUsage, "--rate does not apply to --mode closed"},
-		{"open without rate", []string{"--target", url, "--queries", q, "--mode", "open"}, ExitUsage, "--rate"},
-		{"capacity without slo", []string{"--target", url, "--queries", q, "--mode", "capacity"}, ExitUsage, "--slo"},
-		{"bad slo", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--slo", "p99>1s"}, ExitUsage, "--slo"},
-		{"bad sample", []string{"--target", url, "--queries", q, "--verify-sample", "2"}, ExitUsage, "--verify-sample"},
-		{"bad arrival", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--arrival", "burst"}, ExitUsage, "--arrival"},
-		{"ci without runs auto", []string{"--target", url, "--queries", q, "--ci", "5%"}, ExitUsage, "--ci applies to --runs auto only"},
-		{"max-runs without runs auto", []string{"--target", url, "--queries", q, "--max-runs", "9"}, ExitUsage, "--max-runs applies to --runs auto only"},
-		{"too few runs auto", []string{"--target", url, "--queries", q, "--runs", "auto", "--max-runs", "3"}, ExitUsage, "at least 4 runs"},
-		{"ci not a fraction", []string{"--target", url, "--queries", q, "--runs", "auto", "--ci", "5"}, ExitUsage, "in (0, 1)"},
-		{"runs neither a number nor auto", []string{"--target", url, "--queries", q, "--runs", "many"}, ExitUsage, "or auto"},
-		{"runs auto in a ramp", []string{"--target", url, "--queries", q, "--mode", "ramp", "--runs", "auto"}, ExitUsage, "--runs does not apply to --mode ramp"},
-		{"min-on-time beyond all", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--min-on-time", "120%"}, ExitUsage, "in [0, 1]"},
-		{"negative warm-up passes", []string{"--target", url, "--queries", q, "--mode", "sequential", "--warmup-passes", "-1"}, ExitUsage, "--warmup-passes"},
-		{"warm-up passes in closed mode", []string{"--target", url, "--queries", q, "--warmup-passes", "2"}, ExitUsage, "--warmup-passes does not apply"},
-		{"bad target", []string{"--target", "ftp://x", "--queries", q}, ExitUsage, "want http://"},
-		{"bad pid", []string{"--target", url, "--queries", q, "--watch-pid", "x"}, ExitUsage, "process id"},
-		{"missing queries file", []string{"--target", url, "--queries", filepath.Join(dir, "nope")}, ExitFailure, "cannot read the queries file"},
-		{"malformed queries file", []string{"--target", url, "--queries", notJSON}, ExitFailure, "line 1: not a JSON object"},
-		{"entry without a label", []string{"--target", url, "--queries", malformed}, ExitFailure, `line 1: "x": missing "template"`},
-		{"unreachable target", []string{"--target", down.URL, "--queries", q}, ExitFailure, "cannot reach the target"},
-		{"not a GraphQL endpoint", []string{"--target", web.URL, "--queries", q}, ExitFailure, "is not a GraphQL endpoint"},
-		{"watched process gone", []string{"--target", url, "--queries", q, "--watch-pid", "999999999"}, ExitFailure, "cannot watch process"},
-		{"merge nothing", []string{"merge"}, ExitUsage, "name the run files"},
-		{"show a queries file", []string{"show", q}, ExitFailure, "the first line must be the header"},
+		{"no target", []string{"--queries", q}, exitcode.Usage, "--target"},
+		{"no queries", []string{"--target", url}, exitcode.Usage, "--queries"},
+		{"unknown mode", []string{"--target", url, "--queries", q, "--mode", "burst"}, exitcode.Usage, "unknown --mode"},
+		{"flag of another mode", []string{"--target", url, "--queries", q, "--rate", "10"}, exitcode.Usage, "--rate does not apply to --mode closed"},
+		{"open without rate", []string{"--target", url, "--queries", q, "--mode", "open"}, exitcode.Usage, "--rate"},
+		{"capacity without slo", []string{"--target", url, "--queries", q, "--mode", "capacity"}, exitcode.Usage, "--slo"},
+		{"bad slo", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--slo", "p99>1s"}, exitcode.Usage, "--slo"},
+		{"bad sample", []string{"--target", url, "--queries", q, "--verify-sample", "2"}, exitcode.Usage, "--verify-sample"},
+		{"bad arrival", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--arrival", "burst"}, exitcode.Usage, "--arrival"},
+		{"ci without runs auto", []string{"--target", url, "--queries", q, "--ci", "5%"}, exitcode.Usage, "--ci applies to --runs auto only"},
+		{"max-runs without runs auto", []string{"--target", url, "--queries", q, "--max-runs", "9"}, exitcode.Usage, "--max-runs applies to --runs auto only"},
+		{"too few runs auto", []string{"--target", url, "--queries", q, "--runs", "auto", "--max-runs", "3"}, exitcode.Usage, "at least 4 runs"},
+		{"ci not a fraction", []string{"--target", url, "--queries", q, "--runs", "auto", "--ci", "5"}, exitcode.Usage, "in (0, 1)"},
+		{"runs neither a number nor auto", []string{"--target", url, "--queries", q, "--runs", "many"}, exitcode.Usage, "or auto"},
+		{"runs auto in a ramp", []string{"--target", url, "--queries", q, "--mode", "ramp", "--runs", "auto"}, exitcode.Usage, "--runs does not apply to --mode ramp"},
+		{"min-on-time beyond all", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--min-on-time", "120%"}, exitcode.Usage, "in [0, 1]"},
+		{"negative warm-up passes", []string{"--target", url, "--queries", q, "--mode", "sequential", "--warmup-passes", "-1"}, exitcode.Usage, "--warmup-passes"},
+		{"warm-up passes in closed mode", []string{"--target", url, "--queries", q, "--warmup-passes", "2"}, exitcode.Usage, "--warmup-passes does not apply"},
+		{"bad target", []string{"--target", "ftp://x", "--queries", q}, exitcode.Usage, "want http://"},
+		{"bad pid", []string{"--target", url, "--queries", q, "--watch-pid", "x"}, exitcode.Usage, "process id"},
+		{"missing queries file", []string{"--target", url, "--queries", filepath.Join(dir, "nope")}, exitcode.Failure, "cannot read the queries file"},
+		{"malformed queries file", []string{"--target", url, "--queries", notJSON}, exitcode.Failure, "line 1: not a JSON object"},
+		{"entry without a label", []string{"--target", url, "--queries", malformed}, exitcode.Failure, `line 1: "x": missing "template"`},
+		{"unreachable target", []string{"--target", down.URL, "--queries", q}, exitcode.Failure, "cannot reach the target"},
+		{"not a GraphQL endpoint", []string{"--target", web.URL, "--queries", q}, exitcode.Failure, "is not a GraphQL endpoint"},
+		{"watched process gone", []string{"--target", url, "--queries", q, "--watch-pid", "999999999"}, exitcode.Failure, "cannot watch process"},
+		{"merge nothing", []string{"merge"}, exitcode.Usage, "name the run files"},
+		{"show a queries file", []string{"show", q}, exitcode.Failure, "the first line must be the header"},
 	} {
 		out := filepath.Join(dir, "run-"+strings.ReplaceAll(c.name, " ", "-")+".jsonl")
 		code, _, stderr := run(append(append([]string{"load"}, c.args...), "-o", out, "--duration", "100ms")...)
@@ -297,7 +298,7 @@ func TestLoadBadInput(t *testing.T) {
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, %q; want %d and %q", c.name, code, stderr, c.code, c.want)
 		}
-		if c.code != ExitOK && c.args[0] != "merge" && c.args[0] != "show" {
+		if c.code != exitcode.OK && c.args[0] != "merge" && c.args[0] != "show" {
 			if _, err := os.Stat(out); err == nil {
 				t.Errorf("%s: a run file was written although nothing ran", c.name)
 			}
@@ -329,7 +330,7 @@ func TestLoadModesFromRegistry(t *testing.T) {
 					val = "1"
 				}
 				code, _, stderr := run("load", "--target", "http://127.0.0.1:1/graphql", "--queries", q, "--mode", string(m.Name), "--"+p, val)
-				if code != ExitUsage || !strings.Contains(stderr, "--"+p+" does not apply to --mode "+string(m.Name)) {
+				if code != exitcode.Usage || !strings.Contains(stderr, "--"+p+" does not apply to --mode "+string(m.Name)) {
 					t.Errorf("--%s with --mode %s: exit %d, %s", p, m.Name, code, stderr)
 				}
 			}
@@ -345,7 +346,7 @@ func TestLoadProfiles(t *testing.T) {
 	cpu, tr := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "trace.out")
 	code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "200ms", "--runs", "1", "--quiet",
 		"-o", filepath.Join(dir, "run.jsonl"), "--cpuprofile", cpu, "--exectrace", tr)
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, p := range []string{cpu, tr} {
@@ -353,7 +354,7 @@ func TestLoadProfiles(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
-	if code, _, stderr := run("load", "--target", url, "--queries", q, "--cpuprofile", filepath.Join(dir, "no", "such", "dir")); code != ExitFailure || !strings.Contains(stderr, "--cpuprofile") {
+	if code, _, stderr := run("load", "--target", url, "--queries", q, "--cpuprofile", filepath.Join(dir, "no", "such", "dir")); code != exitcode.Failure || !strings.Contains(stderr, "--cpuprofile") {
 		t.Errorf("an unwritable profile: exit %d, %s", code, stderr)
 	}
 }

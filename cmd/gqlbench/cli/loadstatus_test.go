@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/internal/hostile"
 )
 
@@ -20,11 +21,11 @@ func TestCheckStatusReportsNoCorrectness(t *testing.T) {
 	q := shopQueries(t, dir, 5, false)
 	out := filepath.Join(dir, "run.jsonl")
 	code, _, stderr := run("load", "--target", bad, "--queries", q, "--check", "status", "--duration", "300ms", "--runs", "1", "--interval", "100ms", "-o", out)
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	code, show, _ := run("load", "show", out)
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("load show: exit %d", code)
 	}
 	b, err := os.ReadFile(out)
@@ -62,7 +63,7 @@ func TestErrorsSayWhatHappened(t *testing.T) {
 	out := filepath.Join(dir, "run.jsonl")
 	code, _, stderr := run("load", "--target", srv.URL(), "--queries", q, "--check", "status", "--no-check", "--duration", "300ms",
 		"--runs", "1", "--interval", "100ms", "-o", out, "--header", "Authorization: Bearer "+token)
-	if code != ExitCheck {
+	if code != exitcode.Check {
 		t.Fatalf("exit %d, want a failed check: %s", code, stderr)
 	}
 	_, show, _ := run("load", "show", out)

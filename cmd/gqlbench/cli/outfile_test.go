@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // These tests point every output flag at a character device made like
@@ -92,23 +94,23 @@ func TestOutputsOntoADevice(t *testing.T) {
 	os.Mkdir(wrong, 0o755)
 	wrongQ := writeQueries(t, wrong, 1, strings.Repeat("ab", 32))
 	runFile := filepath.Join(work, "run.jsonl")
-	if code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "100ms", "--runs", "1", "--quiet", "-o", runFile); code != ExitOK {
+	if code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "100ms", "--runs", "1", "--quiet", "-o", runFile); code != exitcode.OK {
 		t.Fatalf("load: exit %d: %s", code, stderr)
 	}
 	for _, c := range []struct {
 		args []string
 		code int
 	}{
-		{[]string{"queries", "--meta", meta, "--per-template", "1", "--templates", "3", "-o", dev}, ExitOK},
-		{[]string{"gen", "--sf", "1", "--format", "sql-postgres", "-o", dev, "--quiet"}, ExitOK},
-		{[]string{"gen", "--sf", "1", "--db", "sqlite:" + filepath.Join(work, "x.db"), "--meta", dev, "--quiet"}, ExitOK},
+		{[]string{"queries", "--meta", meta, "--per-template", "1", "--templates", "3", "-o", dev}, exitcode.OK},
+		{[]string{"gen", "--sf", "1", "--format", "sql-postgres", "-o", dev, "--quiet"}, exitcode.OK},
+		{[]string{"gen", "--sf", "1", "--db", "sqlite:" + filepath.Join(work, "x.db"), "--meta", dev, "--quiet"}, exitcode.OK},
 		{[]string{"load", "--target", url, "--queries", q, "--duration", "100ms", "--runs", "1", "--quiet",
-			"-o", dev, "--records", dev, "--cpuprofile", dev, "--exectrace", dev}, ExitOK},
-		{[]string{"load", "--target", url, "--queries", wrongQ, "--duration", "100ms", "--runs", "1", "--quiet", "-o", dev}, ExitCheck},
-		{[]string{"load", "merge", runFile, "-o", dev}, ExitOK},
-		{[]string{"report", runFile, "--format", "md", "-o", dev}, ExitOK},
-		{[]string{"record", "--target", url, "--queries", q, "-o", dev, "--quiet"}, ExitOK},
-		{[]string{"tasks", "--meta", meta, "--sets", "lingbm", "--per-template", "1", "-o", dev}, ExitOK},
+			"-o", dev, "--records", dev, "--cpuprofile", dev, "--exectrace", dev}, exitcode.OK},
+		{[]string{"load", "--target", url, "--queries", wrongQ, "--duration", "100ms", "--runs", "1", "--quiet", "-o", dev}, exitcode.Check},
+		{[]string{"load", "merge", runFile, "-o", dev}, exitcode.OK},
+		{[]string{"report", runFile, "--format", "md", "-o", dev}, exitcode.OK},
+		{[]string{"record", "--target", url, "--queries", q, "-o", dev, "--quiet"}, exitcode.OK},
+		{[]string{"tasks", "--meta", meta, "--sets", "lingbm", "--per-template", "1", "-o", dev}, exitcode.OK},
 	} {
 		code, _, stderr := run(c.args...)
 		if code != c.code {
@@ -130,7 +132,7 @@ func TestOutputsOntoADevice(t *testing.T) {
 		{[]string{"experiment", "fake", "--its-flag", "x", "--dir", dev}, "character device"},
 	} {
 		code, _, stderr := run(c.args...)
-		if code == ExitOK || !strings.Contains(stderr, c.want) {
+		if code == exitcode.OK || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want a failure saying %q", c.args, code, stderr, c.want)
 		}
 		stillCharDevice(t, dev, strings.Join(c.args[:2], " "))
@@ -147,7 +149,7 @@ func TestOutputsIntoAFIFO(t *testing.T) {
 	q := writeQueries(t, work, 2, "")
 
 	p, got := fifo(t, pipes, "queries")
-	if code, _, stderr := run("queries", "--meta", meta, "--per-template", "1", "--templates", "3", "-o", p); code != ExitOK {
+	if code, _, stderr := run("queries", "--meta", meta, "--per-template", "1", "--templates", "3", "-o", p); code != exitcode.OK {
 		t.Fatalf("queries: exit %d: %s", code, stderr)
 	}
 	if s := got(); !strings.Contains(s, `"template":"QT3"`) && !strings.Contains(s, `"QT3"`) {
@@ -155,7 +157,7 @@ func TestOutputsIntoAFIFO(t *testing.T) {
 	}
 
 	p, got = fifo(t, pipes, "meta")
-	if code, _, stderr := run("gen", "--sf", "1", "--db", "sqlite:"+filepath.Join(work, "x.db"), "--meta", p, "--quiet"); code != ExitOK {
+	if code, _, stderr := run("gen", "--sf", "1", "--db", "sqlite:"+filepath.Join(work, "x.db"), "--meta", p, "--quiet"); code != exitcode.OK {
 		t.Fatalf("gen --meta: exit %d: %s", code, stderr)
 	}
 	if s := got(); !strings.Contains(s, `"scale"`) && !strings.Contains(s, "Scale") {
@@ -163,7 +165,7 @@ func TestOutputsIntoAFIFO(t *testing.T) {
 	}
 
 	p, got = fifo(t, pipes, "run")
-	if code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "100ms", "--runs", "1", "--quiet", "-o", p); code != ExitOK {
+	if code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "100ms", "--runs", "1", "--quiet", "-o", p); code != exitcode.OK {
 		t.Fatalf("load: exit %d: %s", code, stderr)
 	}
 	if s := got(); !strings.Contains(s, `"summary"`) {
@@ -171,7 +173,7 @@ func TestOutputsIntoAFIFO(t *testing.T) {
 	}
 
 	p, got = fifo(t, pipes, "dump")
-	if code, _, stderr := run("gen", "--sf", "1", "--format", "sql-postgres", "-o", p, "--quiet"); code != ExitOK {
+	if code, _, stderr := run("gen", "--sf", "1", "--format", "sql-postgres", "-o", p, "--quiet"); code != exitcode.OK {
 		t.Fatalf("gen --format: exit %d: %s", code, stderr)
 	}
 	if s := got(); !strings.HasPrefix(s, "-- gqlbench dataset: generator") || !strings.Contains(s[:200], "seed 0, scale 1") {

@@ -76,7 +76,7 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	}
 	if f.lingbmOut != "" {
 		if err := outfile.CheckDir(f.lingbmOut); err != nil {
-			return usageError{"--lingbm-out: " + err.Error()}
+			return usagef("--lingbm-out: %v", err)
 		}
 	}
 	if ops.chosen(f.set) {
@@ -104,7 +104,7 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 		}
 		if f.dialect != "" {
 			if _, err := dialect.Lookup(f.dialect); err != nil {
-				return usageError{"--dialect: " + err.Error()}
+				return usagef("--dialect: %v", err)
 			}
 		}
 	}
@@ -115,7 +115,7 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	var weights map[int]int
 	if f.mix != "" {
 		if weights, err = workload.ParseMix(f.mix); err != nil {
-			return usageError{err.Error()}
+			return usagef("%v", err)
 		}
 	}
 	meta, err := readQueriesMeta(ctx, f.meta, f.db)
@@ -183,7 +183,7 @@ func readQueriesMeta(ctx context.Context, path, db string) (*dataset.Meta, error
 	case db != "":
 		loc, err := dbloc.Parse(db)
 		if err != nil {
-			return nil, usageError{"--db: " + err.Error()}
+			return nil, usagef("--db: %v", err)
 		}
 		m, err := store.ReadMeta(ctx, loc.ConnString())
 		if err != nil {
@@ -279,7 +279,7 @@ func queryEntries(inst []workload.Instance, name string) ([]queryfile.Entry, err
 	}
 	d, err := dialect.Lookup(name)
 	if err != nil {
-		return nil, usageError{"--dialect: " + err.Error()}
+		return nil, usagef("--dialect: %v", err)
 	}
 	for i, e := range entries {
 		if entries[i], err = d.Rewrite(e); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gqlbench/gqlbench/dialect"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -15,11 +16,11 @@ func TestQueriesDialect(t *testing.T) {
 	meta := writeTestMeta(t, dir)
 	args := []string{"queries", "--meta", meta, "--per-template", "2", "--seed", "4", "--expect"}
 	code, plain, stderr := runCLI(args...)
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	code, _, stderr = runCLI(append(args, "--dialect", "postgraphile", "-o", dir+"/pg.jsonl")...)
-	if code != ExitOK || !strings.Contains(stderr, "in dialect postgraphile") {
+	if code != exitcode.OK || !strings.Contains(stderr, "in dialect postgraphile") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	bench, err := workload.ReadJSONL(strings.NewReader(plain))
@@ -49,7 +50,7 @@ func TestQueriesDialect(t *testing.T) {
 		{[]string{"--dialect", "postgraphile", "--lingbm-out", dir}, "--lingbm-out"},
 	} {
 		code, _, stderr := runCLI(append([]string{"queries", "--meta", meta, "--per-template", "1"}, c.args...)...)
-		if code != ExitUsage || !strings.Contains(stderr, c.want) {
+		if code != exitcode.Usage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, stderr)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/verify"
@@ -51,7 +52,7 @@ func TestQueriesGenerate(t *testing.T) {
 	dir := t.TempDir()
 	meta := writeTestMeta(t, dir)
 	code, stdout, stderr := runCLI("queries", "--meta", meta, "--per-template", "5", "--seed", "3")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	inst, err := workload.ReadJSONL(strings.NewReader(stdout))
@@ -71,12 +72,12 @@ func TestQueriesGenerate(t *testing.T) {
 	// Same seed, same bytes; -o writes a file; --templates selects.
 	out := filepath.Join(dir, "q.jsonl")
 	code, _, stderr = runCLI("queries", "--meta", meta, "--per-template", "5", "--seed", "3", "-o", out)
-	if got, _ := os.ReadFile(out); code != ExitOK || string(got) != stdout {
+	if got, _ := os.ReadFile(out); code != exitcode.OK || string(got) != stdout {
 		t.Errorf("-o gave other bytes than stdout (exit %d: %s)", code, stderr)
 	}
 	code, stdout, _ = runCLI("queries", "--meta", meta, "--per-template", "100", "--templates", "QT5,9")
 	inst, err = workload.ReadJSONL(strings.NewReader(stdout))
-	if code != ExitOK || err != nil {
+	if code != exitcode.OK || err != nil {
 		t.Fatalf("exit %d, %v", code, err)
 	}
 	for _, in := range inst {
@@ -109,7 +110,7 @@ func mustMeta(t *testing.T, path string) *dataset.Meta {
 func TestQueriesMix(t *testing.T) {
 	meta := writeTestMeta(t, t.TempDir())
 	code, stdout, stderr := runCLI("queries", "--meta", meta, "--per-template", "4", "--mix", "1:2,QT3:1")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	inst, err := workload.ReadJSONL(strings.NewReader(stdout))
@@ -124,7 +125,7 @@ func TestQueriesMix(t *testing.T) {
 		t.Errorf("mix 1:2,3:1 × 4 gave %v", n)
 	}
 	code, stdout, _ = runCLI("queries", "--meta", meta, "--per-template", "2", "--mix", "all")
-	if inst, err = workload.ReadJSONL(strings.NewReader(stdout)); code != ExitOK || err != nil || len(inst) != 32 {
+	if inst, err = workload.ReadJSONL(strings.NewReader(stdout)); code != exitcode.OK || err != nil || len(inst) != 32 {
 		t.Errorf("--mix all: exit %d, %d instances, %v", code, len(inst), err)
 	}
 }
@@ -132,7 +133,7 @@ func TestQueriesMix(t *testing.T) {
 func TestQueriesCount(t *testing.T) {
 	meta := writeTestMeta(t, t.TempDir())
 	code, stdout, stderr := runCLI("queries", "--meta", meta, "--count")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
@@ -144,7 +145,7 @@ func TestQueriesCount(t *testing.T) {
 		t.Errorf("QT7 row: %q", lines[7])
 	}
 	code, stdout, _ = runCLI("queries", "--meta", meta, "--count", "--templates", "9")
-	if code != ExitOK || !strings.Contains(stdout, "QT9") || strings.Contains(stdout, "QT1 ") {
+	if code != exitcode.OK || !strings.Contains(stdout, "QT9") || strings.Contains(stdout, "QT1 ") {
 		t.Errorf("--count --templates 9: %s", stdout)
 	}
 }
@@ -154,14 +155,14 @@ func TestQueriesLinGBMRoundTrip(t *testing.T) {
 	meta := writeTestMeta(t, dir)
 	lg := filepath.Join(dir, "lingbm")
 	code, stdout, stderr := runCLI("queries", "--meta", meta, "--per-template", "3", "--seed", "8", "--lingbm-out", lg)
-	if code != ExitOK || stdout != "" {
+	if code != exitcode.OK || stdout != "" {
 		t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(lg, "actualQueries", "QT14", "query3.graphql")); err != nil {
 		t.Fatal(err)
 	}
 	code, imported, stderr := runCLI("queries", "--import-lingbm", lg)
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("import: exit %d: %s", code, stderr)
 	}
 	_, generated, _ := runCLI("queries", "--meta", meta, "--per-template", "3", "--seed", "8")
@@ -175,11 +176,11 @@ func TestQueriesLinGBMRoundTrip(t *testing.T) {
 func TestQueriesFromSQLite(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "x.db")
-	if code, _, stderr := runCLI("gen", "--sf", "1", "--db", db, "--quiet"); code != ExitOK {
+	if code, _, stderr := runCLI("gen", "--sf", "1", "--db", db, "--quiet"); code != exitcode.OK {
 		t.Fatalf("gen: exit %d: %s", code, stderr)
 	}
 	code, fromDB, stderr := runCLI("queries", "--db", db, "--per-template", "2")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	_, fromFile, _ := runCLI("queries", "--meta", writeTestMeta(t, dir), "--per-template", "2")
@@ -213,30 +214,30 @@ func TestQueriesBadInput(t *testing.T) {
 		code int
 		want string // in stderr
 	}{
-		{"no metadata", []string{"--per-template", "5"}, ExitUsage, "--meta FILE"},
-		{"both sources", []string{"--meta", meta, "--db", "sqlite:x.db", "--per-template", "5"}, ExitUsage, "not both"},
-		{"no count", []string{"--meta", meta}, ExitUsage, "--per-template N"},
-		{"zero per template", []string{"--meta", meta, "--per-template", "0"}, ExitUsage, "positive integer"},
-		{"negative per template", []string{"--meta", meta, "--per-template", "-1"}, ExitUsage, "positive integer"},
-		{"per template not a number", []string{"--meta", meta, "--per-template", "x"}, ExitUsage, "positive integer"},
-		{"template 17", []string{"--meta", meta, "--per-template", "1", "--templates", "17"}, ExitUsage, "unknown template 17"},
-		{"template x", []string{"--meta", meta, "--per-template", "1", "--templates", "x"}, ExitUsage, `unknown template "x"`},
-		{"template twice", []string{"--meta", meta, "--per-template", "1", "--templates", "1,QT1"}, ExitUsage, "twice"},
-		{"bad mix", []string{"--meta", meta, "--per-template", "1", "--mix", "1:x"}, ExitUsage, "weight"},
-		{"mix and templates", []string{"--meta", meta, "--per-template", "1", "--mix", "all", "--templates", "1"}, ExitUsage, "not both"},
-		{"count and per template", []string{"--meta", meta, "--count", "--per-template", "1"}, ExitUsage, "cannot be combined"},
-		{"import and metadata", []string{"--import-lingbm", dir, "--meta", meta}, ExitUsage, "cannot be combined"},
-		{"count and expect", []string{"--meta", meta, "--count", "--expect"}, ExitUsage, "cannot be combined"},
-		{"import and expect", []string{"--import-lingbm", dir, "--expect"}, ExitUsage, "cannot be combined"},
-		{"unsupported database", []string{"--db", "mysql://u:secret@h/db", "--count"}, ExitUsage, "--db: unsupported database"},
-		{"stray argument", []string{"--meta", meta, "--count", "extra"}, ExitUsage, "unexpected argument"},
-		{"missing metadata file", []string{"--meta", filepath.Join(dir, "none.json"), "--count"}, ExitFailure, "none.json"},
-		{"metadata of another version", []string{"--meta", otherVersion, "--count"}, ExitFailure, "version 99"},
-		{"malformed metadata", []string{"--meta", malformed, "--count"}, ExitFailure, "malformed metadata"},
-		{"metadata of another tool", []string{"--meta", foreign, "--per-template", "1"}, ExitFailure, "not gqlbench metadata"},
-		{"database without a dataset", []string{"--db", "sqlite:" + filepath.Join(dir, "empty.db"), "--count"}, ExitFailure, "empty.db"},
-		{"missing LinGBM folder", []string{"--import-lingbm", filepath.Join(dir, "none")}, ExitFailure, "none"},
-		{"LinGBM file of no template", []string{"--import-lingbm", filepath.Join(dir, "lg")}, ExitFailure, "query1.graphql: the query matches none"},
+		{"no metadata", []string{"--per-template", "5"}, exitcode.Usage, "--meta FILE"},
+		{"both sources", []string{"--meta", meta, "--db", "sqlite:x.db", "--per-template", "5"}, exitcode.Usage, "not both"},
+		{"no count", []string{"--meta", meta}, exitcode.Usage, "--per-template N"},
+		{"zero per template", []string{"--meta", meta, "--per-template", "0"}, exitcode.Usage, "positive integer"},
+		{"negative per template", []string{"--meta", meta, "--per-template", "-1"}, exitcode.Usage, "positive integer"},
+		{"per template not a number", []string{"--meta", meta, "--per-template", "x"}, exitcode.Usage, "positive integer"},
+		{"template 17", []string{"--meta", meta, "--per-template", "1", "--templates", "17"}, exitcode.Usage, "unknown template 17"},
+		{"template x", []string{"--meta", meta, "--per-template", "1", "--templates", "x"}, exitcode.Usage, `unknown template "x"`},
+		{"template twice", []string{"--meta", meta, "--per-template", "1", "--templates", "1,QT1"}, exitcode.Usage, "twice"},
+		{"bad mix", []string{"--meta", meta, "--per-template", "1", "--mix", "1:x"}, exitcode.Usage, "weight"},
+		{"mix and templates", []string{"--meta", meta, "--per-template", "1", "--mix", "all", "--templates", "1"}, exitcode.Usage, "not both"},
+		{"count and per template", []string{"--meta", meta, "--count", "--per-template", "1"}, exitcode.Usage, "cannot be combined"},
+		{"import and metadata", []string{"--import-lingbm", dir, "--meta", meta}, exitcode.Usage, "cannot be combined"},
+		{"count and expect", []string{"--meta", meta, "--count", "--expect"}, exitcode.Usage, "cannot be combined"},
+		{"import and expect", []string{"--import-lingbm", dir, "--expect"}, exitcode.Usage, "cannot be combined"},
+		{"unsupported database", []string{"--db", "mysql://u:secret@h/db", "--count"}, exitcode.Usage, "--db: unsupported database"},
+		{"stray argument", []string{"--meta", meta, "--count", "extra"}, exitcode.Usage, "unexpected argument"},
+		{"missing metadata file", []string{"--meta", filepath.Join(dir, "none.json"), "--count"}, exitcode.Failure, "none.json"},
+		{"metadata of another version", []string{"--meta", otherVersion, "--count"}, exitcode.Failure, "version 99"},
+		{"malformed metadata", []string{"--meta", malformed, "--count"}, exitcode.Failure, "malformed metadata"},
+		{"metadata of another tool", []string{"--meta", foreign, "--per-template", "1"}, exitcode.Failure, "not gqlbench metadata"},
+		{"database without a dataset", []string{"--db", "sqlite:" + filepath.Join(dir, "empty.db"), "--count"}, exitcode.Failure, "empty.db"},
+		{"missing LinGBM folder", []string{"--import-lingbm", filepath.Join(dir, "none")}, exitcode.Failure, "none"},
+		{"LinGBM file of no template", []string{"--import-lingbm", filepath.Join(dir, "lg")}, exitcode.Failure, "query1.graphql: the query matches none"},
 	} {
 		code, _, stderr := runCLI(append([]string{"queries"}, c.args...)...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
@@ -255,7 +256,7 @@ func TestQueriesExpect(t *testing.T) {
 	dir := t.TempDir()
 	metaPath := writeTestMeta(t, dir)
 	code, stdout, stderr := runCLI("queries", "--meta", metaPath, "--per-template", "3", "--seed", "4", "--expect")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	inst, err := workload.ReadJSONL(strings.NewReader(stdout))
@@ -291,18 +292,18 @@ func TestQueriesExpect(t *testing.T) {
 
 	// From the database: the same lines.
 	db := "sqlite:" + filepath.Join(dir, "x.db")
-	if code, _, stderr := runCLI("gen", "--sf", "1", "--db", db, "--quiet"); code != ExitOK {
+	if code, _, stderr := runCLI("gen", "--sf", "1", "--db", db, "--quiet"); code != exitcode.OK {
 		t.Fatalf("gen: exit %d: %s", code, stderr)
 	}
 	code, fromDB, stderr := runCLI("queries", "--db", db, "--per-template", "3", "--seed", "4", "--expect")
-	if code != ExitOK || fromDB != stdout {
+	if code != exitcode.OK || fromDB != stdout {
 		t.Errorf("--db gave other lines than --meta (exit %d: %s)", code, stderr)
 	}
 
 	// A mix keeps its hashes with its instances.
 	code, mixed, stderr := runCLI("queries", "--meta", metaPath, "--per-template", "1", "--mix", "3:2,15:1", "--expect")
 	mix, err := workload.ReadJSONL(strings.NewReader(mixed))
-	if code != ExitOK || err != nil || len(mix) != 3 {
+	if code != exitcode.OK || err != nil || len(mix) != 3 {
 		t.Fatalf("mix: exit %d, %v, %d instances: %s", code, err, len(mix), stderr)
 	}
 	for _, in := range mix {
@@ -319,7 +320,7 @@ func TestQueriesExpect(t *testing.T) {
 	tampered := filepath.Join(dir, "tampered.json")
 	os.WriteFile(tampered, b.Bytes(), 0o644)
 	code, _, stderr = runCLI("queries", "--meta", tampered, "--per-template", "1", "--expect")
-	if code != ExitFailure || !strings.Contains(stderr, "other rows") {
+	if code != exitcode.Failure || !strings.Contains(stderr, "other rows") {
 		t.Errorf("tampered metadata: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -377,7 +378,7 @@ func TestQueriesOps(t *testing.T) {
 	dir := opsFixture(t)
 	ops, vars, out := filepath.Join(dir, "ops"), filepath.Join(dir, "vars.csv"), filepath.Join(dir, "q.jsonl")
 	code, stdout, stderr := runCLI("queries", "--ops", ops, "--vars", vars, "-o", out)
-	if code != ExitOK || stdout != "" {
+	if code != exitcode.OK || stdout != "" {
 		t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
 	}
 	got := map[string]string{}
@@ -417,13 +418,13 @@ func TestQueriesOps(t *testing.T) {
 
 	// --weights: weight·per-op entries each, shuffled.
 	code, mixed, stderr := runCLI("queries", "--ops", ops, "--vars", vars, "--per-op", "1", "--weights", "Users:2,Search:1", "--seed", "1")
-	if code != ExitOK || strings.Count(idsOf(t, mixed), "Users-") != 2 || strings.Count(idsOf(t, mixed), "Search-") != 1 {
+	if code != exitcode.OK || strings.Count(idsOf(t, mixed), "Users-") != 2 || strings.Count(idsOf(t, mixed), "Search-") != 1 {
 		t.Errorf("--weights: exit %d, %s: %s", code, idsOf(t, mixed), stderr)
 	}
 
 	// --literal with --schema: no variables, enums bare.
 	code, lit, stderr := runCLI("queries", "--ops", ops, "--vars", vars, "--literal", "--schema", filepath.Join(dir, "schema.graphqls"))
-	if code != ExitOK || !strings.Contains(lit, `users(first: 5, order: DESC)`) || strings.Contains(lit, `"variables":{"`) {
+	if code != exitcode.OK || !strings.Contains(lit, `users(first: 5, order: DESC)`) || strings.Contains(lit, `"variables":{"`) {
 		t.Errorf("--literal: exit %d: %s\n%s", code, stderr, lit)
 	}
 }
@@ -457,14 +458,14 @@ func TestQueriesOpsSchemaURL(t *testing.T) {
 	vars := filepath.Join(dir, "v.jsonl")
 	os.WriteFile(vars, []byte(`{"id": 1}`+"\n"), 0o644)
 	code, stdout, stderr := runCLI("queries", "--ops", good, "--vars", vars, "--schema", srv.URL)
-	if code != ExitOK || idsOf(t, stdout) != "U-0001" {
+	if code != exitcode.OK || idsOf(t, stdout) != "U-0001" {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	bad := filepath.Join(dir, "bad.graphql")
 	os.WriteFile(bad, []byte("query U($id: ID!) {\n  user(id: $id) { name age }\n}\n"), 0o644)
 	out := filepath.Join(dir, "q.jsonl")
 	code, _, stderr = runCLI("queries", "--ops", bad, "--vars", vars, "--schema", srv.URL, "-o", out)
-	if code != ExitFailure || !strings.Contains(stderr, bad+`:2:24: Cannot query field "age" on type "User"`) {
+	if code != exitcode.Failure || !strings.Contains(stderr, bad+`:2:24: Cannot query field "age" on type "User"`) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -494,7 +495,7 @@ queries:
 `), 0o644)
 	out := filepath.Join(dir, "q.jsonl")
 	code, stdout, stderr := runCLI("queries", "--import-graphql-bench", cfg, "-o", out)
-	if code != ExitOK || stdout != "" {
+	if code != exitcode.OK || stdout != "" {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	entries := readQueries(t, out)
@@ -547,29 +548,29 @@ func TestQueriesOpsBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{"--vars without --ops", []string{"--vars", vars}, ExitUsage, "--vars goes with --ops"},
-		{"--ops and --meta", []string{"--ops", ops, "--meta", "m.json"}, ExitUsage, "--meta cannot be combined with --ops"},
-		{"--ops and --import-graphql-bench", []string{"--import-graphql-bench", "c.yaml", "--ops", ops, "-o", out}, ExitUsage, "cannot be combined with --import-graphql-bench"},
-		{"--seed alone", []string{"--ops", ops, "--vars", vars, "--seed", "3"}, ExitUsage, "--seed draws rows (--shuffle)"},
-		{"--weights without --per-op", []string{"--ops", ops, "--vars", vars, "--weights", "Users:1"}, ExitUsage, "--weights needs --per-op N"},
-		{"bad --weights", []string{"--ops", ops, "--vars", vars, "--per-op", "1", "--weights", "Users:x"}, ExitUsage, "must be a positive integer"},
-		{"unknown operation in --weights", []string{"--ops", ops, "--vars", vars, "--per-op", "1", "--weights", "Nope:1"}, ExitUsage, "--weights: Nope is not an operation"},
-		{"--per-op 0", []string{"--ops", ops, "--per-op", "0"}, ExitUsage, "positive integer"},
-		{"import without -o", []string{"--import-graphql-bench", "c.yaml"}, ExitUsage, "needs -o FILE"},
-		{"syntax error", []string{"--ops", syntax, "-o", out}, ExitFailure, syntax + ":2:8: Unexpected )"},
-		{"unused variable", []string{"--ops", unused, "-o", out}, ExitFailure, unused + ":1:9: $x is defined by operation A but never used"},
-		{"empty directory", []string{"--ops", filepath.Join(dir, "empty"), "-o", out}, ExitFailure, "no .graphql or .gql files"},
-		{"missing ops", []string{"--ops", filepath.Join(dir, "none"), "-o", out}, ExitFailure, "none"},
-		{"column of no operation", []string{"--ops", ops, "--vars", write("v1.csv", "text,nope\nx,1\n"), "-o", out}, ExitFailure, "column nope is not a variable of any operation"},
-		{"value of the wrong type", []string{"--ops", oneOp, "--vars", write("v2.csv", "first\n10\nten\n"), "-o", out}, ExitFailure,
+		{"--vars without --ops", []string{"--vars", vars}, exitcode.Usage, "--vars goes with --ops"},
+		{"--ops and --meta", []string{"--ops", ops, "--meta", "m.json"}, exitcode.Usage, "--meta cannot be combined with --ops"},
+		{"--ops and --import-graphql-bench", []string{"--import-graphql-bench", "c.yaml", "--ops", ops, "-o", out}, exitcode.Usage, "cannot be combined with --import-graphql-bench"},
+		{"--seed alone", []string{"--ops", ops, "--vars", vars, "--seed", "3"}, exitcode.Usage, "--seed draws rows (--shuffle)"},
+		{"--weights without --per-op", []string{"--ops", ops, "--vars", vars, "--weights", "Users:1"}, exitcode.Usage, "--weights needs --per-op N"},
+		{"bad --weights", []string{"--ops", ops, "--vars", vars, "--per-op", "1", "--weights", "Users:x"}, exitcode.Usage, "must be a positive integer"},
+		{"unknown operation in --weights", []string{"--ops", ops, "--vars", vars, "--per-op", "1", "--weights", "Nope:1"}, exitcode.Usage, "--weights: Nope is not an operation"},
+		{"--per-op 0", []string{"--ops", ops, "--per-op", "0"}, exitcode.Usage, "positive integer"},
+		{"import without -o", []string{"--import-graphql-bench", "c.yaml"}, exitcode.Usage, "needs -o FILE"},
+		{"syntax error", []string{"--ops", syntax, "-o", out}, exitcode.Failure, syntax + ":2:8: Unexpected )"},
+		{"unused variable", []string{"--ops", unused, "-o", out}, exitcode.Failure, unused + ":1:9: $x is defined by operation A but never used"},
+		{"empty directory", []string{"--ops", filepath.Join(dir, "empty"), "-o", out}, exitcode.Failure, "no .graphql or .gql files"},
+		{"missing ops", []string{"--ops", filepath.Join(dir, "none"), "-o", out}, exitcode.Failure, "none"},
+		{"column of no operation", []string{"--ops", ops, "--vars", write("v1.csv", "text,nope\nx,1\n"), "-o", out}, exitcode.Failure, "column nope is not a variable of any operation"},
+		{"value of the wrong type", []string{"--ops", oneOp, "--vars", write("v2.csv", "first\n10\nten\n"), "-o", out}, exitcode.Failure,
 			`v2.csv: row 2 (line 3), column first ($first: Int! of operation Users): "ten" is not an Int (a 32-bit integer)`},
-		{"unknown operation in a row", []string{"--ops", ops, "--vars", write("v3.csv", "operation,text\nNope,x\n"), "-o", out}, ExitFailure, `operation "Nope" is not an operation`},
-		{"row of no operation", []string{"--ops", ops, "--vars", write("v4.csv", "text,first\nx,1\n"), "-o", out}, ExitFailure, "row 1 (line 2) applies to no operation"},
-		{"variables file of another kind", []string{"--ops", ops, "--vars", write("v.txt", "x"), "-o", out}, ExitFailure, "a variables file is CSV"},
-		{"schema that does not load", []string{"--ops", ops, "--vars", vars, "--schema", write("s.graphqls", "type Query { a: Nope }"), "-o", out}, ExitFailure, "s.graphqls:1:"},
-		{"graphql-bench file missing", []string{"--import-graphql-bench", filepath.Join(dir, "none.yaml"), "-o", out}, ExitFailure, "none.yaml"},
+		{"unknown operation in a row", []string{"--ops", ops, "--vars", write("v3.csv", "operation,text\nNope,x\n"), "-o", out}, exitcode.Failure, `operation "Nope" is not an operation`},
+		{"row of no operation", []string{"--ops", ops, "--vars", write("v4.csv", "text,first\nx,1\n"), "-o", out}, exitcode.Failure, "row 1 (line 2) applies to no operation"},
+		{"variables file of another kind", []string{"--ops", ops, "--vars", write("v.txt", "x"), "-o", out}, exitcode.Failure, "a variables file is CSV"},
+		{"schema that does not load", []string{"--ops", ops, "--vars", vars, "--schema", write("s.graphqls", "type Query { a: Nope }"), "-o", out}, exitcode.Failure, "s.graphqls:1:"},
+		{"graphql-bench file missing", []string{"--import-graphql-bench", filepath.Join(dir, "none.yaml"), "-o", out}, exitcode.Failure, "none.yaml"},
 		{"graphql-bench query with an error", []string{"--import-graphql-bench", write("c.yaml", "url: http://x\nqueries:\n  - name: A\n    query: 'query A { a('\n"), "-o", out},
-			ExitFailure, "c.yaml: query A:1:"},
+			exitcode.Failure, "c.yaml: query A:1:"},
 	} {
 		code, _, stderr := runCLI(append([]string{"queries"}, c.args...)...)
 		if code != c.code || !strings.Contains(stderr, c.want) {

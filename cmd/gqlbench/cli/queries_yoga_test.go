@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/internal/nodetest"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -59,26 +60,26 @@ query Since($date: Date!) {
 	auth := []string{"--header-env", "Authorization=SHOP_AUTH"}
 
 	code, _, stderr := runEnv(shopEnv, "queries", "--ops", ops, "--vars", vars, "--schema", url, "-o", q)
-	if code != ExitFailure || !strings.Contains(stderr, "HTTP 401") || !strings.Contains(stderr, "--header-env Authorization=VAR") {
+	if code != exitcode.Failure || !strings.Contains(stderr, "HTTP 401") || !strings.Contains(stderr, "--header-env Authorization=VAR") {
 		t.Fatalf("queries --schema URL without credentials: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := runEnv(shopEnv, "queries", "--ops", ops, "--vars", vars, "--header", "Authorization: Bearer wrong", "--schema", url, "-o", q); code != ExitFailure ||
+	if code, _, stderr := runEnv(shopEnv, "queries", "--ops", ops, "--vars", vars, "--header", "Authorization: Bearer wrong", "--schema", url, "-o", q); code != exitcode.Failure ||
 		!strings.Contains(stderr, "check the credentials in the 1 request headers given") || strings.Contains(stderr, "wrong") {
 		t.Fatalf("queries --schema URL with a wrong token: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := runEnv(shopEnv, append([]string{"queries", "--ops", ops, "--vars", vars, "--schema", url, "-o", q}, auth...)...); code != ExitOK {
+	if code, _, stderr := runEnv(shopEnv, append([]string{"queries", "--ops", ops, "--vars", vars, "--schema", url, "-o", q}, auth...)...); code != exitcode.OK {
 		t.Fatalf("queries --schema URL --header-env: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := runEnv(shopEnv, append([]string{"queries", "--ops", ops, "--vars", vars, "-o", q}, auth...)...); code != ExitUsage || !strings.Contains(stderr, "--header-env goes with --schema URL") {
+	if code, _, stderr := runEnv(shopEnv, append([]string{"queries", "--ops", ops, "--vars", vars, "-o", q}, auth...)...); code != exitcode.Usage || !strings.Contains(stderr, "--header-env goes with --schema URL") {
 		t.Fatalf("a header flag without --schema URL: exit %d: %s", code, stderr)
 	}
 
 	golden := filepath.Join(dir, "golden.jsonl")
 	code, _, stderr = runEnv(shopEnv, "record", "--target", url, "--queries", q, "-o", golden, "--quiet")
-	if code != ExitFailure || !strings.Contains(stderr, "HTTP 401") || !strings.Contains(stderr, "--header-env Authorization=VAR") {
+	if code != exitcode.Failure || !strings.Contains(stderr, "HTTP 401") || !strings.Contains(stderr, "--header-env Authorization=VAR") {
 		t.Fatalf("record without credentials: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := runEnv(shopEnv, append([]string{"record", "--target", url, "--queries", q, "-o", golden, "--quiet"}, auth...)...); code != ExitOK {
+	if code, _, stderr := runEnv(shopEnv, append([]string{"record", "--target", url, "--queries", q, "-o", golden, "--quiet"}, auth...)...); code != exitcode.OK {
 		t.Fatalf("record: exit %d: %s", code, stderr)
 	}
 
@@ -88,17 +89,17 @@ query Since($date: Date!) {
 		return code, stderr
 	}
 	code, stderr = load()
-	if code == ExitOK || !strings.Contains(stderr, "wants credentials") || !strings.Contains(stderr, "--header 'Authorization: Bearer TOKEN'") ||
+	if code == exitcode.OK || !strings.Contains(stderr, "wants credentials") || !strings.Contains(stderr, "--header 'Authorization: Bearer TOKEN'") ||
 		!strings.Contains(stderr, "--header-env") || strings.Contains(stderr, "not a GraphQL endpoint") {
 		t.Errorf("load without credentials: exit %d: %s", code, stderr)
 	}
 	code, stderr = load("--header", "Authorization: Bearer not-the-token")
-	if code == ExitOK || !strings.Contains(stderr, "refuses the credentials given") || strings.Contains(stderr, "not-the-token") {
+	if code == exitcode.OK || !strings.Contains(stderr, "refuses the credentials given") || strings.Contains(stderr, "not-the-token") {
 		t.Errorf("load with a wrong token: exit %d: %s", code, stderr)
 	}
 	code, stderr = load(auth...)
 	f, err := runfile.ReadFile(out)
-	if code != ExitOK || err != nil || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
+	if code != exitcode.OK || err != nil || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
 		t.Fatalf("load with credentials: exit %d, %v: %s", code, err, stderr)
 	}
 	if got := strings.Join(f.Header.Queries.Templates, ","); got != "Book,Since" {
@@ -130,10 +131,10 @@ func TestUserAPIPreflightOnYoga(t *testing.T) {
 		"bad.graphql":  "query Nope { book(id: \"1\") { isbn } }\n",
 	})
 	q, golden, out := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "golden.jsonl"), filepath.Join(dir, "run.jsonl")
-	if code, _, stderr := run("queries", "--ops", filepath.Join(dir, "shop.graphql"), "--vars", filepath.Join(dir, "vars.csv"), "-o", q); code != ExitOK {
+	if code, _, stderr := run("queries", "--ops", filepath.Join(dir, "shop.graphql"), "--vars", filepath.Join(dir, "vars.csv"), "-o", q); code != exitcode.OK {
 		t.Fatalf("queries: %s", stderr)
 	}
-	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != ExitOK {
+	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != exitcode.OK {
 		t.Fatalf("record: %s", stderr)
 	}
 	load := func(target, queries string, args ...string) (int, string) {
@@ -142,30 +143,30 @@ func TestUserAPIPreflightOnYoga(t *testing.T) {
 	}
 
 	code, stderr := load(good, golden, "--apq")
-	if code == ExitOK || !strings.Contains(stderr, "answers GraphQL but not automatic persisted queries (--apq)") || strings.Contains(stderr, "not a GraphQL endpoint") {
+	if code == exitcode.OK || !strings.Contains(stderr, "answers GraphQL but not automatic persisted queries (--apq)") || strings.Contains(stderr, "not a GraphQL endpoint") {
 		t.Errorf("--apq against an API without it: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = run("record", "--target", good, "--queries", q, "-o", filepath.Join(dir, "apq.jsonl"), "--apq")
-	if code != ExitUsage || !strings.Contains(stderr, "answers GraphQL but not automatic persisted queries (--apq): Book-0001 sent in full is answered") {
+	if code != exitcode.Usage || !strings.Contains(stderr, "answers GraphQL but not automatic persisted queries (--apq): Book-0001 sent in full is answered") {
 		t.Errorf("record --apq against an API without it: exit %d: %s", code, stderr)
 	}
 
-	if code, _, stderr := run("queries", "--ops", filepath.Join(dir, "bad.graphql"), "-o", filepath.Join(dir, "bad.jsonl")); code != ExitOK {
+	if code, _, stderr := run("queries", "--ops", filepath.Join(dir, "bad.graphql"), "-o", filepath.Join(dir, "bad.jsonl")); code != exitcode.OK {
 		t.Fatalf("queries: %s", stderr)
 	}
 	code, stderr = load(good, filepath.Join(dir, "bad.jsonl"), "--check", "status")
-	if code == ExitOK || !strings.Contains(stderr, "the server rejects Nope") || !strings.Contains(stderr, "is the queries file written for this API?") ||
+	if code == exitcode.OK || !strings.Contains(stderr, "the server rejects Nope") || !strings.Contains(stderr, "is the queries file written for this API?") ||
 		!strings.Contains(stderr, `Cannot query field \"isbn\"`) || strings.Contains(stderr, "benchmark") {
 		t.Errorf("an operation the API rejects: exit %d: %s", code, stderr)
 	}
 
 	code, stderr = load(mutated, golden, "--ignore-path", "data.book.price")
 	f, _ := runfile.ReadFile(out)
-	if code != ExitOK || f == nil || f.Summary.Total.Wrong != 0 || strings.Contains(stderr, "differs") {
+	if code != exitcode.OK || f == nil || f.Summary.Total.Wrong != 0 || strings.Contains(stderr, "differs") {
 		t.Errorf("--ignore-path on the field that differs: exit %d, the preflight: %s", code, stderr)
 	}
 	code, stderr = load(mutated, golden)
-	if code != ExitCheck || !strings.Contains(stderr, "warning: Book (Book-0001): the answer differs from the expected one: data.book.price: expected 33.05, got 34.05") {
+	if code != exitcode.Check || !strings.Contains(stderr, "warning: Book (Book-0001): the answer differs from the expected one: data.book.price: expected 33.05, got 34.05") {
 		t.Errorf("a wrong answer: exit %d, the preflight: %s", code, stderr)
 	}
 }
@@ -188,7 +189,7 @@ func TestUserAPIListVariablesOnYoga(t *testing.T) {
 		if literal {
 			args = append(args, "--literal")
 		}
-		if code, _, stderr := run(args...); code != ExitOK {
+		if code, _, stderr := run(args...); code != exitcode.OK {
 			t.Fatalf("queries (literal %v): exit %d: %s", literal, code, stderr)
 		}
 		f, err := queryfile.ReadFile(q)
@@ -207,7 +208,7 @@ func TestUserAPIListVariablesOnYoga(t *testing.T) {
 			}
 		}
 		golden := filepath.Join(dir, "golden.jsonl")
-		if code, _, stderr := run("record", "--target", url, "--queries", q, "-o", golden, "--quiet"); code != ExitOK {
+		if code, _, stderr := run("record", "--target", url, "--queries", q, "-o", golden, "--quiet"); code != exitcode.OK {
 			t.Fatalf("the API refuses a value (literal %v): %s", literal, stderr)
 		}
 		g, _ := queryfile.ReadFile(golden)
@@ -225,7 +226,7 @@ func TestUserAPIListVariablesOnYoga(t *testing.T) {
 	}
 	bad := writeFiles(t, map[string]string{"v.csv": "tags,genres,years\n,mystery,\n"})
 	code, _, stderr := run("queries", "--ops", filepath.Join(dir, "tagged.graphql"), "--vars", filepath.Join(bad, "v.csv"), "--schema", url)
-	if code != ExitFailure || !strings.Contains(stderr, "row 1 (line 2), column genres ($genres: [Genre!] of operation Tagged): \"mystery\" is not a value of the enum Genre") {
+	if code != exitcode.Failure || !strings.Contains(stderr, "row 1 (line 2), column genres ($genres: [Genre!] of operation Tagged): \"mystery\" is not a value of the enum Genre") {
 		t.Errorf("a wrong enum value: exit %d: %s", code, stderr)
 	}
 }
@@ -248,11 +249,11 @@ mutation AddReview($bookId: ID!, $stars: Int!) { addReview(bookId: $bookId, star
 	})
 	q, golden, out := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "golden.jsonl"), filepath.Join(dir, "run.jsonl")
 	code, _, stderr := run("queries", "--ops", filepath.Join(dir, "shop.graphql"), "--vars", filepath.Join(dir, "vars.csv"), "-o", q)
-	if code != ExitOK || !strings.Contains(stderr, "warning: 2 of 4 entries run mutations (AddReview)") {
+	if code != exitcode.OK || !strings.Contains(stderr, "warning: 2 of 4 entries run mutations (AddReview)") {
 		t.Fatalf("queries: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = run("record", "--target", url, "--queries", q, "-o", golden)
-	if code != ExitOK || !strings.Contains(stderr, "2 of 4 entries run mutations (AddReview): every entry is sent one at a time, in file order") {
+	if code != exitcode.OK || !strings.Contains(stderr, "2 of 4 entries run mutations (AddReview): every entry is sent one at a time, in file order") {
 		t.Fatalf("record: exit %d: %s", code, stderr)
 	}
 	g, _ := queryfile.ReadFile(golden)
@@ -272,11 +273,11 @@ mutation AddReview($bookId: ID!, $stars: Int!) { addReview(bookId: $bookId, star
 		return code, stderr, f
 	}
 	code, _, stderr = run("load", "--target", url, "-o", out, "--queries", q, "--check", "status", "--runs", "2", "--duration", "200ms", "--interval", "100ms")
-	if code != ExitOK || !strings.Contains(stderr, "load: 2 runs of 200ms each (the first a warm-up): 400ms in all; --runs N and --duration D change it") {
+	if code != exitcode.OK || !strings.Contains(stderr, "load: 2 runs of 200ms each (the first a warm-up): 400ms in all; --runs N and --duration D change it") {
 		t.Errorf("load does not say how long it runs: exit %d: %s", code, stderr)
 	}
 	code, stderr, f := load("--queries", q, "--check", "status", "--method", "GET")
-	if code != ExitOK || f == nil || f.Summary.Total.Errors != 0 {
+	if code != exitcode.OK || f == nil || f.Summary.Total.Errors != 0 {
 		t.Fatalf("--method GET with a mutation: exit %d: %s", code, stderr)
 	}
 	if p := f.Header.Params; p.Method != "GET" || p.MutationMethod != "POST" || p.Mutations != 2 {
@@ -287,11 +288,11 @@ mutation AddReview($bookId: ID!, $stars: Int!) { addReview(bookId: $bookId, star
 		t.Errorf("load's warnings: %s", stderr)
 	}
 	code, stderr, f = load("--queries", golden)
-	if code != ExitCheck || f.Summary.Total.Wrong == 0 {
+	if code != exitcode.Check || f.Summary.Total.Wrong == 0 {
 		t.Errorf("the recorded answers after writes: exit %d: %s", code, stderr)
 	}
 	code, stderr, f = load("--queries", golden, "--ignore-path", "data.addReview.id", "--ignore-path", "data.book.reviews")
-	if code != ExitOK || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
+	if code != exitcode.OK || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
 		t.Errorf("with the ids and the growing list ignored: exit %d: %s", code, stderr)
 	}
 }
@@ -324,7 +325,7 @@ func TestUserAPIChainsOnYoga(t *testing.T) {
 	mutated := nodetest.StartYoga(t, "--mutate")
 	dir := writeFiles(t, map[string]string{"pages.graphql": pagesOps, "vars.csv": "first\n3\n4\n"})
 	q, golden, out := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "golden.jsonl"), filepath.Join(dir, "run.jsonl")
-	if code, _, stderr := run("queries", "--ops", filepath.Join(dir, "pages.graphql"), "--vars", filepath.Join(dir, "vars.csv"), "--schema", good, "-o", q); code != ExitOK {
+	if code, _, stderr := run("queries", "--ops", filepath.Join(dir, "pages.graphql"), "--vars", filepath.Join(dir, "vars.csv"), "--schema", good, "-o", q); code != exitcode.OK {
 		t.Fatalf("queries: exit %d: %s", code, stderr)
 	}
 	f, err := queryfile.ReadFile(q)
@@ -334,7 +335,7 @@ func TestUserAPIChainsOnYoga(t *testing.T) {
 	if b, _ := json.Marshal(f.Entries[0].Steps[0].Then[0].Body); !strings.Contains(string(b), `{.booksPage.pageInfo.endCursor}`) {
 		t.Errorf("the second step's variables: %s", b)
 	}
-	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != ExitOK {
+	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != exitcode.OK {
 		t.Fatalf("record: exit %d: %s", code, stderr)
 	}
 	g, _ := queryfile.ReadFile(golden)
@@ -367,11 +368,11 @@ func TestUserAPIChainsOnYoga(t *testing.T) {
 		f, _ := runfile.ReadFile(out)
 		return code, stderr, f
 	}
-	if code, stderr, f := load(good); code != ExitOK || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
+	if code, stderr, f := load(good); code != exitcode.OK || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 {
 		t.Errorf("the chain against the right server: exit %d: %s", code, stderr)
 	}
 	code, stderr, r := load(mutated)
-	if code != ExitCheck || !strings.Contains(r.Summary.FirstWrong, "data.FirstPage.NextPage.") || !strings.Contains(r.Summary.FirstWrong, "price: expected 33.05, got 34.05") {
+	if code != exitcode.Check || !strings.Contains(r.Summary.FirstWrong, "data.FirstPage.NextPage.") || !strings.Contains(r.Summary.FirstWrong, "price: expected 33.05, got 34.05") {
 		t.Errorf("a wrong price on the third page: exit %d, first wrong %q: %s", code, r.Summary.FirstWrong, stderr)
 	}
 
@@ -385,7 +386,7 @@ func TestUserAPIChainsOnYoga(t *testing.T) {
 	} {
 		bad := writeFiles(t, map[string]string{"bad.graphql": c.ops})
 		code, _, stderr := run("queries", "--ops", filepath.Join(bad, "bad.graphql"))
-		if code != ExitFailure || !strings.Contains(stderr, c.err) {
+		if code != exitcode.Failure || !strings.Contains(stderr, c.err) {
 			t.Errorf("%q: exit %d: %s, want %q", c.ops, code, stderr, c.err)
 		}
 	}

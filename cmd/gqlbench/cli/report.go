@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/report"
 )
 
@@ -91,7 +92,7 @@ func runReport(ctx context.Context, env Env, args []string) error {
 		for _, v := range violations {
 			fmt.Fprintf(env.Stderr, "report: FAIL %s\n", v)
 		}
-		return exitError{ExitCheck, fmt.Errorf("%d threshold violation(s) (--fail-if %s)", len(violations), *failIf)}
+		return exitcode.With(exitcode.Check, fmt.Errorf("%d threshold violation(s) (--fail-if %s)", len(violations), *failIf))
 	}
 	return nil
 }

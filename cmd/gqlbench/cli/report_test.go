@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // reportFixtures are the report package's real run files.
@@ -49,11 +51,11 @@ func TestReportStdin(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			flags := []string{"report", "--format", "json", "--quiet"}
 			code, want, stderr := run(append(flags, c.named...)...)
-			if code != ExitOK {
+			if code != exitcode.OK {
 				t.Fatalf("named: exit %d, %s", code, stderr)
 			}
 			code, got, stderr := runStdin(bytes.NewReader(data), append(flags, c.args...)...)
-			if code != ExitOK {
+			if code != exitcode.OK {
 				t.Fatalf("piped: exit %d, %s", code, stderr)
 			}
 			if want = strings.ReplaceAll(want, c.stdinAfter, "stdin"); got != want {
@@ -79,15 +81,15 @@ func TestReportStdinMisuse(t *testing.T) {
 		stderr []string // substrings of the error
 	}{
 		// Twice among the run files.
-		{"twice", bytes.NewReader(data), []string{"-", "-"}, ExitUsage, []string{"standard input", "once"}},
+		{"twice", bytes.NewReader(data), []string{"-", "-"}, exitcode.Usage, []string{"standard input", "once"}},
 		// Once as a run file and once as the baseline.
-		{"run and baseline", bytes.NewReader(data), []string{"-", "--baseline", "-"}, ExitUsage, []string{"standard input", "once"}},
+		{"run and baseline", bytes.NewReader(data), []string{"-", "--baseline", "-"}, exitcode.Usage, []string{"standard input", "once"}},
 		// Nothing piped in: not a run file, and the error says where it looked.
-		{"empty", strings.NewReader(""), []string{"-"}, ExitFailure, []string{"stdin", "no header"}},
+		{"empty", strings.NewReader(""), []string{"-"}, exitcode.Failure, []string{"stdin", "no header"}},
 		// A corrupt line is named as in a file.
-		{"corrupt", strings.NewReader(strings.Replace(string(data), "\n", "\n{not json\n", 1)), []string{"-"}, ExitFailure, []string{"stdin", "line 2"}},
+		{"corrupt", strings.NewReader(strings.Replace(string(data), "\n", "\n{not json\n", 1)), []string{"-"}, exitcode.Failure, []string{"stdin", "line 2"}},
 		// No standard input at all (an Env without one).
-		{"no stdin", nil, []string{"-"}, ExitFailure, []string{"stdin"}},
+		{"no stdin", nil, []string{"-"}, exitcode.Failure, []string{"stdin"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := runStdin(c.stdin, append([]string{"report", "--quiet"}, c.args...)...)
@@ -107,13 +109,13 @@ func TestReportFormats(t *testing.T) {
 	files := reportFixtures(t)
 	for format, prefix := range map[string]string{"html": "<!DOCTYPE html>", "md": "# gqlbench report", "csv": "series,mode,sf,", "json": "{\n  \"title\""} {
 		code, stdout, stderr := run(append([]string{"report", "--format", format, "--quiet"}, files...)...)
-		if code != ExitOK || !strings.HasPrefix(stdout, prefix) {
+		if code != exitcode.OK || !strings.HasPrefix(stdout, prefix) {
 			t.Errorf("%s: exit %d, stdout %.80q, stderr %s", format, code, stdout, stderr)
 		}
 	}
 	// Markdown on stdout by default; the summary on stderr.
 	code, stdout, stderr := run(append([]string{"report"}, files...)...)
-	if code != ExitOK || !strings.HasPrefix(stdout, "# gqlbench report") || !strings.Contains(stderr, "throughput/s") {
+	if code != exitcode.OK || !strings.HasPrefix(stdout, "# gqlbench report") || !strings.Contains(stderr, "throughput/s") {
 		t.Errorf("default: exit %d, stdout %.80q, stderr %s", code, stdout, stderr)
 	}
 }
@@ -127,17 +129,17 @@ func TestReportOutputExtension(t *testing.T) {
 		args := append([]string{"report", files[0], "-o", out}, files[1:]...)
 		code, stdout, stderr := run(append(args, "--title", "T")...)
 		data, err := os.ReadFile(out)
-		if code != ExitOK || err != nil || !strings.HasPrefix(string(data), prefix) || stdout != "" || !strings.Contains(stderr, out) {
+		if code != exitcode.OK || err != nil || !strings.HasPrefix(string(data), prefix) || stdout != "" || !strings.Contains(stderr, out) {
 			t.Errorf("%s: exit %d, %v, file %.60q, stdout %.60q, stderr %s", ext, code, err, data, stdout, stderr)
 		}
 	}
-	if code, _, stderr := run("report", files[0], "-o", filepath.Join(dir, "report.pdf")); code != ExitUsage || !strings.Contains(stderr, "--format") {
+	if code, _, stderr := run("report", files[0], "-o", filepath.Join(dir, "report.pdf")); code != exitcode.Usage || !strings.Contains(stderr, "--format") {
 		t.Errorf("unknown extension: exit %d, %s", code, stderr)
 	}
-	if code, _, _ := run("report", files[0], "--format", "pdf"); code != ExitUsage {
+	if code, _, _ := run("report", files[0], "--format", "pdf"); code != exitcode.Usage {
 		t.Errorf("unknown format: exit %d", code)
 	}
-	if code, _, _ := run("report"); code != ExitUsage {
+	if code, _, _ := run("report"); code != exitcode.Usage {
 		t.Errorf("no files: exit %d", code)
 	}
 }
@@ -146,7 +148,7 @@ func TestReportBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "nope.jsonl")
 	code, _, stderr := run("report", missing)
-	if code != ExitFailure || !strings.Contains(stderr, missing) {
+	if code != exitcode.Failure || !strings.Contains(stderr, missing) {
 		t.Errorf("missing file: exit %d, %s", code, stderr)
 	}
 	corrupt := filepath.Join(dir, "corrupt.jsonl")
@@ -158,11 +160,11 @@ func TestReportBadFiles(t *testing.T) {
 	lines[1] = "{not json\n"
 	os.WriteFile(corrupt, []byte(strings.Join(lines, "")), 0o644)
 	code, _, stderr = run("report", corrupt)
-	if code != ExitFailure || !strings.Contains(stderr, corrupt) || !strings.Contains(stderr, "line 2") {
+	if code != exitcode.Failure || !strings.Contains(stderr, corrupt) || !strings.Contains(stderr, "line 2") {
 		t.Errorf("corrupt file: exit %d, %s", code, stderr)
 	}
 	code, _, stderr = run("report", reportFixtures(t)[0], "--baseline", missing)
-	if code != ExitFailure || !strings.Contains(stderr, "baseline") || !strings.Contains(stderr, missing) {
+	if code != exitcode.Failure || !strings.Contains(stderr, "baseline") || !strings.Contains(stderr, missing) {
 		t.Errorf("missing baseline: exit %d, %s", code, stderr)
 	}
 }
@@ -171,19 +173,19 @@ func TestReportThresholds(t *testing.T) {
 	files := reportFixtures(t)
 	dir := t.TempDir()
 	for _, bad := range []string{"speed>1", "wrong<1", "p99>soon", "regression>5"} {
-		if code, _, stderr := run(append([]string{"report", "--fail-if", bad}, files...)...); code != ExitUsage || !strings.Contains(stderr, "--fail-if") {
+		if code, _, stderr := run(append([]string{"report", "--fail-if", bad}, files...)...); code != exitcode.Usage || !strings.Contains(stderr, "--fail-if") {
 			t.Errorf("%s: exit %d, %s", bad, code, stderr)
 		}
 	}
 	// The fixtures have no wrong answers and no errors.
-	if code, _, stderr := run(append([]string{"report", "--quiet", "--fail-if", "wrong>0,errors>0", "-o", filepath.Join(dir, "ok.md")}, files...)...); code != ExitOK {
+	if code, _, stderr := run(append([]string{"report", "--quiet", "--fail-if", "wrong>0,errors>0", "-o", filepath.Join(dir, "ok.md")}, files...)...); code != exitcode.OK {
 		t.Errorf("wrong>0,errors>0: exit %d, %s", code, stderr)
 	}
 	// No query takes under a nanosecond: every template violates, and the
 	// report is written all the same.
 	out := filepath.Join(dir, "gate.html")
 	code, _, stderr := run(append([]string{"report", "--quiet", "--fail-if", "p99>1ns", "-o", out}, files...)...)
-	if code != ExitCheck || !strings.Contains(stderr, "FAIL") || !strings.Contains(stderr, "p99>1ns") {
+	if code != exitcode.Check || !strings.Contains(stderr, "FAIL") || !strings.Contains(stderr, "p99>1ns") {
 		t.Errorf("p99>1ns: exit %d, %s", code, stderr)
 	}
 	if data, err := os.ReadFile(out); err != nil || !strings.Contains(string(data), "<svg") {
@@ -192,7 +194,7 @@ func TestReportThresholds(t *testing.T) {
 	// A file against itself as the baseline is no regression.
 	qt3 := "../../../report/testdata/batch-qt3.jsonl"
 	code, _, stderr = run("report", "--quiet", qt3, "--baseline", qt3, "--fail-if", "regression>5%")
-	if code != ExitOK {
+	if code != exitcode.OK {
 		t.Errorf("self as baseline: exit %d, %s", code, stderr)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // The secrets of TestNoSecretInAnyOutput: long and unlike anything else in
@@ -95,7 +97,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	} {
 		name := strings.Join(c.args[:2], " ")
 		code, stdout, stderr := runCtx(2*time.Minute, c.args...)
-		if (code == ExitOK) != c.ok {
+		if (code == exitcode.OK) != c.ok {
 			t.Errorf("%v: exit %d (want success %v): %s", c.args, code, c.ok, stderr)
 		}
 		for _, s := range secretForms() {
@@ -154,7 +156,7 @@ func secretForms() []string {
 func TestShortSecretInMessage(t *testing.T) {
 	q := writeQueries(t, t.TempDir(), 1, "")
 	code, stdout, stderr := run("load", "--target", "http://bob:pw1@127.0.0.1:1/graphql", "--queries", q, "--check", "status", "--duration", "100ms")
-	if code != ExitFailure || !strings.Contains(stderr, "http://bob:xxxxx@127.0.0.1:1/graphql") || strings.Contains(stdout+stderr, "bob:pw1") {
+	if code != exitcode.Failure || !strings.Contains(stderr, "http://bob:xxxxx@127.0.0.1:1/graphql") || strings.Contains(stdout+stderr, "bob:pw1") {
 		t.Errorf("exit %d, stderr %q; want a failure naming http://bob:xxxxx@127.0.0.1:1/graphql", code, stderr)
 	}
 }

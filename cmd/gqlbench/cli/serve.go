@@ -66,11 +66,11 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	if v.NeedsDB {
 		var err error
 		if loc, err = dbloc.Parse(*db); err != nil {
-			return usageError{from + ": " + err.Error()}
+			return usagef("%s: %v", from, err)
 		}
 		if loc.Kind() == dbloc.SQLite { // sqlite:/dev/null is no database, and not to be written beside
 			if err := outfile.CheckFile(loc.SQLitePath(), "an SQLite database"); err != nil {
-				return usageError{from + ": " + err.Error()}
+				return usagef("%s: %v", from, err)
 			}
 		}
 	}
@@ -79,7 +79,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	}
 	loop, err := isLoopback(*addr)
 	if err != nil {
-		return usageError{err.Error()}
+		return usagef("%v", err)
 	}
 	if !loop {
 		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", *addr)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/peer"
 	"github.com/gqlbench/gqlbench/server/peer/postgraphile"
@@ -18,17 +19,17 @@ import (
 func TestServePostgraphileErrors(t *testing.T) {
 	t.Setenv(peer.CacheEnv, t.TempDir()) // nothing installed
 	code, _, stderr := run("serve", "postgraphile", "--db", "sqlite:"+filepath.Join(t.TempDir(), "x.db"))
-	if code != ExitFailure || !strings.Contains(stderr, "PostgreSQL only") {
+	if code != exitcode.Failure || !strings.Contains(stderr, "PostgreSQL only") {
 		t.Errorf("on SQLite: exit %d, stderr %q", code, stderr)
 	}
 	t.Setenv("PATH", "")
 	code, _, stderr = run("serve", "postgraphile", "--db", "postgres://u@127.0.0.1:1/x")
-	if code != ExitFailure || !strings.Contains(stderr, "cannot start postgraphile") || !strings.Contains(stderr, "npm was not found") ||
+	if code != exitcode.Failure || !strings.Contains(stderr, "cannot start postgraphile") || !strings.Contains(stderr, "npm was not found") ||
 		!strings.Contains(stderr, "install Node.js") || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
 		t.Errorf("without npm: exit %d, stderr %q", code, stderr)
 	}
 	code, _, stderr = run("serve", "postgraphile", "--db", "postgres://u@127.0.0.1:1/x", "--trace")
-	if code != ExitUsage || !strings.Contains(stderr, "--trace") {
+	if code != exitcode.Usage || !strings.Contains(stderr, "--trace") {
 		t.Errorf("--trace: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -54,7 +55,7 @@ func TestServePostgraphileExec(t *testing.T) {
 	replaceProcess = func(p *server.Program) error { got = p; return nil }
 	t.Cleanup(func() { replaceProcess = execProgram })
 	code, _, stderr := run("serve", "postgraphile", "--db", "postgres://u:pw@127.0.0.1:5/b", "--pool", "3", "--addr", "127.0.0.1:0")
-	if code != ExitOK || got == nil {
+	if code != exitcode.OK || got == nil {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	for _, want := range []string{"GQLBENCH_DB=postgres://u:pw@127.0.0.1:5/b?sslmode=disable", "GQLBENCH_POOL=3", "GQLBENCH_ADDR=127.0.0.1:0", "GQLBENCH_VARIANT=postgraphile"} {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/server"
 )
 
@@ -130,7 +131,7 @@ func TestServeNull(t *testing.T) {
 	}
 	resp.Body.Close()
 	cancel()
-	if code := <-exit; code != ExitOK {
+	if code := <-exit; code != exitcode.OK {
 		t.Fatalf("exit %d after cancel: %s", code, stderr)
 	}
 	if !strings.Contains(stderr.String(), "stopped") {
@@ -148,7 +149,7 @@ func TestServeWithDB(t *testing.T) {
 		t.Errorf("%d %s", status, body)
 	}
 	cancel()
-	if code := <-exit; code != ExitOK {
+	if code := <-exit; code != exitcode.OK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	want := server.Config{DB: "postgres://u:secret@h/db", Pool: 3, MaxDepth: 9, Timeout: 5 * time.Second}
@@ -181,7 +182,7 @@ func TestServeDBFromEnvironment(t *testing.T) {
 	} {
 		_, stderr, cancel, exit := startServeEnv(t, env, c.args...)
 		cancel()
-		if code := <-exit; code != ExitOK {
+		if code := <-exit; code != exitcode.OK {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		if got := testDB.config.Load(); got == nil || got.DB != c.want {
@@ -200,19 +201,19 @@ func TestServeBadUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{"no variant", []string{"serve"}, ExitUsage, "missing VARIANT: one of"},                                // lists the variants
-		{"unknown variant", []string{"serve", "nope"}, ExitUsage, "unknown variant \"nope\""},                  // named
-		{"unknown variant lists", []string{"serve", "nope"}, ExitUsage, "cli-test-db"},                         // the list
-		{"needs a database", []string{"serve", "cli-test-db"}, ExitUsage, "needs a database"},                  // NeedsDB without --db
-		{"two variants", []string{"serve", "null", "null"}, ExitUsage, "unexpected argument"},                  // one at a time
-		{"unknown flag", []string{"serve", "null", "--port", "1"}, ExitUsage, "-port"},                         // flag package's message
-		{"bad pool", []string{"serve", "null", "--pool", "0"}, ExitUsage, "--pool"},                            // at least 1
-		{"bad timeout", []string{"serve", "null", "--timeout", "0s"}, ExitUsage, "--timeout"},                  // positive
-		{"bad depth", []string{"serve", "null", "--max-depth", "0"}, ExitUsage, "--max-depth"},                 // at least 1
-		{"bad limit", []string{"serve", "null", "--max-response-bytes", "0"}, ExitUsage, "positive"},           // positive
-		{"bad address", []string{"serve", "null", "--addr", "localhost"}, ExitUsage, "HOST:PORT"},              // no port
-		{"invalid port", []string{"serve", "null", "--addr", "127.0.0.1:99999"}, ExitFailure, "cannot listen"}, // Listen fails: exit 1
-		{"profiles exposed", []string{"serve", "null", "--pprof", "0.0.0.0:6060"}, ExitUsage, "loopback"},      // never on the network
+		{"no variant", []string{"serve"}, exitcode.Usage, "missing VARIANT: one of"},                                // lists the variants
+		{"unknown variant", []string{"serve", "nope"}, exitcode.Usage, "unknown variant \"nope\""},                  // named
+		{"unknown variant lists", []string{"serve", "nope"}, exitcode.Usage, "cli-test-db"},                         // the list
+		{"needs a database", []string{"serve", "cli-test-db"}, exitcode.Usage, "needs a database"},                  // NeedsDB without --db
+		{"two variants", []string{"serve", "null", "null"}, exitcode.Usage, "unexpected argument"},                  // one at a time
+		{"unknown flag", []string{"serve", "null", "--port", "1"}, exitcode.Usage, "-port"},                         // flag package's message
+		{"bad pool", []string{"serve", "null", "--pool", "0"}, exitcode.Usage, "--pool"},                            // at least 1
+		{"bad timeout", []string{"serve", "null", "--timeout", "0s"}, exitcode.Usage, "--timeout"},                  // positive
+		{"bad depth", []string{"serve", "null", "--max-depth", "0"}, exitcode.Usage, "--max-depth"},                 // at least 1
+		{"bad limit", []string{"serve", "null", "--max-response-bytes", "0"}, exitcode.Usage, "positive"},           // positive
+		{"bad address", []string{"serve", "null", "--addr", "localhost"}, exitcode.Usage, "HOST:PORT"},              // no port
+		{"invalid port", []string{"serve", "null", "--addr", "127.0.0.1:99999"}, exitcode.Failure, "cannot listen"}, // Listen fails: exit 1
+		{"profiles exposed", []string{"serve", "null", "--pprof", "0.0.0.0:6060"}, exitcode.Usage, "loopback"},      // never on the network
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := run(c.args...)
@@ -226,7 +227,7 @@ func TestServeBadUsage(t *testing.T) {
 func TestServeHelp(t *testing.T) {
 	code, stdout, _ := run("serve", "--help")
 	for _, want := range []string{"serve VARIANT", "null ", "measures the load generator", "(needs --db)", "-max-response-bytes"} {
-		if code != ExitOK || !strings.Contains(stdout, want) {
+		if code != exitcode.OK || !strings.Contains(stdout, want) {
 			t.Errorf("serve --help: exit %d, no %q in\n%s", code, want, stdout)
 		}
 	}

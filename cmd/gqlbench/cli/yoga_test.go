@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/internal/nodetest"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -51,10 +52,10 @@ query Find($text: String!, $inStockOnly: Boolean) {
 	os.WriteFile(vars, []byte(csv.String()), 0o644)
 	q, golden := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "golden.jsonl")
 
-	if code, _, stderr := run("queries", "--ops", ops, "--vars", vars, "-o", q); code != ExitOK {
+	if code, _, stderr := run("queries", "--ops", ops, "--vars", vars, "-o", q); code != exitcode.OK {
 		t.Fatalf("queries: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != ExitOK {
+	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != exitcode.OK {
 		t.Fatalf("record: exit %d: %s", code, stderr)
 	}
 	g, err := queryfile.ReadFile(golden)
@@ -76,7 +77,7 @@ query Find($text: String!, $inStockOnly: Boolean) {
 		return code, stderr, f
 	}
 	code, stderr, f := load(good, "--queries", golden)
-	if code != ExitOK || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 || f.Header.Params.Check != "golden" {
+	if code != exitcode.OK || f.Summary.Total.Wrong != 0 || f.Summary.Total.Verified == 0 || f.Header.Params.Check != "golden" {
 		t.Fatalf("golden against the right server: exit %d, %s", code, stderr)
 	}
 	if got := strings.Join(f.Header.Queries.Templates, ","); got != "Book,Shelf,Find" {
@@ -90,7 +91,7 @@ query Find($text: String!, $inStockOnly: Boolean) {
 		{"differential", []string{"--queries", q, "--reference", good}},
 	} {
 		code, stderr, f := load(mutated, c.args...)
-		if code != ExitCheck || f == nil || f.Summary.Total.Wrong == 0 {
+		if code != exitcode.Check || f == nil || f.Summary.Total.Wrong == 0 {
 			t.Errorf("%s: the changed field was not caught: exit %d, %s", c.name, code, stderr)
 			continue
 		}
@@ -107,7 +108,7 @@ query Find($text: String!, $inStockOnly: Boolean) {
 			t.Errorf("%s: %s does not name the path:\n%s", c.name, files[0], b)
 		}
 	}
-	if code, stderr, _ := load(good, "--queries", q, "--reference", good); code != ExitOK {
+	if code, stderr, _ := load(good, "--queries", q, "--reference", good); code != exitcode.OK {
 		t.Errorf("differential against itself: exit %d, %s", code, stderr)
 	}
 }
