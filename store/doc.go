@@ -3,8 +3,8 @@
 // foreign keys in parallel), a SQLite file (the embedded default), SQL dumps
 // for PostgreSQL and MySQL, N-Triples and CSV. Each destination is a Target;
 // Load runs the generator (package dataset) into one and returns the
-// dataset's metadata, which a database also keeps beside the data (ReadMeta
-// reads it back). No destination looks complete before it is: PostgreSQL
+// dataset's metadata, which a database also keeps beside the data
+// (benchdb.ReadMeta reads it back). No destination looks complete before it is: PostgreSQL
 // marks the dataset "loading" until the last step, and SQLite and the files
 // are written under a temporary name and renamed into place at the end.
 //

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/store"
 )
@@ -31,13 +32,13 @@ func ExampleLoad() {
 	}
 	fmt.Println("loaded", meta.TotalRows(), "rows")
 
-	stored, err := store.ReadMeta(ctx, "sqlite:"+path)
+	stored, err := benchdb.ReadMeta(ctx, "sqlite:"+path)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("stored metadata: sf", stored.Scale, "seed", stored.Seed, "version", stored.Version)
 
-	db, err := store.OpenSQLite(path)
+	db, err := benchdb.OpenSQLite(path)
 	if err != nil {
 		log.Fatal(err)
 	}

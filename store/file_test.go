@@ -21,6 +21,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/store"
@@ -282,7 +283,7 @@ func wantPGDataset(t *testing.T, url string, c dataset.Config) {
 		t.Fatalf("the database holds other rows than the generator made:\ndatabase:\n%sgenerator:\n%s", got.String(), want.String())
 	}
 	var status, js string
-	if err := db.QueryRowContext(ctx, "SELECT status, meta FROM "+store.MetaTable).Scan(&status, &js); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT status, meta FROM "+benchdb.MetaTable).Scan(&status, &js); err != nil {
 		t.Fatal(err)
 	}
 	m, err := dataset.ReadMeta(strings.NewReader(js))
@@ -826,7 +827,7 @@ func (my *mariaDB) wantDataset(t *testing.T, db string, c dataset.Config) {
 	if got != want {
 		t.Fatalf("MariaDB holds other rows than the generator made:\ndatabase:\n%sgenerator:\n%s", got.String(), want.String())
 	}
-	meta := my.query(t, db, "SELECT status, HEX(meta) FROM "+store.MetaTable)
+	meta := my.query(t, db, "SELECT status, HEX(meta) FROM "+benchdb.MetaTable)
 	if len(meta) != 1 || meta[0][0] != "complete" {
 		t.Fatalf("metadata rows %.80q, want one 'complete'", meta)
 	}
@@ -874,7 +875,7 @@ func TestMySQLDumpStatements(t *testing.T) {
 		case strings.HasPrefix(line, "-- "):
 		case !strings.HasSuffix(line, ";"):
 			t.Fatalf("line %d does not end a statement: %.100q", i+1, line)
-		case strings.HasPrefix(line, "INSERT INTO "+store.MetaTable):
+		case strings.HasPrefix(line, "INSERT INTO "+benchdb.MetaTable):
 		case strings.HasPrefix(line, "INSERT INTO "):
 			inserts++
 			if len(line) > 1<<20+4096 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
 // Target receives a generated dataset: a database or a file. Load calls
@@ -103,4 +104,14 @@ func Load(ctx context.Context, t Target, c dataset.Config, o LoadOptions) (*data
 	}
 	report("done")
 	return m, nil
+}
+
+// SQLitePath returns the file path of a sqlite:PATH (or sqlite://PATH)
+// location, "" for any other: dbloc.Location.SQLitePath for a string.
+func SQLitePath(dbURL string) string {
+	loc, err := dbloc.Parse(dbURL)
+	if err != nil {
+		return ""
+	}
+	return loc.SQLitePath()
 }

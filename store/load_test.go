@@ -14,7 +14,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/store"
 )
@@ -45,7 +47,7 @@ var databases = []dbUnderTest{
 		name: "sqlite",
 		url:  func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "gqlbench.db") },
 		open: func(t *testing.T, url string) *sql.DB {
-			db, err := store.OpenSQLite(store.SQLitePath(url))
+			db, err := benchdb.OpenSQLite(store.SQLitePath(url))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +93,7 @@ func TestLoadGivesTheGeneratorsRows(t *testing.T) {
 			first := dataset.Config{Seed: 5, Scale: 2}
 			m := load(t, d, url, first)
 			wantFingerprint(t, d, url, first)
-			back, err := store.ReadMeta(context.Background(), url)
+			back, err := benchdb.ReadMeta(context.Background(), url)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +144,7 @@ func TestReferentialIntegrity(t *testing.T) {
 			if err := db.QueryRow(q).Scan(&indexes); err != nil {
 				t.Fatal(err)
 			}
-			if want := len(store.DDL(store.Postgres, store.Options{NoForeignKeys: true}).After) - dataset.NumTables; indexes != want {
+			if want := len(store.DDL(dbloc.Postgres, store.Options{NoForeignKeys: true}).After) - dataset.NumTables; indexes != want {
 				t.Errorf("%d foreign-key indexes, want %d", indexes, want)
 			}
 			// Each indexes its column and then the table's key: a parent's
@@ -244,10 +246,10 @@ func TestInterruptedLoadNeverLooksComplete(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("interrupted load returned %v", err)
 			}
-			_, err = store.ReadMeta(context.Background(), url)
+			_, err = benchdb.ReadMeta(context.Background(), url)
 			switch d.name {
 			case "postgres":
-				if !errors.Is(err, store.ErrIncomplete) {
+				if !errors.Is(err, benchdb.ErrIncomplete) {
 					t.Errorf("after an interrupted load ReadMeta says %v", err)
 				}
 			case "sqlite":
@@ -322,7 +324,7 @@ func TestSQLiteErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := store.ReadMeta(context.Background(), "sqlite:"+filepath.Join(dir, "missing.db")); err == nil {
+	if _, err := benchdb.ReadMeta(context.Background(), "sqlite:"+filepath.Join(dir, "missing.db")); err == nil {
 		t.Error("ReadMeta of a missing file succeeded")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/store"
 )
@@ -24,7 +25,7 @@ func TestPostgresMalformedLocation(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, loadErr := store.Load(context.Background(), &store.PostgresTarget{URL: c.url}, dataset.Config{Scale: 1}, store.LoadOptions{})
-			_, metaErr := store.ReadMeta(context.Background(), c.url)
+			_, metaErr := benchdb.ReadMeta(context.Background(), c.url)
 			for _, err := range []error{loadErr, metaErr} {
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Fatalf("got %v, want an error saying %q", err, c.want)

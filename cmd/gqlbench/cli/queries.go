@@ -11,13 +11,13 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/dialect"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/server/inmem"
-	"github.com/gqlbench/gqlbench/store"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -185,7 +185,7 @@ func readQueriesMeta(ctx context.Context, path, db string) (*dataset.Meta, error
 		if err != nil {
 			return nil, usagef("--db: %v", err)
 		}
-		m, err := store.ReadMeta(ctx, loc.ConnString())
+		m, err := benchdb.ReadMeta(ctx, loc.ConnString())
 		if err != nil {
 			return nil, fmt.Errorf("metadata of %s: %w", loc, err)
 		}

@@ -1,4 +1,4 @@
-package store
+package benchdb
 
 import (
 	"context"
@@ -14,10 +14,10 @@ import (
 	"github.com/gqlbench/gqlbench/dbloc"
 )
 
-// pgConnect opens one connection to the PostgreSQL location rawURL (see
+// ConnectPostgres opens one connection to the PostgreSQL location rawURL (see
 // dbloc.Parse) and turns the usual failures into messages that say what to
 // do. No message shows the password.
-func pgConnect(ctx context.Context, rawURL string) (*pgx.Conn, error) {
+func ConnectPostgres(ctx context.Context, rawURL string) (*pgx.Conn, error) {
 	loc, err := dbloc.Parse(rawURL)
 	if err != nil {
 		return nil, err
@@ -35,13 +35,14 @@ func pgConnect(ctx context.Context, rawURL string) (*pgx.Conn, error) {
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, pgExplain(err, cfg.Host, cfg.Port, cfg.User, cfg.Database)
+		return nil, ExplainPostgres(err, cfg.Host, cfg.Port, cfg.User, cfg.Database)
 	}
 	return conn, nil
 }
 
-// pgExplain maps connection and permission errors to actionable messages.
-func pgExplain(err error, host string, port uint16, user, database string) error {
+// ExplainPostgres maps PostgreSQL's connection and permission errors to
+// messages that say what to do (the loader's statements' errors too).
+func ExplainPostgres(err error, host string, port uint16, user, database string) error {
 	where := fmt.Sprintf("%s:%d", host, port)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {

@@ -1,4 +1,4 @@
-package store
+package benchdb
 
 import (
 	"context"
@@ -8,10 +8,17 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver OpenSQLite opens
 
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/dbloc"
 )
+
+// MetaTable records the dataset's metadata and whether its load completed.
+// A load writes status 'loading' before it touches the data tables and
+// 'complete' (with the metadata) as its very last step, so a database whose
+// load died half-way never looks complete.
+const MetaTable = "gqlbench_meta"
 
 // ErrIncomplete says that a database holds a dataset whose load has not
 // completed (it is running, or it died half-way).
@@ -31,7 +38,7 @@ func ReadMeta(ctx context.Context, dbURL string) (*dataset.Meta, error) {
 	q := fmt.Sprintf("SELECT status, version, COALESCE(meta, '') FROM %s WHERE id = 1", MetaTable)
 	switch loc.Kind() {
 	case dbloc.Postgres:
-		conn, err := pgConnect(ctx, loc.ConnString())
+		conn, err := ConnectPostgres(ctx, loc.ConnString())
 		if err != nil {
 			return nil, err
 		}
@@ -57,16 +64,6 @@ func ReadMeta(ctx context.Context, dbURL string) (*dataset.Meta, error) {
 		return nil, ErrIncomplete
 	}
 	return dataset.ReadMeta(strings.NewReader(js))
-}
-
-// SQLitePath returns the file path of a sqlite:PATH (or sqlite://PATH)
-// location, "" for any other: dbloc.Location.SQLitePath for a string.
-func SQLitePath(dbURL string) string {
-	loc, err := dbloc.Parse(dbURL)
-	if err != nil {
-		return ""
-	}
-	return loc.SQLitePath()
 }
 
 // OpenSQLite opens an existing SQLite database read-only; a missing file is
