@@ -510,7 +510,7 @@ func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.
 func runLoadMerge(env Env, args []string) error {
 	fs := newFlags(env, "load merge", "load merge RUN.jsonl... [-o merged.jsonl]\n\nMerges the run files of load generators that ran in parallel against one server:\nintervals of the same run and index are added, histograms merged exactly.")
 	out := fs.String("o", "", "the merged run `FILE` (default: stdout)")
-	flags, files := loadSplitArgs(fs, args)
+	flags, files := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return err
 	}
@@ -563,7 +563,7 @@ func writeOut(env Env, path string, write func(io.Writer) error) error {
 // runLoadShow prints a run file's summary, recomputed from its intervals.
 func runLoadShow(env Env, args []string) error {
 	fs := newFlags(env, "load show", "load show RUN.jsonl\n\nPrints the summary of a run file, recomputed from its intervals.")
-	flags, files := loadSplitArgs(fs, args)
+	flags, files := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return err
 	}
@@ -590,36 +590,6 @@ func runLoadShow(env Env, args []string) error {
 	}
 	runfile.WriteText(env.Stdout, sum)
 	return nil
-}
-
-// loadSplitArgs separates flags (with their values) from file names, which
-// may come in any order.
-func loadSplitArgs(fs *flag.FlagSet, args []string) (flags, files []string) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return flags, append(files, args[i+1:]...)
-		}
-		if len(a) < 2 || a[0] != '-' {
-			files = append(files, a)
-			continue
-		}
-		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		if fl := fs.Lookup(name); fl != nil {
-			if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
-				continue
-			}
-			if i+1 < len(args) {
-				i++
-				flags = append(flags, args[i])
-			}
-		}
-	}
-	return flags, files
 }
 
 // profile starts the load generator's CPU profile and execution trace, as

@@ -45,7 +45,7 @@ func runReport(ctx context.Context, env Env, args []string) error {
 	quiet := fs.Bool("quiet", false, "no summary on stderr")
 	var baseline stringList
 	fs.Var(&baseline, "baseline", "a baseline run `FILE` to compare with (repeatable): regressions")
-	flags, files := loadSplitArgs(fs, args)
+	flags, files := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return err
 	}
