@@ -1,11 +1,9 @@
 package experiment
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -235,9 +233,8 @@ func (g Generic) run(ctx context.Context, s *session) error {
 
 // dialectFile is a queries file in one dialect: its entries per template.
 type dialectFile struct {
-	*queryFile
+	*queryfile.File
 	entries map[string][]queryfile.Entry
-	all     []queryfile.Entry
 }
 
 // queries writes inst as a queries file in dialect d ("" the benchmark's
@@ -260,15 +257,11 @@ func (g Generic) queries(s *session, d string, inst []workload.Instance) (*diale
 		}
 		name += "-" + d
 	}
-	var b bytes.Buffer
-	if err := queryfile.Write(&b, entries); err != nil {
+	qf, err := s.writeEntries(name, entries)
+	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(s.Dir, "queries", name+".jsonl")
-	if err := writeBytes(path, b.Bytes()); err != nil {
-		return nil, fmt.Errorf("cannot write the queries: %w", err)
-	}
-	f := &dialectFile{queryFile: &queryFile{path: path, data: b.Bytes()}, entries: map[string][]queryfile.Entry{}, all: entries}
+	f := &dialectFile{File: qf, entries: map[string][]queryfile.Entry{}}
 	for _, e := range entries {
 		f.entries[e.Label] = append(f.entries[e.Label], e)
 	}
@@ -293,7 +286,7 @@ func (g Generic) variant(ctx context.Context, s *session, v, url, db string, qf 
 // client count.
 func (g Generic) loads(ctx context.Context, s *session, srv *Server, db string, qf *dialectFile) error {
 	v := srv.Spec.Variant
-	if err := s.preflightEntries(ctx, srv, qf.all); err != nil {
+	if err := s.preflightEntries(ctx, srv, qf.Entries); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -304,7 +297,7 @@ func (g Generic) loads(ctx context.Context, s *session, srv *Server, db string, 
 		for _, c := range g.Clients {
 			err := s.run(ctx, srv, runSpec{
 				name: fmt.Sprintf("generic-sf%d-%s-QT%02d-c%d", g.SF, v, id, c), what: fmt.Sprintf("%s %s %d client(s)", v, templateName(id), c),
-				queries: qf.queryFile, entries: qf.entries[templateName(id)], mode: drive.Closed, clients: c, duration: g.Duration, runs: g.Runs,
+				queries: qf.File, entries: qf.entries[templateName(id)], mode: drive.Closed, clients: c, duration: g.Duration, runs: g.Runs,
 				labels: labels(v, g.SF, g.Pool, c, templateName(id), db),
 			})
 			switch {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -184,9 +185,9 @@ func (o Optimizations) Run(ctx context.Context) (*Result, error) {
 
 // optWorkloads are the queries files of one scale factor.
 type optWorkloads struct {
-	atpt  *queryFile   // per-template instances (main scale factor)
-	mixes []*queryFile // mixed workloads (main scale factor)
-	seq   *queryFile   // the aQETq instances, with this scale factor's answers
+	atpt  *queryfile.File   // per-template instances (main scale factor)
+	mixes []*queryfile.File // mixed workloads (main scale factor)
+	seq   *queryfile.File   // the aQETq instances, with this scale factor's answers
 }
 
 func (o Optimizations) run(ctx context.Context, s *session) error {
@@ -311,7 +312,7 @@ func (o Optimizations) variant(ctx context.Context, s *session, v, url, db strin
 		for _, id := range o.Templates {
 			runs = append(runs, runSpec{
 				name: fmt.Sprintf("atpt-sf%d-%s-QT%02d", sf, v, id), what: fmt.Sprintf("sf=%d %s %s", sf, v, templateName(id)),
-				queries: w.atpt, send: w.atpt.of(id), mode: drive.Closed, clients: o.Clients, duration: o.Duration, runs: o.Runs,
+				queries: w.atpt, entries: templateEntries(w.atpt, id), mode: drive.Closed, clients: o.Clients, duration: o.Duration, runs: o.Runs,
 				labels: labels(v, sf, o.Pool, o.Clients, templateName(id), db),
 			})
 		}
@@ -320,14 +321,14 @@ func (o Optimizations) variant(ctx context.Context, s *session, v, url, db strin
 		name := fmt.Sprintf("mix%d", k+1)
 		runs = append(runs, runSpec{
 			name: fmt.Sprintf("atpm-sf%d-%s-%s", sf, v, name), what: fmt.Sprintf("sf=%d %s %s", sf, v, name),
-			queries: mix, send: mix.inst, mode: drive.Closed, clients: o.Clients, duration: o.MixDuration, runs: 1,
+			queries: mix, entries: mix.Entries, mode: drive.Closed, clients: o.Clients, duration: o.MixDuration, runs: 1,
 			labels: labels(v, sf, o.Pool, o.Clients, name, db),
 		})
 	}
 	if w.seq != nil {
 		runs = append(runs, runSpec{
 			name: fmt.Sprintf("aqetq-sf%d-%s", sf, v), what: fmt.Sprintf("sf=%d %s aQETq", sf, v),
-			queries: w.seq, send: w.seq.inst, mode: drive.Sequential, passes: o.Passes,
+			queries: w.seq, entries: w.seq.Entries, mode: drive.Sequential, passes: o.Passes,
 			labels: labels(v, sf, o.Pool, 1, "aqetq", db),
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/queryfile"
 )
 
 // Pooling is the LinGBM paper's §6.3: throughput (aTPt) as the number of
@@ -200,7 +201,7 @@ func (p Pooling) run(ctx context.Context, s *session) error {
 }
 
 // server runs every template at every client count against one server.
-func (p Pooling) server(ctx context.Context, s *session, v string, pool int, url, db string, qf *queryFile) error {
+func (p Pooling) server(ctx context.Context, s *session, v string, pool int, url, db string, qf *queryfile.File) error {
 	srv, err := s.startServer(ctx, v, url, pool, fmt.Sprintf("%s-sf%d-pool%d", v, p.SF, pool))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -221,7 +222,7 @@ func (p Pooling) server(ctx context.Context, s *session, v string, pool int, url
 		for _, c := range p.Clients {
 			err := s.run(ctx, srv, runSpec{
 				name: fmt.Sprintf("pool%02d-%s-QT%02d-c%02d", pool, v, id, c), what: fmt.Sprintf("%s pool %d %s %d clients", v, pool, templateName(id), c),
-				queries: qf, send: qf.of(id), mode: drive.Closed, clients: c, duration: p.Duration, runs: p.Runs,
+				queries: qf, entries: templateEntries(qf, id), mode: drive.Closed, clients: c, duration: p.Duration, runs: p.Runs,
 				labels: labels(v, p.SF, pool, c, templateName(id), db),
 			})
 			switch {

@@ -1,11 +1,9 @@
 package experiment
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -187,7 +185,7 @@ func (q Quickstart) run(ctx context.Context, s *session) error {
 }
 
 // variant runs every template against one variant.
-func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, qf *queryFile, templates []int) error {
+func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, qf *queryfile.File, templates []int) error {
 	srv, err := s.startServer(ctx, v, url, q.Pool, fmt.Sprintf("%s-sf%d", v, q.SF))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -207,7 +205,7 @@ func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, 
 	for _, id := range templates {
 		err := s.run(ctx, srv, runSpec{
 			name: fmt.Sprintf("%s-QT%02d", v, id), what: v + " " + templateName(id),
-			queries: qf, send: qf.of(id), mode: drive.Closed, clients: 1, duration: q.Duration, runs: 1 + QuickstartMeasuredRuns,
+			queries: qf, entries: templateEntries(qf, id), mode: drive.Closed, clients: 1, duration: q.Duration, runs: 1 + QuickstartMeasuredRuns,
 			labels: labels(v, q.SF, q.Pool, 1, templateName(id), db),
 		})
 		switch {
@@ -234,17 +232,13 @@ func (q Quickstart) ceiling(ctx context.Context, s *session) error {
 	defer s.stopServer(srv)
 	expect, _ := verify.Hash([]byte(`{"__typename":"Query"}`))
 	entries := []queryfile.Entry{{ID: "typename", Label: "typename", Query: "{__typename}", Expect: expect}}
-	var b bytes.Buffer
-	if err := queryfile.Write(&b, entries); err != nil {
-		return err
-	}
-	path := filepath.Join(s.Dir, "queries", "typename.jsonl")
-	if err := writeBytes(path, b.Bytes()); err != nil {
+	qf, err := s.writeEntries("typename", entries)
+	if err != nil {
 		return err
 	}
 	err = s.run(ctx, srv, runSpec{
 		name: "null-typename", what: "null {__typename}",
-		queries: &queryFile{path: path, data: b.Bytes()},
+		queries: qf,
 		entries: entries,
 		mode:    drive.Closed, clients: 1, duration: q.Duration, runs: 1 + QuickstartMeasuredRuns,
 		// role=ceiling: the report draws it as a reference line beside

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -284,23 +283,10 @@ func (e RestGraphQL) run(ctx context.Context, s *session, c *rgCases) error {
 	return nil
 }
 
-// writeEntries writes entries as a queries file Dir/queries/name.jsonl.
-func (s *session) writeEntries(name string, entries []queryfile.Entry) (*queryFile, error) {
-	var b bytes.Buffer
-	if err := queryfile.Write(&b, entries); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(s.Dir, "queries", name+".jsonl")
-	if err := writeBytes(path, b.Bytes()); err != nil {
-		return nil, fmt.Errorf("cannot write the tasks: %w", err)
-	}
-	return &queryFile{path: path, data: b.Bytes()}, nil
-}
-
 // label runs one task label at one user count: REST, GraphQL, and paired.
 // A run that cannot be made (a failed pre-load check) is recorded and the
 // experiment goes on; a server that died ends it.
-func (e RestGraphQL) label(ctx context.Context, s *session, c *rgCases, rest, gql *Server, qf *queryFile,
+func (e RestGraphQL) label(ctx context.Context, s *session, c *rgCases, rest, gql *Server, qf *queryfile.File,
 	label string, entries []queryfile.Entry, users int, db string) error {
 	cs := c.at(label, users)
 	sides := []struct {
