@@ -82,19 +82,10 @@ func genericFlags(fs *flag.FlagSet) Setup {
 	fs.StringVar(&g.Target, "target", "", "the GraphQL `URL` of a generic server you run, on a dataset of the same --sf and --seed")
 	fs.StringVar(&g.Dialect, "dialect", "", "the schema --target speaks: "+strings.Join(dialect.Names(), ", ")+" (\"\": the benchmark's)")
 	fs.StringVar(&g.TargetName, "target-name", "target", "the series name of --target in the report")
-	return func() (Runner, error) {
+	return newSetup(&g, func() error {
 		g.SF = int(sf)
-		if err := g.parse(*variants, *templates, *clients); err != nil {
-			return nil, err
-		}
-		if err := g.check(); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			g.Common = c
-			return g.Run(ctx)
-		}, nil
-	}
+		return g.parse(*variants, *templates, *clients)
+	})
 }
 
 // parse sets the list settings from their flags. Unlike the other
@@ -173,20 +164,10 @@ func orDefault(d, def time.Duration) time.Duration {
 // Run runs the experiment.
 func (g Generic) Run(ctx context.Context) (*Result, error) {
 	g.defaults()
-	s, err := newSession("generic", g.Common)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, g.run(ctx, s))
+	return runSession(ctx, "generic", g.Common, g.run)
 }
 
-func (g Generic) run(ctx context.Context, s *session) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
+func (g Generic) run(ctx context.Context, s *session, dbs *databases) error {
 	if dbs.kind == "sqlite" {
 		for _, v := range g.Variants {
 			if sv, _ := server.Lookup(v); sv.Process != nil {
@@ -194,7 +175,7 @@ func (g Generic) run(ctx context.Context, s *session) error {
 			}
 		}
 	}
-	s.config = append(s.commonConfig(dbs), g.config()...)
+	s.config = append(s.config, g.config()...)
 	s.notes = append(s.notes, g.notes(dbs)...)
 	url, meta, err := dbs.dataset(ctx, g.SF, s.Seed)
 	if err != nil {

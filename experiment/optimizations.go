@@ -87,18 +87,9 @@ func optimizationsFlags(fs *flag.FlagSet) Setup {
 	fs.IntVar(&o.SeqQueries, "seq-queries", 5, "aQETq: instances per template (0: no aQETq)")
 	fs.IntVar(&o.Passes, "passes", 10, "aQETq: executions of each instance")
 	fs.IntVar(&o.Pool, "pool", 10, "database connections of each server")
-	return func() (Runner, error) {
-		if err := o.parse(*sfs, *variants, *templates); err != nil {
-			return nil, err
-		}
-		if err := o.check(); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			o.Common = c
-			return o.Run(ctx)
-		}, nil
-	}
+	return newSetup(&o, func() error {
+		return o.parse(*sfs, *variants, *templates)
+	})
 }
 
 // parse sets the list settings from their flags.
@@ -176,11 +167,7 @@ func (o *Optimizations) defaults() {
 // Run runs the experiment.
 func (o Optimizations) Run(ctx context.Context) (*Result, error) {
 	o.defaults()
-	s, err := newSession("optimizations", o.Common)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, o.run(ctx, s))
+	return runSession(ctx, "optimizations", o.Common, o.run)
 }
 
 // optWorkloads are the queries files of one scale factor.
@@ -190,14 +177,8 @@ type optWorkloads struct {
 	seq   *queryfile.File   // the aQETq instances, with this scale factor's answers
 }
 
-func (o Optimizations) run(ctx context.Context, s *session) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
-	s.config = append(s.commonConfig(dbs), o.config()...)
+func (o Optimizations) run(ctx context.Context, s *session, dbs *databases) error {
+	s.config = append(s.config, o.config()...)
 	s.notes = append(s.notes, o.notes(dbs)...)
 
 	main := o.SFs[0]

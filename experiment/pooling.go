@@ -62,19 +62,10 @@ func poolingFlags(fs *flag.FlagSet) Setup {
 	fs.DurationVar(&p.Duration, "duration", time.Second, "each run")
 	fs.IntVar(&p.Runs, "runs", 2, "runs per point, the first a warm-up")
 	fs.IntVar(&p.PerTemplate, "per-template", 100, "instances per template")
-	return func() (Runner, error) {
+	return newSetup(&p, func() error {
 		p.SF = int(sf)
-		if err := p.parse(*variants, *templates, *clients, *pools); err != nil {
-			return nil, err
-		}
-		if err := p.check(); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			p.Common = c
-			return p.Run(ctx)
-		}, nil
-	}
+		return p.parse(*variants, *templates, *clients, *pools)
+	})
 }
 
 // parse sets the list settings from their flags.
@@ -144,21 +135,11 @@ func (p *Pooling) defaults() {
 // Run runs the experiment.
 func (p Pooling) Run(ctx context.Context) (*Result, error) {
 	p.defaults()
-	s, err := newSession("pooling", p.Common)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, p.run(ctx, s))
+	return runSession(ctx, "pooling", p.Common, p.run)
 }
 
-func (p Pooling) run(ctx context.Context, s *session) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
-	s.config = append(s.commonConfig(dbs),
+func (p Pooling) run(ctx context.Context, s *session, dbs *databases) error {
+	s.config = append(s.config,
 		[2]string{"scale factor", strconv.Itoa(p.SF)},
 		[2]string{"variants", strings.Join(p.Variants, ", ")},
 		[2]string{"templates", templateList(p.Templates)},

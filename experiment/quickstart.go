@@ -75,19 +75,10 @@ func quickstartFlags(fs *flag.FlagSet) Setup {
 	fs.IntVar(&q.PerTemplate, "per-template", QuickstartPerTemplate, "instances per template (all of them when a template has fewer)")
 	fs.IntVar(&q.Pool, "pool", 10, "database connections of each server")
 	fs.BoolVar(&q.Ceiling, "ceiling", true, "also measure the null server: what the load generator can do")
-	return func() (Runner, error) {
+	return newSetup(&q, func() error {
 		q.SF = int(sf)
-		if err := q.parse(*variants, *templates); err != nil {
-			return nil, err
-		}
-		if err := q.check(); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			q.Common = c
-			return q.Run(ctx)
-		}, nil
-	}
+		return q.parse(*variants, *templates)
+	})
 }
 
 // parse sets the list settings from their flags.
@@ -129,22 +120,12 @@ func (q Quickstart) Run(ctx context.Context) (*Result, error) {
 	if len(q.Variants) == 0 && !q.Ceiling {
 		return nil, fmt.Errorf("no server variants to run")
 	}
-	s, err := newSession("quickstart", q.Common)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, q.run(ctx, s))
+	return runSession(ctx, "quickstart", q.Common, q.run)
 }
 
-func (q Quickstart) run(ctx context.Context, s *session) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
+func (q Quickstart) run(ctx context.Context, s *session, dbs *databases) error {
 	templates := templateIDs(q.Templates)
-	s.config = append(s.commonConfig(dbs),
+	s.config = append(s.config,
 		[2]string{"scale factor", strconv.Itoa(q.SF)},
 		[2]string{"variants", strings.Join(q.Variants, ", ")},
 		[2]string{"templates", templateList(templates)},

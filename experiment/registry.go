@@ -39,6 +39,36 @@ type Setup func() (Runner, error)
 // Runner runs a configured experiment with the common settings.
 type Runner func(ctx context.Context, c Common) (*Result, error)
 
+// settings are an experiment's settings as its flags fill them (a
+// pointer to Generic, Quickstart, ...): they run, with the common settings
+// in their embedded Common.
+type settings interface {
+	Run(ctx context.Context) (*Result, error)
+	common() *Common
+}
+
+func (c *Common) common() *Common { return c }
+
+// newSetup is the end of every experiment's Flags: once the flags are parsed,
+// parse reads what they hold into x, x's check (when it has one) checks
+// the settings, and the Runner runs x with the common settings.
+func newSetup(x settings, parse func() error) Setup {
+	return func() (Runner, error) {
+		if err := parse(); err != nil {
+			return nil, err
+		}
+		if c, ok := x.(interface{ check() error }); ok {
+			if err := c.check(); err != nil {
+				return nil, err
+			}
+		}
+		return func(ctx context.Context, c Common) (*Result, error) {
+			*x.common() = c
+			return x.Run(ctx)
+		}, nil
+	}
+}
+
 // usagef makes the *exitcode.UsageError of settings that are wrong (a
 // flag's value, flags that do not go together): the command line's fault,
 // found before anything ran. Its message names the flag.

@@ -104,16 +104,10 @@ func restGraphQLFlags(fs *flag.FlagSet) Setup {
 	fs.IntVar(&e.Group, "group", drive.DefaultGroup, "pairs per response-time group in the paired runs (seed 001: 100)")
 	fs.StringVar(&e.Link, "link", "", "an emulated network between the load generator and each server: delay=D[,rate=R] (one way; bits per second), e.g. delay=5ms,rate=100mbit; none by default (loopback)")
 	fs.StringVar(&e.HTTP2, "http2", "", "speak HTTP/2 (h2c) to: rest (seed 001's setting), graphql or both; none by default")
-	return func() (Runner, error) {
+	return newSetup(&e, func() error {
 		e.SF = int(sf)
-		if err := e.parse(*sets, *records, *users); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			e.Common = c
-			return e.Run(ctx)
-		}, nil
-	}
+		return e.parse(*sets, *records, *users)
+	})
 }
 
 // parse sets the list settings from their flags and checks the others.
@@ -199,30 +193,22 @@ func (e RestGraphQL) writes() bool {
 // Run runs the experiment.
 func (e RestGraphQL) Run(ctx context.Context) (*Result, error) {
 	e.defaults()
-	s, err := newSession("rest-vs-graphql", e.Common)
-	if err != nil {
-		return nil, err
-	}
 	c := &rgCases{sample: durText(e.SampleInterval), group: e.Group}
-	err = e.run(ctx, s, c)
-	s.notes = append(s.notes, c.verdicts()...)
-	if len(c.cases) > 0 {
-		s.sections = append(s.sections, c.section())
-		if werr := writeFile(filepath.Join(s.Dir, "rest-vs-graphql.md"), c.table); werr != nil {
-			s.fail(werr)
+	return runSession(ctx, "rest-vs-graphql", e.Common, func(ctx context.Context, s *session, dbs *databases) error {
+		err := e.run(ctx, s, dbs, c)
+		s.notes = append(s.notes, c.verdicts()...)
+		if len(c.cases) > 0 {
+			s.sections = append(s.sections, c.section())
+			if werr := writeFile(filepath.Join(s.Dir, "rest-vs-graphql.md"), c.table); werr != nil {
+				s.fail(werr)
+			}
 		}
-	}
-	return s.finish(ctx, err)
+		return err
+	})
 }
 
-func (e RestGraphQL) run(ctx context.Context, s *session, c *rgCases) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
-	s.config = append(s.commonConfig(dbs), e.config()...)
+func (e RestGraphQL) run(ctx context.Context, s *session, dbs *databases, c *rgCases) error {
+	s.config = append(s.config, e.config()...)
 	c.header = fmt.Sprintf("serve rest (REST) against serve %s (GraphQL), sf=%d on %s. Network: %s. REST client: %s.",
 		e.Variant, e.SF, dbs.version, e.network(), e.restClient())
 	if e.HTTP2 == drive.APIREST || e.HTTP2 == drive.APIGraphQL {
