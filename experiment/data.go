@@ -101,7 +101,7 @@ func (d *databases) dataset(ctx context.Context, sf int, seed uint64) (string, *
 		target = &store.PostgresTarget{URL: url}
 	}
 	start := time.Now()
-	m, err := store.Load(ctx, target, cfg, store.LoadOptions{})
+	m, err := store.Fill(ctx, target, cfg, store.FillOptions{})
 	if err != nil {
 		return "", nil, fmt.Errorf("generating sf=%d into %s: %w", sf, dbloc.Redact(url), err)
 	}

@@ -62,7 +62,7 @@ var databases = []dbUnderTest{
 
 func load(t *testing.T, d dbUnderTest, url string, c dataset.Config) *dataset.Meta {
 	t.Helper()
-	m, err := store.Load(context.Background(), d.target(url, false), c, store.LoadOptions{})
+	m, err := store.Fill(context.Background(), d.target(url, false), c, store.FillOptions{})
 	if err != nil {
 		t.Fatalf("load %s: %v", d.name, err)
 	}
@@ -214,11 +214,11 @@ func TestForeignTablesRefused(t *testing.T) {
 			} else if _, err := d.open(t, url).Exec("CREATE TABLE faculty (x int)"); err != nil {
 				t.Fatal(err)
 			}
-			_, err := store.Load(context.Background(), d.target(url, false), dataset.Config{Scale: 1}, store.LoadOptions{})
+			_, err := store.Fill(context.Background(), d.target(url, false), dataset.Config{Scale: 1}, store.FillOptions{})
 			if err == nil || !strings.Contains(err.Error(), "did not create") || !strings.Contains(err.Error(), "faculty") {
 				t.Fatalf("load over a foreign table: %v", err)
 			}
-			if _, err := store.Load(context.Background(), d.target(url, true), dataset.Config{Scale: 1}, store.LoadOptions{}); err != nil {
+			if _, err := store.Fill(context.Background(), d.target(url, true), dataset.Config{Scale: 1}, store.FillOptions{}); err != nil {
 				t.Fatalf("forced load: %v", err)
 			}
 			wantFingerprint(t, d, url, dataset.Config{Scale: 1})
@@ -236,7 +236,7 @@ func TestInterruptedLoadNeverLooksComplete(t *testing.T) {
 			load(t, d, url, before)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			_, err := store.Load(ctx, d.target(url, false), dataset.Config{Seed: 2, Scale: 4}, store.LoadOptions{
+			_, err := store.Fill(ctx, d.target(url, false), dataset.Config{Seed: 2, Scale: 4}, store.FillOptions{
 				Progress: func(p store.Progress) {
 					if p.Units == 2 {
 						cancel()
@@ -289,7 +289,7 @@ func TestPostgresErrors(t *testing.T) {
 		{"no CREATE permission", noCreate, "permission denied"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := store.Load(context.Background(), &store.PostgresTarget{URL: c.url}, dataset.Config{Scale: 1}, store.LoadOptions{})
+			_, err := store.Fill(context.Background(), &store.PostgresTarget{URL: c.url}, dataset.Config{Scale: 1}, store.FillOptions{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want an error saying %q", err, c.want)
 			}
@@ -318,7 +318,7 @@ func TestSQLiteErrors(t *testing.T) {
 		{"not a database", notDB, "not a SQLite database"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := store.Load(context.Background(), &store.SQLiteTarget{Path: c.path}, dataset.Config{Scale: 1}, store.LoadOptions{})
+			_, err := store.Fill(context.Background(), &store.SQLiteTarget{Path: c.path}, dataset.Config{Scale: 1}, store.FillOptions{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
@@ -336,8 +336,8 @@ func TestValuesLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := store.Load(context.Background(), &store.SQLiteTarget{Path: filepath.Join(t.TempDir(), "x.db")},
-		dataset.Config{Scale: 1}, store.LoadOptions{Observe: vw.Observe})
+	m, err := store.Fill(context.Background(), &store.SQLiteTarget{Path: filepath.Join(t.TempDir(), "x.db")},
+		dataset.Config{Scale: 1}, store.FillOptions{Observe: vw.Observe})
 	if err != nil {
 		t.Fatal(err)
 	}

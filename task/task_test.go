@@ -43,7 +43,7 @@ func load(t *testing.T) (*dataset.Meta, *inmem.Data, *fakeREST) {
 		}
 		f.done()
 		fixture.meta, fixture.rest = mb.Meta(), f
-		fixture.data, fixture.err = inmem.Load(ctx, c)
+		fixture.data, fixture.err = inmem.Generate(ctx, c)
 	})
 	if fixture.err != nil {
 		t.Fatal(fixture.err)

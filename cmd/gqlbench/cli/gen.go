@@ -70,7 +70,7 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	}
 
 	cfg := dataset.Config{Seed: *seed, Scale: int(sf)}
-	lo := store.LoadOptions{Workers: *workers}
+	lo := store.FillOptions{Workers: *workers}
 	if !*quiet {
 		lo.Progress = progressPrinter(env.Stderr)
 	}
@@ -84,7 +84,7 @@ func runGen(ctx context.Context, env Env, args []string) error {
 		lo.Observe = vw.Observe
 	}
 	start := time.Now()
-	m, err := store.Load(ctx, target, cfg, lo)
+	m, err := store.Fill(ctx, target, cfg, lo)
 	if err != nil {
 		return err
 	}

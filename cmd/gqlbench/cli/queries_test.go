@@ -270,7 +270,7 @@ func TestQueriesExpect(t *testing.T) {
 	// answer, recomputed here for the counting template by hand.
 	_, plain, _ := runCLI("queries", "--meta", metaPath, "--per-template", "3", "--seed", "4")
 	without, _ := workload.ReadJSONL(strings.NewReader(plain))
-	data, err := inmem.Load(context.Background(), dataset.Config{Seed: 0, Scale: 1})
+	data, err := inmem.Generate(context.Background(), dataset.Config{Seed: 0, Scale: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
