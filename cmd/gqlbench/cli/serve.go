@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"strings"
+	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/internal/outfile"
@@ -21,89 +22,128 @@ func init() {
 }
 
 func runServe(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "serve", serveSynopsis())
-	db := fs.String("db", "", "database: postgres://USER:PASS@HOST:PORT/DB, a keyword/value DSN or sqlite:PATH (for the variants that need one; default $"+server.DBEnv+", which keeps a password out of the process list)")
-	addr := fs.String("addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
-	pool := fs.Int("pool", 10, "maximum database connections")
-	batchWait := fs.Duration("batch-wait", 0, "how long a DataLoader collects keys before it fetches (batch, batch-memo; 0: the variant's default)")
-	timeout := fs.Duration("timeout", server.DefaultTimeout, "per-request timeout; past it the answer is 504")
-	maxDepth := fs.Int("max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries are refused (400, or 200 with errors for a client that accepts only application/json)")
-	maxResp := fs.Int64("max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
-	maxReq := fs.Int64("max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
-	pprofAddr := fs.String("pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
-	traceOn := fs.Bool("trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements (rest: a Server-Timing header with the same)")
-	flags, pos := splitArgs(fs, args)
-	if err := parse(fs, flags); err != nil {
+	a, err := parseServe(env, args)
+	if err != nil {
 		return err
 	}
-	from := "--db"
-	if *db == "" && env.Getenv != nil {
-		*db, from = env.Getenv(server.DBEnv), "$"+server.DBEnv
-	}
-	switch {
-	case len(pos) == 0:
-		return usagef("missing VARIANT: one of %s", variantNames())
-	case len(pos) > 1:
-		return usagef("unexpected argument %q", strings.Join(pos[1:], " "))
-	case *pool < 1:
-		return usagef("--pool must be at least 1, got %d", *pool)
-	case *timeout <= 0:
-		return usagef("--timeout must be positive, got %v", *timeout)
-	case *maxDepth < 1:
-		return usagef("--max-depth must be at least 1, got %d", *maxDepth)
-	case *maxResp < 1 || *maxReq < 1:
-		return usagef("--max-response-bytes and --max-request-bytes must be positive")
-	}
-	v, ok := server.Lookup(pos[0])
-	if !ok {
-		return usagef("unknown variant %q: the variants are %s", pos[0], variantNames())
-	}
-	if v.NeedsDB && *db == "" {
-		return usagef("variant %s needs a database: --db postgres://... or --db sqlite:PATH (see gqlbench gen)", v.Name)
-	}
-	var loc dbloc.Location
-	if v.NeedsDB {
-		var err error
-		if loc, err = dbloc.Parse(*db); err != nil {
-			return usagef("%s: %v", from, err)
-		}
-		if loc.Kind() == dbloc.SQLite { // sqlite:/dev/null is no database, and not to be written beside
-			if err := outfile.CheckFile(loc.SQLitePath(), "an SQLite database"); err != nil {
-				return usagef("%s: %v", from, err)
-			}
-		}
-	}
-	if !v.NeedsDB && *db != "" {
-		fmt.Fprintf(env.Stderr, "serve: variant %s uses no database; %s ignored\n", v.Name, from)
-	}
-	loop, err := isLoopback(*addr)
+	v, loc, err := a.variant(env)
 	if err != nil {
-		return usagef("%v", err)
+		return err
 	}
-	if !loop {
-		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", *addr)
-	}
-
 	if v.Process != nil {
-		if *pprofAddr != "" || *traceOn {
+		if a.pprof != "" || a.trace {
 			return usagef("--pprof and --trace are for gqlbench's own variants, not %s", v.Name)
 		}
 		return serveProcess(ctx, env, v, server.ProcessConfig{
-			Config:  server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout},
-			Variant: v.Name, Addr: *addr,
+			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},
+			Variant: v.Name, Addr: a.addr,
 		})
 	}
-	if *pprofAddr != "" {
-		if err := servePprof(ctx, *pprofAddr, env.Stderr); err != nil {
+	if a.pprof != "" {
+		if err := servePprof(ctx, a.pprof, env.Stderr); err != nil {
 			return err
 		}
 	}
-	h, closer, err := server.Start(ctx, v, server.Config{DB: *db, Pool: *pool, MaxDepth: *maxDepth, Timeout: *timeout, BatchWait: *batchWait},
+	return a.serve(ctx, env, v, loc)
+}
+
+// serveArgs are serve's command line, parsed and checked.
+type serveArgs struct {
+	variantName     string
+	db, from        string // the database, and where it came from (--db or $GQLBENCH_DB)
+	addr, pprof     string
+	pool, maxDepth  int
+	batchWait       time.Duration
+	timeout         time.Duration
+	maxResp, maxReq int64
+	trace           bool
+}
+
+// parseServe parses serve's flags and its one VARIANT, and checks their
+// ranges.
+func parseServe(env Env, args []string) (*serveArgs, error) {
+	var a serveArgs
+	fs := newFlags(env, "serve", serveSynopsis())
+	fs.StringVar(&a.db, "db", "", "database: postgres://USER:PASS@HOST:PORT/DB, a keyword/value DSN or sqlite:PATH (for the variants that need one; default $"+server.DBEnv+", which keeps a password out of the process list)")
+	fs.StringVar(&a.addr, "addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
+	fs.IntVar(&a.pool, "pool", 10, "maximum database connections")
+	fs.DurationVar(&a.batchWait, "batch-wait", 0, "how long a DataLoader collects keys before it fetches (batch, batch-memo; 0: the variant's default)")
+	fs.DurationVar(&a.timeout, "timeout", server.DefaultTimeout, "per-request timeout; past it the answer is 504")
+	fs.IntVar(&a.maxDepth, "max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries are refused (400, or 200 with errors for a client that accepts only application/json)")
+	fs.Int64Var(&a.maxResp, "max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
+	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
+	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
+	fs.BoolVar(&a.trace, "trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements (rest: a Server-Timing header with the same)")
+	flags, pos := splitArgs(fs, args)
+	if err := parse(fs, flags); err != nil {
+		return nil, err
+	}
+	a.from = "--db"
+	if a.db == "" && env.Getenv != nil {
+		a.db, a.from = env.Getenv(server.DBEnv), "$"+server.DBEnv
+	}
+	switch {
+	case len(pos) == 0:
+		return nil, usagef("missing VARIANT: one of %s", variantNames())
+	case len(pos) > 1:
+		return nil, usagef("unexpected argument %q", strings.Join(pos[1:], " "))
+	case a.pool < 1:
+		return nil, usagef("--pool must be at least 1, got %d", a.pool)
+	case a.timeout <= 0:
+		return nil, usagef("--timeout must be positive, got %v", a.timeout)
+	case a.maxDepth < 1:
+		return nil, usagef("--max-depth must be at least 1, got %d", a.maxDepth)
+	case a.maxResp < 1 || a.maxReq < 1:
+		return nil, usagef("--max-response-bytes and --max-request-bytes must be positive")
+	}
+	a.variantName = pos[0]
+	return &a, nil
+}
+
+// variant looks the variant up and checks its database and the listen
+// address, warning on stderr of what is ignored or exposed.
+func (a *serveArgs) variant(env Env) (server.Variant, dbloc.Location, error) {
+	var loc dbloc.Location
+	v, ok := server.Lookup(a.variantName)
+	if !ok {
+		return v, loc, usagef("unknown variant %q: the variants are %s", a.variantName, variantNames())
+	}
+	if v.NeedsDB && a.db == "" {
+		return v, loc, usagef("variant %s needs a database: --db postgres://... or --db sqlite:PATH (see gqlbench gen)", v.Name)
+	}
+	if v.NeedsDB {
+		var err error
+		if loc, err = dbloc.Parse(a.db); err != nil {
+			return v, loc, usagef("%s: %v", a.from, err)
+		}
+		if loc.Kind() == dbloc.SQLite { // sqlite:/dev/null is no database, and not to be written beside
+			if err := outfile.CheckFile(loc.SQLitePath(), "an SQLite database"); err != nil {
+				return v, loc, usagef("%s: %v", a.from, err)
+			}
+		}
+	}
+	if !v.NeedsDB && a.db != "" {
+		fmt.Fprintf(env.Stderr, "serve: variant %s uses no database; %s ignored\n", v.Name, a.from)
+	}
+	loop, err := isLoopback(a.addr)
+	if err != nil {
+		return v, loc, usagef("%v", err)
+	}
+	if !loop {
+		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", a.addr)
+	}
+	return v, loc, nil
+}
+
+// serve starts one of gqlbench's own variants, v, on loc and serves it
+// until ctx ends.
+func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc dbloc.Location) error {
+	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait},
 		server.HTTPOptions{
-			MaxResponseBytes: *maxResp,
-			Timeout:          *timeout,
-			Trace:            *traceOn,
-			MaxRequestBytes:  *maxReq,
+			MaxResponseBytes: a.maxResp,
+			Timeout:          a.timeout,
+			Trace:            a.trace,
+			MaxRequestBytes:  a.maxReq,
 			Variant:          v.Name,
 			Log:              env.Stderr,
 		})
@@ -112,19 +152,19 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	}
 	where := ""
 	if v.NeedsDB {
-		where = fmt.Sprintf(" on %s, pool %d,", loc, *pool)
+		where = fmt.Sprintf(" on %s, pool %d,", loc, a.pool)
 	}
-	depth := fmt.Sprintf(" max depth %d,", *maxDepth)
+	depth := fmt.Sprintf(" max depth %d,", a.maxDepth)
 	if !v.GraphQL() {
 		depth = ""
 	}
 	fmt.Fprintf(env.Stderr, "serve: %s%s timeout %v,%s max response %d bytes, trace %v\n",
-		v.Name, where, *timeout, depth, *maxResp, *traceOn)
+		v.Name, where, a.timeout, depth, a.maxResp, a.trace)
 	root := v.Root
 	if root == "" {
 		root = "/graphql"
 	}
-	err = server.ServeAt(ctx, *addr, root, h, env.Stderr)
+	err = server.ServeAt(ctx, a.addr, root, h, env.Stderr)
 	if closer != nil {
 		if cerr := closer.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("close %s: %w", v.Name, cerr)
