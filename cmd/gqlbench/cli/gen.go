@@ -42,58 +42,21 @@ func runGen(ctx context.Context, env Env, args []string) error {
 		return runResetWrites(ctx, env, *db, *format)
 	}
 	opts := store.Options{NoIndexes: *noIndexes, NoForeignKeys: *noFKs}
-	var target store.Target
-	var where string
-	switch {
-	case *db != "" && *format != "":
-		return usagef("give either --db or --format, not both")
-	case *db != "":
-		loc, err := dbloc.Parse(*db)
-		if err != nil {
-			return usagef("--db: %v", err)
-		}
-		target, where = openTarget(loc, opts, *force), loc.String()
-	case *format != "":
-		if *out == "" {
-			return usagef("--format needs -o PATH")
-		}
-		t, err := store.NewFile(*format, *out, opts)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		target, where = t, *out
-		if *metaPath == "" { // beside a file, never beside a device (/dev/null.meta.json)
-			*metaPath, _ = outfile.Beside(strings.TrimSuffix(*out, "/"), ".meta.json")
-		}
-	default:
-		return usagef("say where the dataset goes: --db postgres://... or --db sqlite:PATH, or --format F -o PATH")
+	target, where, err := genTarget(*db, *format, *out, metaPath, opts, *force)
+	if err != nil {
+		return err
 	}
-
 	cfg := dataset.Config{Seed: *seed, Scale: int(sf)}
 	lo := store.FillOptions{Workers: *workers}
 	if !*quiet {
 		lo.Progress = progressPrinter(env.Stderr)
 	}
-	var vw *store.ValuesWriter
-	if *values != "" {
-		var err error
-		if vw, err = store.NewValuesWriter(*values); err != nil {
-			return err
-		}
-		defer vw.Abort()
-		lo.Observe = vw.Observe
-	}
 	start := time.Now()
-	m, err := store.Fill(ctx, target, cfg, lo)
+	m, err := fillWithValues(ctx, target, cfg, lo, *values)
 	if err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
-	if vw != nil {
-		if err := vw.Close(m); err != nil {
-			return err
-		}
-	}
 	if *metaPath != "" {
 		if err := writeFileAtomic(*metaPath, m.WriteJSON); err != nil {
 			return err
@@ -103,6 +66,54 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stderr, "gen: sf=%d seed=%d: %d rows into %s in %.2fs (%.0f rows/s)\n",
 		cfg.Scale, cfg.Seed, rows, where, elapsed.Seconds(), float64(rows)/elapsed.Seconds())
 	return nil
+}
+
+// genTarget is where gen writes the dataset, --db or --format with -o,
+// and its name for the summary; for a file, *metaPath defaults to
+// PATH.meta.json.
+func genTarget(db, format, out string, metaPath *string, opts store.Options, force bool) (store.Target, string, error) {
+	switch {
+	case db != "" && format != "":
+		return nil, "", usagef("give either --db or --format, not both")
+	case db != "":
+		loc, err := dbloc.Parse(db)
+		if err != nil {
+			return nil, "", usagef("--db: %v", err)
+		}
+		return openTarget(loc, opts, force), loc.String(), nil
+	case format != "":
+		if out == "" {
+			return nil, "", usagef("--format needs -o PATH")
+		}
+		t, err := store.NewFile(format, out, opts)
+		if err != nil {
+			return nil, "", usagef("%v", err)
+		}
+		if *metaPath == "" { // beside a file, never beside a device (/dev/null.meta.json)
+			*metaPath, _ = outfile.Beside(strings.TrimSuffix(out, "/"), ".meta.json")
+		}
+		return t, out, nil
+	}
+	return nil, "", usagef("say where the dataset goes: --db postgres://... or --db sqlite:PATH, or --format F -o PATH")
+}
+
+// fillWithValues fills target with dataset cfg and, when valuesDir is
+// not "", writes LinGBM's values layout there from the same batches.
+func fillWithValues(ctx context.Context, target store.Target, cfg dataset.Config, lo store.FillOptions, valuesDir string) (*dataset.Meta, error) {
+	if valuesDir == "" {
+		return store.Fill(ctx, target, cfg, lo)
+	}
+	vw, err := store.NewValuesWriter(valuesDir)
+	if err != nil {
+		return nil, err
+	}
+	defer vw.Abort()
+	lo.Observe = vw.Observe
+	m, err := store.Fill(ctx, target, cfg, lo)
+	if err != nil {
+		return nil, err
+	}
+	return m, vw.Close(m)
 }
 
 // runResetWrites is gen --reset-writes.
