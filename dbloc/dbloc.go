@@ -52,15 +52,13 @@ const (
 	MySQL
 )
 
+// kindNames are the databases' names, by Kind.
+var kindNames = [...]string{SQLite: "SQLite", Postgres: "PostgreSQL", MySQL: "MySQL"}
+
 // String is the database's name: "SQLite", "PostgreSQL" or "MySQL".
 func (k Kind) String() string {
-	switch k {
-	case SQLite:
-		return "SQLite"
-	case Postgres:
-		return "PostgreSQL"
-	case MySQL:
-		return "MySQL"
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
