@@ -223,6 +223,22 @@ func (s *session) fail(err error) {
 	s.fails = append(s.fails, err)
 }
 
+// tryServer starts a server as startServer does. A server that does not
+// start is a failure the session records (s.fail), and the experiment goes
+// on with the next one: tryServer then returns no server, and the
+// context's error when interrupted.
+func (s *session) tryServer(ctx context.Context, variant, db string, pool int, tag string) (*Server, error) {
+	srv, err := s.startServer(ctx, variant, db, pool, tag)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.fail(err)
+		return nil, nil
+	}
+	return srv, nil
+}
+
 // startServer starts a server and tracks it until stopServer.
 func (s *session) startServer(ctx context.Context, variant, db string, pool int, tag string) (*Server, error) {
 	spec := ServerSpec{Exe: s.Exe, Variant: variant, DB: db, Pool: pool, CPU: s.serverCPU,

@@ -251,13 +251,9 @@ func (g Generic) queries(s *session, d string, inst []workload.Instance) (*diale
 
 // variant starts one server and runs every template against it.
 func (g Generic) variant(ctx context.Context, s *session, v, url, db string, qf *dialectFile) error {
-	srv, err := s.startServer(ctx, v, url, g.Pool, fmt.Sprintf("%s-sf%d", v, g.SF))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+	srv, err := s.tryServer(ctx, v, url, g.Pool, fmt.Sprintf("%s-sf%d", v, g.SF))
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	return g.loads(ctx, s, srv, db, qf)

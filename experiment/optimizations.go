@@ -268,13 +268,9 @@ func (o Optimizations) workloads(ctx context.Context, s *session, meta *dataset.
 
 // variant runs one variant's share at one scale factor.
 func (o Optimizations) variant(ctx context.Context, s *session, v, url, db string, sf int, w *optWorkloads) error {
-	srv, err := s.startServer(ctx, v, url, o.Pool, fmt.Sprintf("%s-sf%d", v, sf))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+	srv, err := s.tryServer(ctx, v, url, o.Pool, fmt.Sprintf("%s-sf%d", v, sf))
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	check := w.atpt

@@ -183,13 +183,9 @@ func (p Pooling) run(ctx context.Context, s *session, dbs *databases) error {
 
 // server runs every template at every client count against one server.
 func (p Pooling) server(ctx context.Context, s *session, v string, pool int, url, db string, qf *queryfile.File) error {
-	srv, err := s.startServer(ctx, v, url, pool, fmt.Sprintf("%s-sf%d-pool%d", v, p.SF, pool))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+	srv, err := s.tryServer(ctx, v, url, pool, fmt.Sprintf("%s-sf%d-pool%d", v, p.SF, pool))
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	if err := s.preflight(ctx, srv, qf); err != nil {

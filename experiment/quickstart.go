@@ -167,13 +167,9 @@ func (q Quickstart) run(ctx context.Context, s *session, dbs *databases) error {
 
 // variant runs every template against one variant.
 func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, qf *queryfile.File, templates []int) error {
-	srv, err := s.startServer(ctx, v, url, q.Pool, fmt.Sprintf("%s-sf%d", v, q.SF))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+	srv, err := s.tryServer(ctx, v, url, q.Pool, fmt.Sprintf("%s-sf%d", v, q.SF))
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	if err := s.preflight(ctx, srv, qf); err != nil {
@@ -202,13 +198,9 @@ func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, 
 // ceiling measures the null server answering {__typename}: what the load
 // generator can do on its CPU, beside what the servers did.
 func (q Quickstart) ceiling(ctx context.Context, s *session) error {
-	srv, err := s.startServer(ctx, "null", "", 0, "null")
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+	srv, err := s.tryServer(ctx, "null", "", 0, "null")
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	expect, _ := verify.Hash([]byte(`{"__typename":"Query"}`))
