@@ -105,8 +105,8 @@ func (o *Optimizations) parse(sfs, variants, templates string) error {
 	return err
 }
 
-// check returns an *exitcode.UsageError for a setting out of range, which Run would
-// quietly replace by its default.
+// check returns an *exitcode.UsageError for a setting out of range, which
+// Run would quietly replace by its default.
 func (o *Optimizations) check() error {
 	switch {
 	case o.Duration <= 0 || o.MixDuration <= 0:

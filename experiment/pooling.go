@@ -84,8 +84,8 @@ func (p *Pooling) parse(variants, templates, clients, pools string) error {
 	return err
 }
 
-// check returns an *exitcode.UsageError for a setting out of range, which Run would
-// quietly replace by its default.
+// check returns an *exitcode.UsageError for a setting out of range, which
+// Run would quietly replace by its default.
 func (p *Pooling) check() error {
 	switch {
 	case p.Templates == nil:

@@ -91,8 +91,8 @@ func (q *Quickstart) parse(variants, templates string) error {
 	return err
 }
 
-// check returns an *exitcode.UsageError for a setting out of range, which Run would
-// quietly replace by its default.
+// check returns an *exitcode.UsageError for a setting out of range, which
+// Run would quietly replace by its default.
 func (q *Quickstart) check() error {
 	switch {
 	case q.Duration <= 0:
