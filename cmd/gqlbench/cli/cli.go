@@ -1,5 +1,8 @@
-// Package cli is gqlbench's command line: flags, files, standard streams and
-// exit codes, and nothing else; the work is done by the library packages.
+// Package cli is gqlbench's command line, the top of the house: flags,
+// files, standard streams and the process's exit code (exitcode.Of), and
+// nothing else; the work is done by the packages below it, which it may all
+// import. Nothing imports it but main and the experiments' tests, which run
+// the command line in-process.
 package cli
 
 import (
