@@ -20,7 +20,7 @@ const once Mode = "test-once"
 
 func init() {
 	registerMode(ModeSpec{
-		Name: once, order: 99,
+		Name: once, Traits: runfile.Traits{Order: 99},
 		Help:   "every request once (a test's mode)\nover --clients connections",
 		Params: []string{"clients"},
 		defaults: func(c *Config) {

@@ -26,12 +26,12 @@ const DefaultGroup = 100
 
 func init() {
 	registerMode(ModeSpec{
-		Name: Paired, order: 6,
+		Name:   Paired,
+		Traits: runfile.Traits{Order: 6, SLOAtEnd: true},
 		Help: `--clients N, each sending every task to --target and --paired-target at the same
 moment (two connections, seed 001's synchronisation node), the next when both answered;
 --duration, --runs (the first a warm-up), --think; pairs averaged in --group G (100)`,
-		Params:   []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late", "paired-target", "group"},
-		SLOAtEnd: true,
+		Params: []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late", "paired-target", "group"},
 		defaults: func(c *Config) {
 			if c.Runs == 0 {
 				c.Runs = 2 // a warm-up and a measured run

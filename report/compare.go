@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"slices"
+
+	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // Comparison is Welch's two-tailed t-test of one series' per-run
@@ -227,7 +229,7 @@ func (r *Report) regressions(base []*point) {
 	}
 	rows := map[string]Throughput{}
 	for _, p := range base {
-		if !throughputModes[p.key.Mode] {
+		if !r.measuresThroughput(p.key.Mode) {
 			continue
 		}
 		mixed := p.mixed()
@@ -259,14 +261,14 @@ func rowID(k Key, template string) string { return fmt.Sprintf("%#v\x00%s", k, t
 func (r *Report) curve() {
 	for _, p := range r.points {
 		for _, run := range p.runs {
-			switch p.key.Mode {
-			case "capacity":
+			switch r.modes[p.key.Mode].Curve {
+			case runfile.CurveSteps:
 				for _, s := range run.File.Steps {
 					met := s.Met
 					r.Curve = append(r.Curve, CurvePoint{Key: p.key, Step: s.Step, Rate: s.Rate, Throughput: s.Throughput,
 						Goodput: s.Goodput, P50: s.Latency.P50, P99: s.Latency.P99, Met: &met})
 				}
-			case "open":
+			case runfile.CurveRate:
 				s := run.Summary
 				c := CurvePoint{Key: p.key, Rate: run.File.Header.Params.Rate, Throughput: s.Throughput.Mean,
 					Goodput: s.Goodput.Mean, Met: s.SLOMet}
