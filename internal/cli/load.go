@@ -27,7 +27,7 @@ import (
 )
 
 func init() {
-	register("load", "drive load at a GraphQL server or a REST API (tasks) and measure it: closed, sequential, open, ramp, capacity, paired (run file)", runLoad)
+	register("load", "drive load at a GraphQL server or a REST API (tasks) and measure it: "+strings.Join(modeNames(), ", ")+" (run file)", runLoad)
 }
 
 // loadSynopsis is load's help; its modes come from drive's registry.
