@@ -16,12 +16,12 @@ type Config struct {
 	Mode      Mode
 	Transport Transport
 	Requests  []Request
-	// Paired is the paired mode's second API (--paired-target), for the
+	// Partner is the paired mode's second API (--paired-target), for the
 	// same Requests; APIs names the two sides ("graphql", "rest"), Group
 	// is the pairs per group (default 100: seed 001's groups).
-	Paired Transport
-	APIs   [2]string
-	Group  int
+	Partner Transport
+	APIs    [2]string
+	Group   int
 
 	Clients     int           // closed: simulated clients, one connection each
 	Connections int           // open, capacity: connections, the most requests in flight

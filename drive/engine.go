@@ -74,7 +74,7 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	e := &engine{cfg: cfg, w: w, sum: runfile.NewSummarizer()}
 	e.names, e.tmplOf = templates(cfg.Requests)
 	e.base = len(e.names)
-	if cfg.Paired != nil {
+	if cfg.Partner != nil {
 		e.pairs = newPairRecorder(e.names, cfg.Group)
 		e.names = pairedNames(e.names, cfg.APIs)
 	}
@@ -129,8 +129,8 @@ func (e *engine) worker(c int) (*worker, error) {
 	}
 	if e.workers[c] == nil {
 		w := &worker{e: e, id: int32(c), rec: e.coll.NewRecorder()}
-		if e.cfg.Paired != nil && c >= e.cfg.Clients { // the partner of client c − Clients
-			w.side, w.conn = 1, e.cfg.Paired.NewConn()
+		if e.cfg.Partner != nil && c >= e.cfg.Clients { // the partner of client c − Clients
+			w.side, w.conn = 1, e.cfg.Partner.NewConn()
 		} else {
 			w.conn = e.cfg.Transport.NewConn()
 		}

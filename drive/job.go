@@ -130,22 +130,18 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 	return Run(ctx, cfg, w)
 }
 
-// transports makes the job's transport, and in paired mode the second
-// API's.
+// transports makes the job's transport, and the partner's when its mode
+// has one.
 func (j *Job) transports(cfg *Config) error {
 	var err error
 	if cfg.Transport, err = j.transport()(cfg.Requests); err != nil {
 		return &UsageError{err}
 	}
 	cfg.APIs[0] = j.api()
-	if cfg.Mode != Paired {
+	if !j.partnered() {
 		return nil
 	}
-	cfg.APIs = [2]string{j.api(), j.pairedAPI()}
-	if cfg.Paired, err = j.pairedTransport()(cfg.Requests); err != nil {
-		return &UsageError{fmt.Errorf("--paired-target: %w", err)}
-	}
-	return nil
+	return j.partnerTransport(cfg)
 }
 
 // preflight checks the target, and the paired one, before the load.
@@ -168,7 +164,7 @@ func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 	if err := check(j.api(), j.Target, j.transport()); err != nil {
 		return err
 	}
-	if j.Config.Mode == Paired {
+	if j.partnered() {
 		return check(j.pairedAPI(), j.PairedTarget, j.pairedTransport())
 	}
 	return nil
@@ -244,14 +240,14 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 	if p.Mutations = Mutations(cfg.Requests); p.Mutations > 0 && strings.EqualFold(p.Method, "GET") {
 		p.MutationMethod = "POST"
 	}
-	if j.API == APIREST || cfg.Mode == Paired || hasSteps(cfg.Requests) {
+	if j.API == APIREST || j.partnered() || hasSteps(cfg.Requests) {
 		p.Parallel = parallelOf(j.HTTP)
 	}
 	p.HTTP2, p.HTTP2API = j.HTTP.HTTP2, j.HTTP2Only
 	if j.API == APIREST {
 		p.API = APIREST
 	}
-	if cfg.Mode == Paired {
+	if j.partnered() {
 		p.PairedTarget, p.PairedAPI = dbloc.Redact(j.PairedTarget), j.pairedAPI()
 	}
 	for _, path := range j.Ignore {
@@ -273,7 +269,7 @@ func (j *Job) config() (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	paired := cfg.Mode == Paired
+	paired := j.partnered()
 	switch {
 	case paired && j.PairedTarget == "":
 		return cfg, &UsageError{errors.New("paired mode sends every task to two APIs: give the second one's URL with --paired-target")}
@@ -347,10 +343,6 @@ func (j *Job) transport() func([]Request) (Transport, error) {
 }
 
 // pairedTransport returns the maker of paired mode's second transport.
-func (j *Job) pairedTransport() func([]Request) (Transport, error) {
-	return j.transportTo(j.pairedAPI(), j.PairedTarget)
-}
-
 func (j *Job) transportTo(api, target string) func([]Request) (Transport, error) {
 	o := j.HTTP
 	if j.HTTP2Only != "" && j.HTTP2Only != api {
@@ -368,13 +360,6 @@ func (j *Job) api() string {
 		return APIREST
 	}
 	return APIGraphQL
-}
-
-func (j *Job) pairedAPI() string {
-	if j.api() == APIREST {
-		return APIGraphQL
-	}
-	return APIREST
 }
 
 // The ways answers are checked (runfile.Params.Check).

@@ -50,6 +50,9 @@ type ModeSpec struct {
 	// check returns why a completed run failed a check of the mode's own,
 	// and whether the mode decides (true: the generic checks are skipped).
 	check func(*engine, *runfile.Summary) (why string, decided bool)
+	// partner says that the mode sends every request to a second target
+	// too (Job.PairedTarget, Config.Partner), speaking the other API.
+	partner bool
 	// statusIsAnswer says that an answer with an error status or GraphQL
 	// errors counts as an answer for the watchdog (a capacity step refused
 	// with 503s fails, and the search goes on at a lower rate).

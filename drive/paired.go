@@ -3,6 +3,7 @@ package drive
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -26,8 +27,9 @@ const DefaultGroup = 100
 
 func init() {
 	registerMode(ModeSpec{
-		Name:   Paired,
-		Traits: runfile.Traits{Order: 6, SLOAtEnd: true},
+		Name:    Paired,
+		Traits:  runfile.Traits{Order: 6, SLOAtEnd: true},
+		partner: true,
 		Help: `--clients N, each sending every task to --target and --paired-target at the same
 moment (two connections, seed 001's synchronisation node), the next when both answered;
 --duration, --runs (the first a warm-up), --think; pairs averaged in --group G (100)`,
@@ -42,7 +44,7 @@ moment (two connections, seed 001's synchronisation node), the next when both an
 		},
 		validate: func(c *Config) error {
 			switch {
-			case c.Paired == nil && c.Transport != nil:
+			case c.Partner == nil && c.Transport != nil:
 				return errors.New("paired mode needs a second target (--paired-target)")
 			case c.Group < 1:
 				return errors.New("the group of pairs must be positive")
@@ -219,4 +221,33 @@ func (p *pairRecorder) collect() map[string]*runfile.PairInterval {
 		p.cur[t] = runfile.PairInterval{}
 	}
 	return out
+}
+
+// partnered says whether the job's mode sends every request to the
+// partner target too.
+func (j *Job) partnered() bool {
+	s, err := ModeByName(j.Config.Mode)
+	return err == nil && s.partner
+}
+
+// partnerTransport makes the partner's transport, to PairedTarget.
+func (j *Job) partnerTransport(cfg *Config) error {
+	cfg.APIs = [2]string{j.api(), j.pairedAPI()}
+	var err error
+	if cfg.Partner, err = j.pairedTransport()(cfg.Requests); err != nil {
+		return &UsageError{fmt.Errorf("--paired-target: %w", err)}
+	}
+	return nil
+}
+
+func (j *Job) pairedTransport() func([]Request) (Transport, error) {
+	return j.transportTo(j.pairedAPI(), j.PairedTarget)
+}
+
+// pairedAPI is the API the partner target speaks: the other one.
+func (j *Job) pairedAPI() string {
+	if j.api() == APIREST {
+		return APIGraphQL
+	}
+	return APIREST
 }

@@ -32,7 +32,7 @@ func Run(ctx context.Context, cfg Config, w *runfile.Writer) (*runfile.Summary, 
 	e := newEngine(cfg, w)
 	if cfg.SampleInterval > 0 {
 		sides := 1
-		if cfg.Paired != nil {
+		if cfg.Partner != nil {
 			sides = 2
 		}
 		var err error
