@@ -258,8 +258,8 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 
 // config returns the job's Config with its requests, defaults and checks.
 func (j *Job) config() (Config, error) {
-	cfg := j.Config.Defaults()
-	if err := cfg.ValidateParams(); err != nil {
+	cfg, err := j.Config.Ready()
+	if err != nil {
 		return cfg, &UsageError{err}
 	}
 	if j.Queries == nil || len(j.Queries.Entries) == 0 {

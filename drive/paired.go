@@ -43,11 +43,8 @@ moment (two connections, seed 001's synchronisation node), the next when both an
 			}
 		},
 		validate: func(c *Config) error {
-			switch {
-			case c.Partner == nil && c.Transport != nil:
-				return errors.New("paired mode needs a second target (--paired-target)")
-			case c.Group < 1:
-				return errors.New("the group of pairs must be positive")
+			if c.Group < 1 {
+				return errors.New("--group must be at least 1")
 			}
 			return nil
 		},
