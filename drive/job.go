@@ -240,7 +240,7 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 	if p.Mutations = Mutations(cfg.Requests); p.Mutations > 0 && strings.EqualFold(p.Method, "GET") {
 		p.MutationMethod = "POST"
 	}
-	if j.API == APIREST || j.partnered() || hasSteps(cfg.Requests) {
+	if j.API == APIREST || j.partnered() || hasGraphQLPlan(cfg.Requests) {
 		p.Parallel = parallelOf(j.HTTP)
 	}
 	p.HTTP2, p.HTTP2API = j.HTTP.HTTP2, j.HTTP2Only
@@ -277,7 +277,7 @@ func (j *Job) config() (Config, error) {
 		return cfg, &UsageError{errors.New("--paired-target applies to --mode paired")}
 	case j.API == APIREST && j.Client == "net/http":
 		return cfg, &UsageError{errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
-	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !hasSteps(reqs):
+	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !hasGraphQLPlan(reqs):
 		return cfg, &UsageError{errors.New("--parallel applies to a REST target (--api rest, or the REST side of --mode paired) and to tasks in GraphQL steps")}
 	case j.HTTP.HTTP2 && j.Client == "net/http":
 		return cfg, &UsageError{errors.New("--http2 uses net/http already: leave out --client net/http")}
@@ -318,14 +318,14 @@ func checkForms(reqs []Request, api string) error {
 	switch api {
 	case "", APIGraphQL:
 		for _, r := range reqs {
-			if r.Query == "" && len(r.Steps) == 0 {
+			if r.Query == "" && len(r.GraphQLPlan) == 0 {
 				return &UsageError{fmt.Errorf("%s has no GraphQL query, only a REST plan: send it to a REST target (--api rest)", r.ID)}
 			}
 		}
 	case APIREST:
 		for _, r := range reqs {
 			switch {
-			case len(r.Plan) == 0 && len(r.Steps) > 0:
+			case len(r.Plan) == 0 && len(r.GraphQLPlan) > 0:
 				return &UsageError{fmt.Errorf("%s has GraphQL steps but no REST plan: the REST side of the run needs a \"plan\" in the entry", r.ID)}
 			case len(r.Plan) == 0:
 				return &UsageError{fmt.Errorf("%s has no REST plan: a REST target (--api rest, or paired mode's REST side) needs tasks (gqlbench tasks)", r.ID)}
