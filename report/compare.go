@@ -21,10 +21,10 @@ type Comparison struct {
 	Test       TTest   `json:"test"`
 }
 
-// Paired is a two-tailed paired t-test of one series against another over
+// Matched is a two-tailed paired t-test of one series against another over
 // matched items: templates (their aTPt) or queries with the same id (their
 // aQETq).
-type Paired struct {
+type Matched struct {
 	Key                // the conditions; Series is the series compared; Workload is empty
 	Over       string  `json:"over"`   // "templates" (aTPt) or "queries" (aQETq)
 	Metric     string  `json:"metric"` // "aTPt" or "aQETq"
@@ -217,7 +217,7 @@ func (r *Report) pairedOver(cond Key, over, metric string, values func(series st
 		k := cond
 		k.Series = s
 		t := PairedTest(a, b)
-		r.Paired = append(r.Paired, Paired{Key: k, Over: over, Metric: metric, Against: ref, Pairs: len(items),
+		r.Matched = append(r.Matched, Matched{Key: k, Over: over, Metric: metric, Against: ref, Pairs: len(items),
 			Efficiency: Efficiency(t.Mean1, t.Mean2), Test: t})
 	}
 }

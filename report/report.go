@@ -47,7 +47,7 @@ type Report struct {
 	Queries     []QueryTime   `json:"queries"`    // aQETq and aQRTq (sequential runs)
 	Processes   []Process     `json:"processes"`  // CPU and RSS of watched processes
 	Welch       []Comparison  `json:"welch"`      // per-run throughputs of a series against the reference's
-	Paired      []Paired      `json:"paired"`     // matched templates (aTPt) or queries (aQETq)
+	Matched     []Matched     `json:"paired"`     // paired t-tests over matched templates (aTPt) or queries (aQETq)
 	Regressions []Regression  `json:"regressions,omitempty"`
 	Curve       []CurvePoint  `json:"latency_throughput,omitempty"`
 	Sections    []Section     `json:"sections,omitempty"` // the caller's (Options.Sections)
