@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"maps"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -21,12 +23,19 @@ import (
 // traits, with no edit anywhere else.
 const window Mode = "test-window"
 
+// windowChecks counts the validations of the window mode's parameters.
+var windowChecks atomic.Int64
+
 func init() {
 	registerMode(ModeSpec{
 		Name:   window,
 		Traits: runfile.Traits{Order: 100, Throughput: true, SLOAtEnd: true},
 		Help:   "closed-loop clients over a window (a test's mode)\n--clients N, --duration, --runs",
 		Params: []string{"clients", "duration", "runs"},
+		validate: func(*Config) error {
+			windowChecks.Add(1)
+			return nil
+		},
 		run: func(e *engine, ctx context.Context) error {
 			e.users.Store(int64(e.cfg.Clients))
 			e.connect(e.cfg.Clients)
@@ -171,4 +180,26 @@ func TestBuiltinTraitsAsOfOld(t *testing.T) {
 			t.Errorf("%s: the header's traits %+v", s.Name, h.Traits)
 		}
 	}
+}
+
+// TestReadyOnce: a Config made Ready has its parameters checked once, not
+// again by Run.
+func TestReadyOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		windowChecks.Store(0)
+		cfg, err := (Config{Mode: window, Transport: newFake(time.Millisecond), Requests: requests(2, "QT1"),
+			Duration: 100 * time.Millisecond, Interval: 100 * time.Millisecond}).Ready()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Run(t.Context(), cfg, runfile.NewWriter(io.Discard)); err != nil {
+			t.Fatal(err)
+		}
+		if n := windowChecks.Load(); n != 1 {
+			t.Errorf("the parameters were checked %d times", n)
+		}
+		if _, err := (Config{Mode: window, Clients: -1}).Ready(); err == nil || !strings.Contains(err.Error(), "--clients") {
+			t.Errorf("Ready of bad parameters: %v", err)
+		}
+	})
 }
