@@ -272,7 +272,7 @@ func dedupe(reqs []Request) (distinct []Request, of []int) {
 	of = make([]int, len(reqs))
 	for i, r := range reqs {
 		k := string(r.Body)
-		if len(r.Steps) > 0 { // each its own: its body is not what is sent
+		if len(r.GraphQLPlan) > 0 { // each its own: its body is not what is sent
 			k = "\x01" + r.ID
 		}
 		if r.Map != nil {
@@ -292,9 +292,9 @@ func dedupe(reqs []Request) (distinct []Request, of []int) {
 // newTransport makes a transport of the named client kind.
 func newTransport(client, target string, reqs []Request, o HTTPOptions) (Transport, error) {
 	switch {
-	case hasSteps(reqs) && client == "net/http":
+	case hasGraphQLPlan(reqs) && client == "net/http":
 		return nil, &exitcode.UsageError{Err: errors.New("tasks in GraphQL steps are carried out by gqlbench's own client: --client net/http does not apply")}
-	case hasSteps(reqs):
+	case hasGraphQLPlan(reqs):
 		return NewSteps(target, reqs, o)
 	}
 	o.Parallel = 0                       // a plan's calls at a time

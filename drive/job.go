@@ -112,22 +112,18 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 	return Run(ctx, cfg, w)
 }
 
-// transports makes the job's transport, and in paired mode the second
-// API's.
+// transports makes the job's transport, and the partner's when its mode
+// has one.
 func (j *Job) transports(cfg *Config) error {
 	var err error
 	if cfg.Transport, err = j.transport()(cfg.Requests); err != nil {
 		return &exitcode.UsageError{Err: err}
 	}
 	cfg.APIs[0] = j.api()
-	if cfg.Mode != Paired {
+	if !j.partnered() {
 		return nil
 	}
-	cfg.APIs = [2]string{j.api(), j.pairedAPI()}
-	if cfg.Paired, err = j.pairedTransport()(cfg.Requests); err != nil {
-		return &exitcode.UsageError{Err: fmt.Errorf("--paired-target: %w", err)}
-	}
-	return nil
+	return j.partnerTransport(cfg)
 }
 
 // preflight checks the target, and the paired one, before the load.
@@ -150,7 +146,7 @@ func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 	if err := check(j.api(), j.Target, j.transport()); err != nil {
 		return err
 	}
-	if j.Config.Mode == Paired {
+	if j.partnered() {
 		return check(j.pairedAPI(), j.PairedTarget, j.pairedTransport())
 	}
 	return nil
@@ -226,14 +222,14 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 	if p.Mutations = Mutations(cfg.Requests); p.Mutations > 0 && strings.EqualFold(p.Method, "GET") {
 		p.MutationMethod = "POST"
 	}
-	if j.API == APIREST || cfg.Mode == Paired || hasSteps(cfg.Requests) {
+	if j.API == APIREST || j.partnered() || hasGraphQLPlan(cfg.Requests) {
 		p.Parallel = parallelOf(j.HTTP)
 	}
 	p.HTTP2, p.HTTP2API = j.HTTP.HTTP2, j.HTTP2Only
 	if j.API == APIREST {
 		p.API = APIREST
 	}
-	if cfg.Mode == Paired {
+	if j.partnered() {
 		p.PairedTarget, p.PairedAPI = dbloc.Redact(j.PairedTarget), j.pairedAPI()
 	}
 	for _, path := range j.Ignore {
@@ -244,8 +240,8 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 
 // config returns the job's Config with its requests, defaults and checks.
 func (j *Job) config() (Config, error) {
-	cfg := j.Config.Defaults()
-	if err := cfg.ValidateParams(); err != nil {
+	cfg, err := j.Config.Ready()
+	if err != nil {
 		return cfg, &exitcode.UsageError{Err: err}
 	}
 	if j.Queries == nil || len(j.Queries.Entries) == 0 {
@@ -255,7 +251,7 @@ func (j *Job) config() (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	paired := cfg.Mode == Paired
+	paired := j.partnered()
 	switch {
 	case paired && j.PairedTarget == "":
 		return cfg, &exitcode.UsageError{Err: errors.New("paired mode sends every task to two APIs: give the second one's URL with --paired-target")}
@@ -263,7 +259,7 @@ func (j *Job) config() (Config, error) {
 		return cfg, &exitcode.UsageError{Err: errors.New("--paired-target applies to --mode paired")}
 	case j.API == APIREST && j.Client == "net/http":
 		return cfg, &exitcode.UsageError{Err: errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
-	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !hasSteps(reqs):
+	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !hasGraphQLPlan(reqs):
 		return cfg, &exitcode.UsageError{Err: errors.New("--parallel applies to a REST target (--api rest, or the REST side of --mode paired) and to tasks in GraphQL steps")}
 	case j.HTTP.HTTP2 && j.Client == "net/http":
 		return cfg, &exitcode.UsageError{Err: errors.New("--http2 uses net/http already: leave out --client net/http")}
@@ -304,14 +300,14 @@ func checkForms(reqs []Request, api string) error {
 	switch api {
 	case "", APIGraphQL:
 		for _, r := range reqs {
-			if r.Query == "" && len(r.Steps) == 0 {
+			if r.Query == "" && len(r.GraphQLPlan) == 0 {
 				return &exitcode.UsageError{Err: fmt.Errorf("%s has no GraphQL query, only a REST plan: send it to a REST target (--api rest)", r.ID)}
 			}
 		}
 	case APIREST:
 		for _, r := range reqs {
 			switch {
-			case len(r.Plan) == 0 && len(r.Steps) > 0:
+			case len(r.Plan) == 0 && len(r.GraphQLPlan) > 0:
 				return &exitcode.UsageError{Err: fmt.Errorf("%s has GraphQL steps but no REST plan: the REST side of the run needs a \"plan\" in the entry", r.ID)}
 			case len(r.Plan) == 0:
 				return &exitcode.UsageError{Err: fmt.Errorf("%s has no REST plan: a REST target (--api rest, or paired mode's REST side) needs tasks (gqlbench tasks)", r.ID)}
@@ -329,10 +325,6 @@ func (j *Job) transport() func([]Request) (Transport, error) {
 }
 
 // pairedTransport returns the maker of paired mode's second transport.
-func (j *Job) pairedTransport() func([]Request) (Transport, error) {
-	return j.transportTo(j.pairedAPI(), j.PairedTarget)
-}
-
 func (j *Job) transportTo(api, target string) func([]Request) (Transport, error) {
 	o := j.HTTP
 	if j.HTTP2Only != "" && j.HTTP2Only != api {
@@ -350,13 +342,6 @@ func (j *Job) api() string {
 		return APIREST
 	}
 	return APIGraphQL
-}
-
-func (j *Job) pairedAPI() string {
-	if j.api() == APIREST {
-		return APIGraphQL
-	}
-	return APIREST
 }
 
 // The ways answers are checked (runfile.Params.Check).

@@ -88,11 +88,11 @@ func cycleEntry(t *testing.T, id, deleteVar string) queryfile.Entry {
 		t.Fatal(err)
 	}
 	vars := json.RawMessage(`{"input":{"title":"T"},"gone":"9"}`)
-	if err := s.CheckSteps(vars); err != nil {
+	if err := s.CheckGraphQL(vars); err != nil {
 		t.Fatal(err)
 	}
 	want, _ := verify.Hash([]byte(`{"created":{"title":"T","read":{"title":"T"}}}`))
-	return queryfile.Entry{ID: id, Label: "cycle", Steps: s, Variables: vars, Expect: want}
+	return queryfile.Entry{ID: id, Label: "cycle", GraphQLPlan: s, Variables: vars, Expect: want}
 }
 
 // TestGraphQLHTTP2: with HTTP2 a GraphQL target is sent every request over

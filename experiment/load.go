@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -120,9 +119,13 @@ var errSkip = errors.New("the server failed")
 // and other errors when the run file cannot be written.
 func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	q := r.file()
+	spec, err := drive.ModeByName(r.mode)
+	if err != nil {
+		return err
+	}
 	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
 		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group}
-	if r.mode == drive.Closed || r.mode == drive.Paired {
+	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}
 	if r.sample > 0 { // the interval a multiple of the sample step, as drive requires
@@ -138,7 +141,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	target := s.target(srv, r.api)
 	job := &drive.Job{Config: cfg, Target: target, API: r.api, Client: "gqlbench", Queries: q, Watch: s.watched(srv, r), Check: r.check,
 		HTTP: drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version},
-		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(cfg.Defaults()), Target: target,
+		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(spec, cfg.Defaults()), Target: target,
 			Timeout: s.Timeout, Client: "gqlbench", Checked: true, Labels: r.labels},
 		Out: func() (io.Writer, error) {
 			var err error
@@ -167,7 +170,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		}
 		f = nil
 	}
-	return s.outcome(ctx, srv, r, path, sum, err)
+	return s.outcome(ctx, srv, r, spec, path, sum, err)
 }
 
 // watched is what a run against srv samples each interval with their
@@ -191,12 +194,12 @@ func (s *session) watched(srv *Server, r runSpec) []int {
 
 // outcome records a run's summary, when it has one, in the result and the
 // progress, and turns the job's error into run's (see run).
-func (s *session) outcome(ctx context.Context, srv *Server, r runSpec, path string, sum *runfile.Summary, err error) error {
+func (s *session) outcome(ctx context.Context, srv *Server, r runSpec, spec *drive.ModeSpec, path string, sum *runfile.Summary, err error) error {
 	if sum != nil {
 		s.res.Runs = append(s.res.Runs, path)
 		s.res.Wrong += sum.Total.Wrong
 		s.res.Errors += sum.Total.Errors
-		s.logf("  %-28s %s", r.what, line(r.mode, sum))
+		s.logf("  %-28s %s", r.what, line(spec, sum))
 		if r.done != nil {
 			r.done(path, sum)
 		}
@@ -226,19 +229,11 @@ func (r runSpec) file() *queryfile.File {
 }
 
 // flags are the run's parameters, for the header.
-func (r runSpec) flags(c drive.Config) map[string]string {
-	f := map[string]string{"mode": string(c.Mode), "queries": r.queries.Path, "client": "gqlbench"}
+func (r runSpec) flags(spec *drive.ModeSpec, c drive.Config) map[string]string {
+	f := spec.Flags(c)
+	f["queries"], f["client"] = r.queries.Path, "gqlbench"
 	for k, v := range r.labels {
 		f["label."+k] = v
-	}
-	switch c.Mode {
-	case drive.Closed, drive.Paired:
-		f["clients"], f["duration"], f["runs"] = strconv.Itoa(c.Clients), c.Duration.String(), strconv.Itoa(c.Runs)
-	case drive.Sequential:
-		f["passes"], f["warmup-passes"] = strconv.Itoa(c.Passes), strconv.Itoa(c.WarmupPasses)
-	}
-	if c.Mode == drive.Paired {
-		f["group"] = strconv.Itoa(c.Group)
 	}
 	if c.SampleInterval > 0 {
 		f["sample-interval"] = c.SampleInterval.String()
@@ -250,14 +245,14 @@ func (r runSpec) flags(c drive.Config) map[string]string {
 }
 
 // line is a run's one-line result for the progress.
-func line(mode drive.Mode, sum *runfile.Summary) string {
+func line(spec *drive.ModeSpec, sum *runfile.Summary) string {
 	t := sum.Total
 	status := ""
 	if sum.Status != "ok" {
 		status = "  [" + sum.Status + ": " + firstLine(sum.Reason) + "]"
 	}
 	rate := fmt.Sprintf("%8.1f q/s", sum.Throughput.Mean)
-	if mode == drive.Sequential {
+	if spec.PerQuery {
 		rate = fmt.Sprintf("QET mean %7.2f ms", t.QET.Mean/1e6)
 	}
 	return fmt.Sprintf("%s  QET p50 %7.2f ms  p99 %7.2f ms  %d verified, %d wrong, %d errors%s",

@@ -286,19 +286,19 @@ func (e RestGraphQL) label(ctx context.Context, s *session, c *rgCases, rest, gq
 		{"paired", drive.APIGraphQL, gql, rest, drive.Paired, nil},
 	}
 	for _, sd := range sides {
-		if sd.mode == drive.Paired && !e.Paired {
+		if sd.paired != nil && !e.Paired {
 			continue
 		}
 		lb := labels(sd.series, e.SF, e.Pool, users, label, db)
 		lb["series"], lb["api"] = sd.series, sd.api
 		into := sd.into
 		sample := e.SampleInterval
-		if sd.mode == drive.Paired { // lock-step: its completions are equal by construction, its samples unused
+		if sd.paired != nil { // paired, lock-step: its completions are equal by construction, its samples unused
 			sample = 0
 		}
 		err := s.run(ctx, sd.srv, runSpec{
 			name: fmt.Sprintf("rvg-sf%d-%s-%s-u%d", e.SF, sd.series, label, users), what: fmt.Sprintf("%s %s %d user(s)", sd.series, label, users),
-			queries: qf, entries: entries, mode: sd.mode, clients: users, duration: e.Duration, runs: max(e.Runs, 2*b2i(sd.mode == drive.Paired)),
+			queries: qf, entries: entries, mode: sd.mode, clients: users, duration: e.Duration, runs: max(e.Runs, 2*b2i(sd.paired != nil)),
 			labels: lb, api: sd.api, paired: sd.paired, check: true, group: e.Group, sample: sample, http2: e.HTTP2,
 			done: func(path string, sum *runfile.Summary) {
 				if into != nil {

@@ -64,7 +64,7 @@ type Entry struct {
 	Unordered     bool            // the answer's lists are compared as multisets
 	Answer        json.RawMessage // the right answer's data, canonical JSON, or nil
 	Plan          Plan            // the task as REST calls, or nil; Query may then be ""
-	Steps         Plan            // the task as several GraphQL calls (a write whose id the next needs), or nil; not with Query
+	GraphQLPlan   Plan            // the task as several GraphQL calls (a write whose id the next needs), or nil; not with Query
 	Line          int             // the line it was read from (1-based), 0 when not read
 }
 
@@ -89,7 +89,7 @@ type line struct {
 	Unordered     bool            `json:"unordered,omitempty"`
 	Answer        json.RawMessage `json:"answer,omitempty"`
 	Plan          Plan            `json:"plan,omitempty"`
-	Steps         Plan            `json:"steps,omitempty"`
+	GraphQLPlan   Plan            `json:"steps,omitempty"`
 }
 
 // Write writes entries as JSON lines, in the field order of the package
@@ -105,7 +105,7 @@ func Write(w io.Writer, entries []Entry) error {
 			vars = json.RawMessage("{}")
 		}
 		l := line{ID: e.ID, Label: e.Label, Query: e.Query, OperationName: e.OperationName, Variables: vars,
-			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer, Plan: e.Plan, Steps: e.Steps}
+			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer, Plan: e.Plan, GraphQLPlan: e.GraphQLPlan}
 		if err := enc.Encode(l); err != nil {
 			return fmt.Errorf("entry %q: %w", e.ID, err)
 		}
@@ -193,7 +193,7 @@ func readLine(b []byte) (Entry, error) {
 	if err := e.readBody(raw); err != nil {
 		return Entry{}, fmt.Errorf("%q: %w", e.ID, err)
 	}
-	if e.Query == "" && e.Plan == nil && e.Steps == nil {
+	if e.Query == "" && e.Plan == nil && e.GraphQLPlan == nil {
 		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, *raw.ID)
 	}
 	if raw.Expect != nil {
@@ -232,10 +232,10 @@ func (e *Entry) readBody(raw rawLine) error {
 		if e.Query != "" {
 			return fmt.Errorf(`"query" and "steps" are two GraphQL forms of the task: give one`)
 		}
-		if err := json.Unmarshal(p, &e.Steps); err != nil {
+		if err := json.Unmarshal(p, &e.GraphQLPlan); err != nil {
 			return fmt.Errorf(`"steps": %w`, err)
 		}
-		if err := e.Steps.CheckSteps(vars); err != nil {
+		if err := e.GraphQLPlan.CheckGraphQL(vars); err != nil {
 			return fmt.Errorf(`"steps": %w`, err)
 		}
 	}

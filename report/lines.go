@@ -139,7 +139,7 @@ func (r *Report) scaleCharts() []chart {
 	// aQETq over sf: the mean QET of sequential runs, per template.
 	var seq []Latency
 	for _, l := range r.Latency {
-		if l.Mode == "sequential" {
+		if r.perQuery(l.Mode) {
 			seq = append(seq, l)
 		}
 	}

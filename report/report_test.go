@@ -205,7 +205,7 @@ func TestFixtureMetrics(t *testing.T) {
 		t.Error("no process of a one-template closed-loop point to check CPU per query on")
 	}
 	paired := map[string]bool{}
-	for _, p := range r.Paired {
+	for _, p := range r.Matched {
 		paired[p.Metric] = true
 		if p.Against != "naive" || p.Series != "batch" || p.Pairs < 2 {
 			t.Errorf("paired %+v", p)

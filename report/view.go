@@ -457,12 +457,12 @@ func (r *Report) statisticsSection() section {
 		}
 		s.Tables = append(s.Tables, t)
 	}
-	if len(r.Paired) > 0 {
+	if len(r.Matched) > 0 {
 		head, cells := r.keyCols(false)
 		t := table{Title: "Paired t-tests over matched templates and queries",
 			Note: "Two-tailed paired t-test, α = 0.05: aTPt of the templates both series ran, or aQETq of the queries with the same id (seed 001, Table 5).",
 			Head: append(head, "metric", "against", "pairs", "mean", "against mean", "efficiency", "t", "df", "p", "significant")}
-		for _, p := range r.Paired {
+		for _, p := range r.Matched {
 			unit := f1
 			if p.Metric == "aQETq" {
 				unit = func(ns float64) string { return msCell(ns) + " ms" }

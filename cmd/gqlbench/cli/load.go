@@ -27,7 +27,7 @@ import (
 )
 
 func init() {
-	register("load", "drive load at a GraphQL server or a REST API (tasks) and measure it: closed, sequential, open, ramp, capacity, paired (run file)", runLoad)
+	register("load", "drive load at a GraphQL server or a REST API (tasks) and measure it: "+strings.Join(modeNames(), ", ")+" (run file)", runLoad)
 }
 
 // loadSynopsis is load's help; its modes come from drive's registry.
@@ -426,8 +426,7 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 			return c, usagef("--slo: %v", err)
 		}
 	}
-	c = c.Defaults()
-	if err := c.ValidateParams(); err != nil {
+	if c, err = c.Ready(); err != nil {
 		return c, usagef("%v", err)
 	}
 	return c, nil
@@ -440,20 +439,10 @@ func (f *loadFlags) check() error {
 		return usagef("say where to send the load: --target http://HOST:PORT/graphql")
 	case f.queries == "":
 		return usagef("say what to send: --queries FILE (from gqlbench queries)")
-	case f.clients < 1 || f.connections < 1 || f.passes < 1 || f.maxClients < 1 || f.maxSteps < 1:
-		return usagef("--clients, --connections, --passes, --max-clients and --max-steps must be at least 1")
-	case f.warmupPasses < 0:
-		return usagef("--warmup-passes must not be negative")
-	case f.duration <= 0 || f.interval <= 0:
-		return usagef("--duration and --interval must be positive")
+	case f.maxClients < 1 || f.maxSteps < 1:
+		return usagef("--max-clients and --max-steps must be at least 1")
 	case f.failures < 1:
 		return usagef("--failures must be at least 1")
-	case f.think < 0 || f.late < 0 || f.maxLate < 0 || f.abortAfter < 0:
-		return usagef("--think, --late, --max-lateness and --abort-after must not be negative")
-	case f.verifySample <= 0 || f.verifySample > 1:
-		return usagef("--verify-sample must be in (0, 1], got %g", f.verifySample)
-	case f.maxErrorRate < 0 || f.maxErrorRate > 1:
-		return usagef("--max-error-rate must be in [0, 1], got %g", f.maxErrorRate)
 	case f.arrival != "constant" && f.arrival != "poisson":
 		return usagef("--arrival must be constant or poisson, got %q", f.arrival)
 	case f.rate < 0 || f.rampRate <= 0 || f.maxRate <= 0 || f.precision <= 0:

@@ -8,13 +8,13 @@ import (
 	"github.com/gqlbench/gqlbench/drive"
 )
 
-// printLength says, before a closed or open load starts, how long it will
-// take and how to change that: the defaults (closed: 6 runs of 60 s, the
-// first a warm-up) make a one-line command a six-minute run, which nobody
-// should learn by waiting.
+// printLength says, before a load whose runs measure throughput (closed,
+// open) starts, how long it will take and how to change that: the defaults
+// (closed: 6 runs of 60 s, the first a warm-up) make a one-line command a
+// six-minute run, which nobody should learn by waiting.
 func printLength(w io.Writer, c drive.Config) {
 	c = c.Defaults()
-	if c.Mode != drive.Closed && c.Mode != drive.Open {
+	if spec, err := drive.ModeByName(c.Mode); err != nil || !spec.Throughput {
 		return
 	}
 	if c.CI > 0 {

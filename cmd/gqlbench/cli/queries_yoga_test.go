@@ -329,10 +329,10 @@ func TestUserAPIChainsOnYoga(t *testing.T) {
 		t.Fatalf("queries: exit %d: %s", code, stderr)
 	}
 	f, err := queryfile.ReadFile(q)
-	if err != nil || len(f.Entries) != 2 || f.Entries[0].ID != "FirstPage-0001" || len(f.Entries[0].Steps) != 1 || f.Entries[0].Query != "" {
+	if err != nil || len(f.Entries) != 2 || f.Entries[0].ID != "FirstPage-0001" || len(f.Entries[0].GraphQLPlan) != 1 || f.Entries[0].Query != "" {
 		t.Fatalf("the chain's entries: %v %+v", err, f.Entries)
 	}
-	if b, _ := json.Marshal(f.Entries[0].Steps[0].Then[0].Body); !strings.Contains(string(b), `{.booksPage.pageInfo.endCursor}`) {
+	if b, _ := json.Marshal(f.Entries[0].GraphQLPlan[0].Then[0].Body); !strings.Contains(string(b), `{.booksPage.pageInfo.endCursor}`) {
 		t.Errorf("the second step's variables: %s", b)
 	}
 	if code, _, stderr := run("record", "--target", good, "--queries", q, "-o", golden, "--quiet"); code != exitcode.OK {
