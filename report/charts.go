@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
+	"github.com/gqlbench/gqlbench/report/plot"
 )
 
 // maxChartsPerKind bounds the charts of one kind (one per condition or
@@ -13,11 +13,11 @@ const maxChartsPerKind = 8
 
 // drawCharts draws every chart the data supports, in a fixed order: the
 // overview's heat maps, the grouped bars and boxes per condition (split so
-// that none holds more than maxBars), the lines, and the per-template small
+// that none holds more than plot.MaxBars), the lines, and the per-template small
 // multiples. A chart that fails to draw is left out with its error as
 // caption: a report is still worth having.
-func (r *Report) drawCharts() []chart {
-	var out []chart
+func (r *Report) drawCharts() []plot.Chart {
+	var out []plot.Chart
 	for i, m := range r.comparing() {
 		if i < maxChartsPerKind {
 			out = append(out, r.heatmap(m))
@@ -47,7 +47,7 @@ func (r *Report) drawCharts() []chart {
 	out = append(out, r.clientCharts()...)
 	if len(r.Curve) > 0 {
 		c, err := r.curveChart()
-		out = append(out, chartOrNote(c, err))
+		out = append(out, plot.OrNote(c, err))
 	}
 	out = append(out, r.timeCharts()...)
 	return append(out, r.templateCharts()...)
@@ -60,22 +60,6 @@ func (r *Report) comparedOnly(rows []Throughput) []Throughput {
 		if !r.apart(t.Series) {
 			out = append(out, t)
 		}
-	}
-	return out
-}
-
-// splitGroups splits the groups of a grouped chart, n bars each, into
-// consecutive parts of at most maxBars bars, as even as possible.
-func splitGroups(groups []string, n int) [][]string {
-	per := max(1, maxBars/max(n, 1))
-	parts := (len(groups) + per - 1) / per
-	if parts <= 1 {
-		return [][]string{groups}
-	}
-	size := (len(groups) + parts - 1) / parts
-	var out [][]string
-	for i := 0; i < len(groups); i += size {
-		out = append(out, groups[i:min(i+size, len(groups))])
 	}
 	return out
 }
@@ -160,6 +144,11 @@ func (r *Report) seriesOf(has func(string) bool) []string {
 	return out
 }
 
+// boxEntry is a series' legend entry for its bars or boxes.
+func (r *Report) boxEntry(series string) plot.Legend {
+	return plot.BoxLegend(series, r.colorIndex(series), r.flagged(series))
+}
+
 // colorIndex is a series' colour in every chart: its place among the
 // series that are not a ceiling (a ceiling is a grey reference line).
 func (r *Report) colorIndex(series string) int {
@@ -189,18 +178,4 @@ func chartID(kind, label string) string {
 		id = strings.ReplaceAll(id, "--", "-")
 	}
 	return strings.Trim(kind+"-"+strings.Trim(id, "-"), "-")
-}
-
-// headroom leaves a little room above the highest bar or point.
-func headroom(p *plot.Plot, log bool) {
-	if log {
-		return
-	}
-	p.Y.Min = 0
-	p.Y.Max *= 1.05
-}
-
-func isLog(p *plot.Plot) bool {
-	_, ok := p.Y.Scale.(plot.LogScale)
-	return ok
 }

@@ -10,6 +10,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gqlbench/gqlbench/report/plot"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -51,7 +52,7 @@ type Report struct {
 	Curve       []CurvePoint  `json:"latency_throughput,omitempty"`
 	Sections    []Section     `json:"sections,omitempty"` // the caller's (Options.Sections)
 
-	charts   []chart
+	charts   []plot.Chart
 	points   []*point
 	runs     []*Run
 	matrices []matrix  // the comparison at a glance, one per condition

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gqlbench/gqlbench/report/plot"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -36,7 +37,7 @@ type section struct {
 	Paras  []string
 	Alerts []string // shown prominently
 	Tables []table
-	Charts []chart
+	Charts []plot.Chart
 	Links  []link    // a table of contents of its subsections
 	Subs   []section // subsections, after its charts and tables
 	// The overview's parts: the answer first, then correctness, then the
@@ -170,8 +171,8 @@ func (r *Report) sections() []section {
 	return out
 }
 
-func (r *Report) chartsWith(prefixes ...string) []chart {
-	var out []chart
+func (r *Report) chartsWith(prefixes ...string) []plot.Chart {
+	var out []plot.Chart
 	for _, c := range r.charts {
 		for _, p := range prefixes {
 			if strings.HasPrefix(c.ID, p+"-") || c.ID == p {
