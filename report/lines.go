@@ -7,9 +7,8 @@ import (
 	"strings"
 
 	"github.com/gqlbench/gqlbench/report/plot"
+	"github.com/gqlbench/gqlbench/runfile"
 )
-
-func ms(ns int64) float64 { return float64(ns) / 1e6 }
 
 // scaleCharts draws aTPt and aQETq over the scale factor, one line per
 // series, when runs at several scale factors exist (paper Fig. 9).
@@ -174,65 +173,28 @@ func (r *Report) curveChart() (plot.Chart, error) {
 // the CPU and RSS of the watched processes (seed 001 Tables 2–4), over the
 // series' run files one after another.
 func (r *Report) timeCharts() []plot.Chart {
-	type ts struct{ tp, cpu, rss []plot.Line }
-	var lines ts
+	var tp, cpu, rss []plot.Line
 	for _, s := range r.Series {
 		if s.Ceiling {
 			continue
 		}
 		si := r.colorIndex(s.Name)
-		tp := plot.Line{Name: s.Name, Color: si, Wrong: s.Flagged}
-		procs := map[string]*[2]plot.Line{}
-		var names []string
-		var base, end float64 // seconds: where the current run starts, where the last one ended
+		st := seriesTime{tp: plot.Line{Name: s.Name, Color: si, Wrong: s.Flagged}, procs: map[string]*[2]plot.Line{}}
 		for _, run := range r.runs {
-			if run.key.Series != s.Name {
-				continue
-			}
-			cur := [2]int{-1, -1}
-			for _, iv := range run.File.Intervals {
-				if k := [2]int{iv.Run, iv.Step}; k != cur {
-					cur, base = k, end
-				}
-				if iv.Tail || iv.EndNS <= iv.StartNS {
-					continue
-				}
-				x := base + float64(iv.StartNS+iv.EndNS)/2e9
-				end = max(end, base+float64(iv.EndNS)/1e9)
-				var n int64
-				for _, t := range iv.Templates {
-					n += t.Count
-				}
-				tp.Xs, tp.Ys = append(tp.Xs, x), append(tp.Ys, float64(n)/(float64(iv.EndNS-iv.StartNS)/1e9))
-				for i, p := range iv.Procs {
-					if p.Gone {
-						continue
-					}
-					name := fmt.Sprintf("pid %d", p.PID)
-					if w := run.File.Header.Watch; i < len(w) {
-						name = w[i].Name
-					}
-					pl := procs[name]
-					if pl == nil {
-						pl = &[2]plot.Line{}
-						procs[name] = pl
-						names = append(names, name)
-					}
-					pl[0].Xs, pl[0].Ys = append(pl[0].Xs, x), append(pl[0].Ys, p.CPUPercent)
-					pl[1].Xs, pl[1].Ys = append(pl[1].Xs, x), append(pl[1].Ys, float64(p.RSSBytes)/(1<<20))
-				}
+			if run.key.Series == s.Name {
+				st.add(run)
 			}
 		}
-		if len(tp.Xs) > 1 {
-			lines.tp = append(lines.tp, tp)
+		if len(st.tp.Xs) > 1 {
+			tp = append(tp, st.tp)
 		}
-		for _, n := range names {
+		for _, n := range st.names {
 			label := s.Name
-			if len(names) > 1 {
+			if len(st.names) > 1 {
 				label += " " + n
 			}
-			for k, dst := range []*[]plot.Line{&lines.cpu, &lines.rss} {
-				l := procs[n][k]
+			for k, dst := range []*[]plot.Line{&cpu, &rss} {
+				l := st.procs[n][k]
 				l.Name, l.Color, l.Wrong = label, si, s.Flagged
 				if len(l.Xs) > 1 {
 					*dst = append(*dst, l)
@@ -248,8 +210,61 @@ func (r *Report) timeCharts() []plot.Chart {
 		c, err := plot.Lines(id, title, caption, "time (s, each series' run files one after another)", y, ls)
 		out = append(out, plot.OrNote(c, err))
 	}
-	timeChart("time-throughput", "Throughput per interval", "Completed queries per second in each interval line, warm-up runs included.", "queries / s", lines.tp)
-	timeChart("time-cpu", "CPU of the watched processes", "CPU % of each --watch-pid process per interval (100 % = one core).", "CPU %", lines.cpu)
-	timeChart("time-rss", "Memory of the watched processes", "Resident set size of each --watch-pid process per interval.", "RSS (MiB)", lines.rss)
+	timeChart("time-throughput", "Throughput per interval", "Completed queries per second in each interval line, warm-up runs included.", "queries / s", tp)
+	timeChart("time-cpu", "CPU of the watched processes", "CPU % of each --watch-pid process per interval (100 % = one core).", "CPU %", cpu)
+	timeChart("time-rss", "Memory of the watched processes", "Resident set size of each --watch-pid process per interval.", "RSS (MiB)", rss)
 	return out
+}
+
+// seriesTime collects a series' per-interval points over its run files,
+// one after another: its throughput, and the CPU and RSS of each watched
+// process.
+type seriesTime struct {
+	tp        plot.Line
+	procs     map[string]*[2]plot.Line // CPU and RSS, by process name
+	names     []string                 // the processes in order of appearance
+	base, end float64                  // seconds: where the current run starts, where the last one ended
+}
+
+// add adds a run file's intervals, warm-up runs included, after the
+// series' previous runs.
+func (st *seriesTime) add(run *Run) {
+	cur := [2]int{-1, -1}
+	for _, iv := range run.File.Intervals {
+		if k := [2]int{iv.Run, iv.Step}; k != cur {
+			cur, st.base = k, st.end
+		}
+		if iv.Tail || iv.EndNS <= iv.StartNS {
+			continue
+		}
+		x := st.base + float64(iv.StartNS+iv.EndNS)/2e9
+		st.end = max(st.end, st.base+float64(iv.EndNS)/1e9)
+		var n int64
+		for _, t := range iv.Templates {
+			n += t.Count
+		}
+		st.tp.Xs, st.tp.Ys = append(st.tp.Xs, x), append(st.tp.Ys, float64(n)/(float64(iv.EndNS-iv.StartNS)/1e9))
+		st.addProcs(run.File.Header.Watch, iv.Procs, x)
+	}
+}
+
+// addProcs adds the watched processes' samples of an interval at x.
+func (st *seriesTime) addProcs(watch []runfile.Watched, procs []runfile.ProcSample, x float64) {
+	for i, p := range procs {
+		if p.Gone {
+			continue
+		}
+		name := fmt.Sprintf("pid %d", p.PID)
+		if i < len(watch) {
+			name = watch[i].Name
+		}
+		pl := st.procs[name]
+		if pl == nil {
+			pl = &[2]plot.Line{}
+			st.procs[name] = pl
+			st.names = append(st.names, name)
+		}
+		pl[0].Xs, pl[0].Ys = append(pl[0].Xs, x), append(pl[0].Ys, p.CPUPercent)
+		pl[1].Xs, pl[1].Ys = append(pl[1].Xs, x), append(pl[1].Ys, float64(p.RSSBytes)/(1<<20))
+	}
 }
