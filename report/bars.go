@@ -237,3 +237,8 @@ func (r *Report) boxChart(c plot.Chart, l plot.Layout, rows []Latency) (plot.Cha
 func fiveOf(q Quantiles) [5]float64 {
 	return [5]float64{ms(q.Min), ms(q.P25), ms(q.P50), ms(q.P75), ms(q.Max)}
 }
+
+// boxEntry is a series' legend entry for its bars or boxes.
+func (r *Report) boxEntry(series string) plot.Legend {
+	return plot.BoxLegend(series, r.colorIndex(series), r.flagged(series))
+}
