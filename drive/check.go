@@ -2,7 +2,10 @@ package drive
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"hash/maphash"
 	"sync/atomic"
 
@@ -21,35 +24,51 @@ import (
 // byte-for-byte one already judged gets the same verdict, exactly, and only
 // new bytes are canonicalised. Safe for concurrent use.
 type Checker struct {
-	reqs   []Request
-	cache  []atomic.Pointer[judged]
-	budget atomic.Int64 // bytes the cache may still take
-	seed   maphash.Seed
-	ignore []verify.Path // members left out of every comparison
+	reqs  []Request
+	cache []atomic.Pointer[judged]
+	// answerLens are the lengths of the right answers' canonical forms,
+	// plus one (0: not known yet), for sizes first.
+	answerLens []atomic.Int64
+	budget     atomic.Int64 // bytes the cache may still take
+	seed       maphash.Seed
+	ignore     []verify.Path // members left out of every comparison
 	// onWrong, if set, is called with each new wrong data value (not one
 	// already judged): the failure log's hook.
 	onWrong func(i int, data []byte)
 }
 
 // judged is a verdict on one data value, in an immutable list per request.
+// A large value is remembered by its SHA-256, not its bytes.
 type judged struct {
 	hash uint64
-	data []byte
+	size int
+	data []byte   // the value, when at most cacheWhole bytes
+	sum  [32]byte // its SHA-256 otherwise
 	out  measure.Outcome
 	next *judged
 	n    int // length of the list from here
 }
 
+// cacheWhole is the largest data value the Checker keeps whole.
+const cacheWhole = 64 << 10
+
+// bigData is the size from which a data value is canonicalised one at a
+// time in the whole process (bigJudge): one wrong answer of many
+// megabytes, sent to every client at once, costs the memory of one.
+const bigData = 1 << 20
+
+var bigJudge = make(chan struct{}, 1)
+
 // maxVariants is how many distinct data values are remembered per request.
 const maxVariants = 4
 
 // NewChecker returns a Checker for reqs whose cache holds at most
-// budgetBytes of data (0: 256 MiB).
+// budgetBytes of data (0: 32 MiB).
 func NewChecker(reqs []Request, budgetBytes int64) *Checker {
 	if budgetBytes <= 0 {
-		budgetBytes = 256 << 20
+		budgetBytes = 32 << 20
 	}
-	c := &Checker{reqs: reqs, cache: make([]atomic.Pointer[judged], len(reqs)), seed: maphash.MakeSeed()}
+	c := &Checker{reqs: reqs, cache: make([]atomic.Pointer[judged], len(reqs)), answerLens: make([]atomic.Int64, len(reqs)), seed: maphash.MakeSeed()}
 	c.budget.Store(budgetBytes)
 	return c
 }
@@ -81,31 +100,74 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	expect := c.reqs[i].Expect
 	h := maphash.Bytes(c.seed, d)
 	head := c.cache[i].Load()
+	var sum *[32]byte
 	for j := head; j != nil; j = j.next {
-		if j.hash == h && bytes.Equal(j.data, d) {
+		if j.hash != h || j.size != len(d) {
+			continue
+		}
+		if j.data == nil && sum == nil {
+			s := sha256.Sum256(d)
+			sum = &s
+		}
+		if j.data == nil && *sum == j.sum || j.data != nil && bytes.Equal(j.data, d) {
 			return j.out, expect != ""
 		}
 	}
-	out := judge(&c.reqs[i], d, verify.Options{Unordered: c.reqs[i].Unordered, Ignore: c.ignore})
+	if len(d) >= bigData {
+		bigJudge <- struct{}{}
+		defer func() { <-bigJudge }()
+	}
+	o := verify.Options{Unordered: c.reqs[i].Unordered, Ignore: c.ignore}
+	limit := -1
+	if len(d) > cacheWhole && c.reqs[i].Answer != nil && c.reqs[i].Map == nil && o.IsZero() {
+		limit = c.answerLen(i)
+	}
+	out := judge(&c.reqs[i], d, o, limit)
 	if out == measure.Wrong && c.onWrong != nil {
 		c.onWrong(i, d)
 	}
-	if (head == nil || head.n < maxVariants) && c.budget.Add(-int64(len(d))) >= 0 {
-		n := 1
+	v := &judged{hash: h, size: len(d), out: out, next: head, n: 1}
+	cost := int64(len(d))
+	if len(d) <= cacheWhole {
+		v.data = bytes.Clone(d)
+	} else {
+		cost = 64
+		if sum == nil {
+			s := sha256.Sum256(d)
+			sum = &s
+		}
+		v.sum = *sum
+	}
+	if (head == nil || head.n < maxVariants) && c.budget.Add(-cost) >= 0 {
 		if head != nil {
-			n = head.n + 1
+			v.n = head.n + 1
 		}
 		// Losing a race to another worker only forgets a verdict.
-		c.cache[i].CompareAndSwap(head, &judged{hash: h, data: bytes.Clone(d), out: out, next: head, n: n})
+		c.cache[i].CompareAndSwap(head, v)
 	}
 	return out, expect != ""
+}
+
+// answerLen is the length of the canonical form of request i's right
+// answer, -1 when it has none; computed once.
+func (c *Checker) answerLen(i int) int {
+	if n := c.answerLens[i].Load(); n != 0 {
+		return int(n) - 1
+	}
+	n := -1
+	if a, err := verify.Canonical(c.reqs[i].Answer); err == nil {
+		n = len(a)
+	}
+	c.answerLens[i].Store(int64(n) + 1)
+	return n
 }
 
 // judge checks data, a response's to r, against r's expected answer: valid
 // JSON at least, and when the answer is known, its canonical hash under o
 // — after mapping it to the benchmark's form when r is written in a
-// dialect (an answer that does not map is wrong).
-func judge(r *Request, data []byte, o verify.Options) measure.Outcome {
+// dialect (an answer that does not map is wrong). With limit ≥ 0, the
+// length of the right answer's canonical form, sizes come first.
+func judge(r *Request, data []byte, o verify.Options, limit int) measure.Outcome {
 	expect := r.Expect
 	if expect == "" {
 		if !json.Valid(data) {
@@ -122,11 +184,35 @@ func judge(r *Request, data []byte, o verify.Options) measure.Outcome {
 			return measure.Wrong
 		}
 	}
+	if limit >= 0 {
+		return judgeLarge(r, data, limit)
+	}
 	got, err := verify.HashWith(data, o)
 	switch {
 	case err != nil:
 		return measure.ErrResponse
 	case got != expect:
+		return measure.Wrong
+	}
+	return measure.OK
+}
+
+// judgeLarge judges large data when the right answer is known: sizes
+// first — canonicalising stops as soon as the data's canonical form is
+// longer than the answer (a huge wrong answer costs what the right one
+// would) — then the hash of the canonical form made once.
+func judgeLarge(r *Request, data []byte, limit int) measure.Outcome {
+	if !json.Valid(data) {
+		return measure.ErrResponse
+	}
+	c, err := verify.AppendCanonicalWithin(nil, data, limit)
+	switch {
+	case errors.Is(err, verify.ErrLonger):
+		return measure.Wrong
+	case err != nil:
+		return measure.ErrResponse
+	}
+	if sum := sha256.Sum256(c); hex.EncodeToString(sum[:]) != r.Expect {
 		return measure.Wrong
 	}
 	return measure.OK

@@ -225,6 +225,7 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	}
 	if err != nil {
 		s.Outcome = classify(err)
+		s.NoResponse = true // never a latency sample, even a response that is not HTTP (bad_response)
 		e.errs.add(s.Outcome, 0, transportReason(err, s.Outcome, e.cfg.Timeout), nil)
 	} else {
 		s.Status = int16(w.res.Status)

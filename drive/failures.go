@@ -53,6 +53,42 @@ type failure struct {
 	Received    json.RawMessage     `json:"received,omitempty"`
 	Differences []verify.Difference `json:"differences,omitempty"`
 	Note        string              `json:"note,omitempty"`
+	// Truncated says that Actual (or Expected) is only the beginning of
+	// the answer, as text: the whole would make the file too large.
+	Truncated   bool `json:"truncated,omitempty"`
+	ActualBytes int  `json:"actual_bytes,omitempty"` // the data's size as received, when truncated
+}
+
+// The bounds of a failure file: an answer over maxShown bytes is shown
+// truncated, as text; field differences are looked for only up to
+// maxDiffed bytes (a tree of the answer takes tens of times its size).
+const (
+	maxShown  = 64 << 10
+	maxDiffed = 1 << 20
+)
+
+// bigDiff lets one answer over maxShown at a time be compared field by
+// field, in the whole process.
+var bigDiff = make(chan struct{}, 1)
+
+// clip cuts a difference's text to 4 KiB.
+func clip(s string, fl *failure) string {
+	if len(s) <= 4<<10 {
+		return s
+	}
+	fl.Truncated = true
+	return s[:4<<10] + "…"
+}
+
+// shown is how the file shows an answer's bytes: whole when small, else
+// its beginning as a JSON string.
+func shown(b []byte, fl *failure) json.RawMessage {
+	if len(b) <= maxShown {
+		return b
+	}
+	fl.Truncated = true
+	s, _ := json.Marshal(string(b[:maxShown]) + "…")
+	return s
 }
 
 // record notes a wrong answer, data, to request i.
@@ -69,6 +105,20 @@ func (f *failureLog) record(i int, data []byte) {
 
 	o := verify.Options{Unordered: r.Unordered, Ignore: f.ignore}
 	fl := failure{ID: r.ID, Label: r.Template, Request: json.RawMessage(r.Body), ExpectedHash: r.Expect}
+	if len(data) > maxDiffed {
+		// Too large to compare field by field, or to show whole.
+		fl.ActualBytes = len(data)
+		fl.Actual = shown(data, &fl)
+		if r.Answer != nil {
+			fl.Expected = shown(r.Answer, &fl)
+		}
+		f.note(r, &fl, fmt.Sprintf("the data (%s) differ from the expected answer; too large to compare field by field", sizeText(int64(len(data)))))
+		return
+	}
+	if len(data) > maxShown { // a tree of it is tens of times its size: one at a time
+		bigDiff <- struct{}{}
+		defer func() { <-bigDiff }()
+	}
 	if r.Map != nil {
 		fl.Received, _ = verify.Canonical(data)
 		m, err := r.mapped(data)
@@ -84,10 +134,17 @@ func (f *failureLog) record(i int, data []byte) {
 	} else {
 		fl.Actual, _ = json.Marshal(string(data))
 	}
+	if len(fl.Actual) > maxShown {
+		fl.ActualBytes = len(data)
+		fl.Actual = shown(fl.Actual, &fl)
+	}
 	why := "the data hash to another value than the expected one (the queries file has only the hash: record the answers with gqlbench record, or use --reference, to see the fields)"
 	if r.Answer != nil {
-		fl.Expected = r.Answer
+		fl.Expected = shown(r.Answer, &fl)
 		if d, err := verify.Diff(r.Answer, data, o, 100); err == nil && len(d) > 0 {
+			for k := range d { // a difference may be a whole subtree
+				d[k].Expected, d[k].Actual = clip(d[k].Expected, &fl), clip(d[k].Actual, &fl)
+			}
 			fl.Differences = d
 			why = describe(d[0])
 		}
@@ -101,8 +158,8 @@ func (f *failureLog) record(i int, data []byte) {
 // note keeps a wrong answer that could not be compared at all, with why.
 func (f *failureLog) note(r *Request, fl *failure, why string) {
 	fl.Note = why
-	if r.Answer != nil {
-		fl.Expected = r.Answer
+	if r.Answer != nil && fl.Expected == nil {
+		fl.Expected = shown(r.Answer, fl)
 	}
 	f.keep(r, fl, why)
 }
@@ -140,8 +197,17 @@ func (f *failureLog) write(fl *failure) error {
 		return err
 	}
 	f.written++
-	name := fmt.Sprintf("%s-%s.json", safeName(fl.Label), safeName(fl.ID))
+	name := safeName(fileName(fl.Label, fl.ID)) + ".json"
 	return outfile.WriteFile(filepath.Join(f.dir, name), 0o644, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+}
+
+// fileName is a failure's file name: its id, after its label unless the id
+// starts with it (ids are often "Label-N").
+func fileName(label, id string) string {
+	if label == "" || id == label || strings.HasPrefix(id, label+"-") {
+		return id
+	}
+	return label + "-" + id
 }
 
 // safeName keeps letters, digits, '.', '_' and '-' of s.

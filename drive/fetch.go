@@ -53,7 +53,7 @@ func FetchAnswers(ctx context.Context, tr Transport, n, conns int) ([]Answer, er
 // answerOf judges one exchange.
 func answerOf(err error, res *Response) Answer {
 	if err != nil {
-		return Answer{Err: err, Response: res.RecvBytes > 0}
+		return Answer{Err: err, Response: !notReached(err, res)}
 	}
 	if res.Status != 200 {
 		return Answer{Err: fmt.Errorf("HTTP %d: %s", res.Status, snippet(res.Body)), Response: true, Status: res.Status}

@@ -310,3 +310,19 @@ func TestCapacityGoesOnAfterRefusedStep(t *testing.T) {
 		}
 	})
 }
+
+// TestPreflightTimeoutWorded: a target that stops answering fails the
+// preflight with the timeout in the user's words (the flag to change),
+// on both clients, never as the socket's "i/o timeout".
+func TestPreflightTimeoutWorded(t *testing.T) {
+	for _, client := range clients {
+		srv := hostile.Start(t, "stall", 0)
+		reqs := requests(1, "QT1")
+		_, err := PreflightWith(t.Context(), srv.URL(), func(r []Request) (Transport, error) {
+			return newTransport(client, srv.URL(), r, HTTPOptions{Timeout: 200 * time.Millisecond})
+		}, reqs, PreflightOptions{})
+		if err == nil || !strings.Contains(err.Error(), "within the timeout (--timeout)") || strings.Contains(err.Error(), "i/o timeout") {
+			t.Errorf("%s: preflight error %v: want the timeout worded for a user", client, err)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -19,12 +20,17 @@ import (
 // HTTPOptions configure an HTTP transport.
 type HTTPOptions struct {
 	Timeout          time.Duration // per request (and connect); a request may be cut up to 1 % (≤ 10 ms) sooner; 0: none
-	MaxResponseBytes int           // a longer response is an error; 0: 256 MiB
-	Header           []string      // extra request headers, "Name: value"
-	UserAgent        string        // default "gqlbench"
-	TLS              *tls.Config   // for https targets; nil: the system's defaults
-	Method           string        // POST (default: the request as JSON) or GET (in the query string)
-	APQ              bool          // automatic persisted queries: the query's hash first, its text after a miss
+	MaxResponseBytes int           // a longer response is an error; 0: DefaultMaxResponseBytes
+	// ResponseBudgetBytes bounds the response buffers of all of a
+	// transport's connections together, beyond each one's own 16 KiB: a
+	// response that would take more is an error. 0: the larger of 32 MiB
+	// and 8 × MaxResponseBytes.
+	ResponseBudgetBytes int64
+	Header              []string    // extra request headers, "Name: value"
+	UserAgent           string      // default "gqlbench"
+	TLS                 *tls.Config // for https targets; nil: the system's defaults
+	Method              string      // POST (default: the request as JSON) or GET (in the query string)
+	APQ                 bool        // automatic persisted queries: the query's hash first, its text after a miss
 	// Parallel is how many calls of one REST task are made at a time (the
 	// REST transport's connections per client, or streams with HTTP2); 0:
 	// DefaultParallel, DefaultParallelHTTP2 with HTTP2.
@@ -52,6 +58,7 @@ type HTTP struct {
 	split, retrySplit []int
 	timeout           time.Duration
 	maxResp           int
+	budget            *budget // response buffers beyond baseBuf, all connections together
 	// dial, when set, makes the connections instead of TCP (tests: an
 	// in-memory pipe in a synctest bubble).
 	dial func(ctx context.Context) (net.Conn, error)
@@ -67,10 +74,7 @@ func NewHTTP(target string, reqs []Request, o HTTPOptions) (*HTTP, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("target %q: want http://HOST[:PORT]/PATH or https://...", target)
 	}
-	h := &HTTP{host: u.Host, timeout: o.Timeout, maxResp: o.MaxResponseBytes}
-	if h.maxResp <= 0 {
-		h.maxResp = 256 << 20
-	}
+	h := &HTTP{host: u.Host, timeout: o.Timeout, maxResp: o.maxResponse(), budget: o.budget()}
 	port := u.Port()
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
@@ -136,7 +140,10 @@ func (h *HTTP) wire(r *Request, ua string, full bool) ([]byte, int, error) {
 }
 
 // NewConn returns a connection that connects on first use.
-func (h *HTTP) NewConn() Conn { return &h1conn{t: h, buf: make([]byte, 16<<10)} }
+func (h *HTTP) NewConn() Conn {
+	b := make([]byte, baseBuf)
+	return &h1conn{t: h, buf: b, own: b}
+}
 
 // Dial connects once and closes: it tells whether the target is reachable.
 func (h *HTTP) Dial(ctx context.Context) error {
@@ -149,11 +156,16 @@ func (h *HTTP) Dial(ctx context.Context) error {
 
 // h1conn is one keep-alive connection.
 type h1conn struct {
-	t      *HTTP
-	nc     net.Conn // nil when not connected; written only by Do's goroutine
-	io     *rawIO   // nc's raw reads and writes, when it is plain TCP on Linux
-	buf    []byte
-	r, w   int  // unread response bytes are buf[r:w]
+	t    *HTTP
+	nc   net.Conn // nil when not connected; written only by Do's goroutine
+	io   *rawIO   // nc's raw reads and writes, when it is plain TCP on Linux
+	buf  []byte
+	r, w int // unread response bytes are buf[r:w]
+	// own is the connection's own buffer; buf is own, or a larger one
+	// from the transport's budget. used is how much of buf the last
+	// response needed.
+	own    []byte
+	used   int
 	reused bool // nc has carried a response: the server may close it any time
 	once   bool // the request must not be sent twice (a REST write): no retry on a stale connection
 	// deadline is nc's deadline: set again only when it would cut a request
@@ -177,7 +189,7 @@ func (c *h1conn) dial(ctx context.Context) error {
 		nc, err = d.DialContext(ctx, "tcp", c.t.addr)
 	}
 	if err != nil {
-		return err
+		return dialError{err}
 	}
 	if tc, ok := nc.(*net.TCPConn); ok {
 		tc.SetNoDelay(true)
@@ -287,11 +299,13 @@ func (c *h1conn) do(wire []byte, split int, res *Response) error {
 			return nil
 		}
 		c.drop()
+		c.shrink() // no body to keep: a large buffer goes back now
 		// A kept-alive connection the server closed while idle fails
 		// before any byte of the answer: send once more on a new one (the
 		// queries are read-only, so the retry is safe; a REST write is not
-		// retried).
-		if stale && !c.once && attempt == 0 && res.RecvBytes == 0 && classify(err) == measure.ErrTransport && !c.isClosed() {
+		// retried, unless nothing of it was sent).
+		if stale && attempt == 0 && res.RecvBytes == 0 && !c.isClosed() &&
+			(errors.Is(err, errIdleClosed) || !c.once && classify(err) == measure.ErrTransport) {
 			continue
 		}
 		return err
@@ -312,10 +326,22 @@ func deadlineSlack(timeout time.Duration) time.Duration { return min(timeout/100
 
 // exchange writes one request and reads one response on c.nc.
 func (c *h1conn) exchange(wire []byte, res *Response) error {
-	if c.r != c.w {
-		return protocolError{"bytes from the server before the request"}
-	}
 	c.r, c.w = 0, 0
+	if c.used < len(c.buf)/4 {
+		c.shrink() // the last answer did not need a large buffer
+	}
+	if c.reused {
+		// Bytes waiting on a connection that carried an answer are no
+		// answer to the request not yet sent: an extra answer to an
+		// earlier one (which might then have been matched with the wrong
+		// request), or the server's close. (Before the send starts: the
+		// check is the generator's time, not the server's.)
+		if err := c.idle(res); err != nil {
+			res.Start = time.Now()
+			res.End = res.Start
+			return err
+		}
+	}
 	res.Start = time.Now()
 	if c.t.timeout > 0 && c.deadline.Before(res.Start.Add(c.t.timeout-deadlineSlack(c.t.timeout))) {
 		c.deadline = res.Start.Add(c.t.timeout)
@@ -338,15 +364,56 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 	}
 	err = c.readResponse(res)
 	res.End = time.Now()
+	c.used = c.w
 	if err == nil {
 		c.reused = true
 	}
 	return err
 }
 
+// errIdleClosed: the server closed a kept-alive connection while it was
+// idle; nothing was sent on it.
+var errIdleClosed = errors.New("connection closed by the server while idle")
+
+// idle checks, without waiting, that nothing came from the server since
+// the last answer: unsolicited bytes are a protocol error of the
+// connection, the server's close is errIdleClosed.
+func (c *h1conn) idle(res *Response) error {
+	var n int
+	var err error
+	if c.io != nil {
+		n, err = c.io.peek(c.buf)
+	} else {
+		n, err = c.peekDeadline()
+	}
+	switch {
+	case n > 0:
+		res.RecvBytes = int64(n)
+		return protocolError{"unsolicited response before the request"}
+	case errors.Is(err, io.EOF):
+		return errIdleClosed
+	case err != nil: // a reset: nothing was sent either
+		return fmt.Errorf("%w: %w", errIdleClosed, err)
+	}
+	return nil
+}
+
+// peekDeadline is idle's read where there is no raw I/O (TLS, other
+// systems): a read with a deadline already past, which fails at once when
+// nothing is waiting.
+func (c *h1conn) peekDeadline() (int, error) {
+	c.nc.SetReadDeadline(time.Now().Add(-time.Second))
+	n, err := c.nc.Read(c.buf)
+	c.nc.SetReadDeadline(c.deadline)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = nil
+	}
+	return n, err
+}
+
 // readResponse reads one response from c.buf and the connection.
 func (c *h1conn) readResponse(res *Response) error {
-	start := c.r
+	first, start := c.r, c.r
 	for {
 		// The header: up to the empty line.
 		scan, hdrEnd := start, -1
@@ -356,8 +423,11 @@ func (c *h1conn) readResponse(res *Response) error {
 				break
 			}
 			scan = max(start, c.w-3)
-			if c.w-start > 64<<10 {
-				return protocolError{"header longer than 64 KiB"}
+			if c.w-first > maxHeader { // 1xx responses count, as in net/http
+				if start != first {
+					return protocolError{"1xx responses and header over 64 KiB"}
+				}
+				return protocolError{"header over 64 KiB"}
 			}
 			if err := c.fill(res); err != nil {
 				return err
@@ -382,7 +452,7 @@ func (c *h1conn) readResponse(res *Response) error {
 			}
 		case length >= 0:
 			if length > c.t.maxResp {
-				return protocolError{fmt.Sprintf("response of %d bytes exceeds the %d-byte limit", length, c.t.maxResp)}
+				return c.t.overLimit()
 			}
 			if err := c.need(res, hdrEnd+length); err != nil {
 				return err
@@ -404,8 +474,10 @@ func (c *h1conn) readResponse(res *Response) error {
 			closing = true
 		}
 		if c.r != c.w {
-			closing = true // the server sent more than one answer: do not trust the connection
-			c.r = c.w
+			// More than one answer to one request: which one is this
+			// request's cannot be known.
+			c.drop()
+			return protocolError{"unsolicited response after the response"}
 		}
 		if closing {
 			c.drop()
@@ -418,7 +490,7 @@ func (c *h1conn) readResponse(res *Response) error {
 // fill reads more bytes into c.buf, growing it when full.
 func (c *h1conn) fill(res *Response) error {
 	if c.w == len(c.buf) {
-		if err := c.grow(res, 2*len(c.buf)); err != nil {
+		if err := c.grow(len(c.buf) + 1); err != nil {
 			return err
 		}
 	}
@@ -443,13 +515,9 @@ func (c *h1conn) fill(res *Response) error {
 	return err
 }
 
-// need reads until c.buf holds n bytes.
+// need reads until c.buf holds n bytes. The buffer grows as the bytes
+// arrive, not to n at once: an announced length is no reason to allocate.
 func (c *h1conn) need(res *Response, n int) error {
-	if n > len(c.buf) {
-		if err := c.grow(res, n); err != nil {
-			return err
-		}
-	}
 	for c.w < n {
 		if err := c.fill(res); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -461,14 +529,33 @@ func (c *h1conn) need(res *Response, n int) error {
 	return nil
 }
 
-func (c *h1conn) grow(res *Response, n int) error {
-	if n > c.t.maxResp+64<<10 {
-		return protocolError{fmt.Sprintf("response exceeds the %d-byte limit", c.t.maxResp)}
+// grow replaces c.buf by one of at least n bytes: twice as large, up to
+// the response limit, taken from the transport's budget.
+func (c *h1conn) grow(n int) error {
+	limit := c.t.maxResp + maxHeader
+	if n > limit {
+		return c.t.overLimit()
 	}
-	b := make([]byte, max(n, 2*len(c.buf)))
+	size := min(max(n, 2*len(c.buf)), limit)
+	b := c.t.budget.get(size)
+	if b == nil {
+		return c.t.budget.exhausted()
+	}
 	copy(b, c.buf[:c.w])
 	// A body slice of an earlier response points into the old buffer;
 	// nothing reads it after the next Do.
+	c.shrink()
 	c.buf = b
 	return nil
 }
+
+// shrink gives a large buffer back (between responses).
+func (c *h1conn) shrink() {
+	if len(c.buf) > len(c.own) {
+		c.t.budget.put(c.buf)
+		c.buf = c.own
+	}
+}
+
+// overLimit is the error of a response over the limit.
+func (h *HTTP) overLimit() error { return overLimit(h.maxResp) }

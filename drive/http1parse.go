@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // readChunked decodes a chunked body that starts at p, compacting the
@@ -39,7 +40,7 @@ func (c *h1conn) readChunked(res *Response, p int) error {
 			return nil
 		}
 		if dst-body+size > c.t.maxResp {
-			return protocolError{fmt.Sprintf("response exceeds the %d-byte limit", c.t.maxResp)}
+			return c.t.overLimit()
 		}
 		if err := c.need(res, p+size+2); err != nil {
 			return err
@@ -79,7 +80,7 @@ func chunkSize(b []byte) (int, error) {
 	}
 	b = bytes.TrimRight(b, " \t")
 	if len(b) == 0 || len(b) > 8 {
-		return 0, protocolError{"bad chunk size"}
+		return 0, protocolError{fmt.Sprintf("bad chunk size %.20q", b)}
 	}
 	n := 0
 	for _, ch := range b {
@@ -92,55 +93,46 @@ func chunkSize(b []byte) (int, error) {
 		case ch >= 'A' && ch <= 'F':
 			d = ch - 'A' + 10
 		default:
-			return 0, protocolError{"bad chunk size"}
+			return 0, protocolError{fmt.Sprintf("bad chunk size %.20q", b)}
 		}
 		n = n<<4 | int(d)
 	}
 	return n, nil
 }
 
-// parseHeader parses a response's status line and header fields: the
-// status, the Content-Length (-1 if absent), whether the body is chunked
-// and whether the server closes the connection after it.
+// parseHeader parses a response's status line and header fields (RFC
+// 9112), strictly: the status, the Content-Length (-1 if absent), whether
+// the body is chunked and whether the server closes the connection after
+// it. Every rejection says what was wrong, in a short message that is the
+// same for every response with the same fault.
 func parseHeader(h []byte) (status, length int, chunked, closing bool, err error) {
 	length = -1
 	eol := bytes.Index(h, crlf2[:2])
 	line := h[:eol]
-	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' {
-		return 0, 0, false, false, protocolError{fmt.Sprintf("status line %.40q", line)}
+	if status, closing, err = parseStatusLine(line); err != nil {
+		return 0, 0, false, false, err
 	}
-	http10 := line[7] == '0'
-	closing = http10
-	for _, d := range line[9:12] {
-		if d < '0' || d > '9' {
-			return 0, 0, false, false, protocolError{fmt.Sprintf("status line %.40q", line)}
-		}
-		status = status*10 + int(d-'0')
-	}
+	http10 := closing
+	var te []byte // the Transfer-Encoding fields' values, joined by commas
 	for p := eol + 2; p < len(h)-2; {
 		e := p + bytes.Index(h[p:], crlf2[:2])
 		field := h[p:e]
 		p = e + 2
 		colon := bytes.IndexByte(field, ':')
-		if colon <= 0 {
-			return 0, 0, false, false, protocolError{fmt.Sprintf("header line %.40q", field)}
+		if colon <= 0 || !isToken(field[:colon]) {
+			return 0, 0, false, false, protocolError{fmt.Sprintf("bad header line %.40q", field)}
 		}
 		name, value := field[:colon], bytes.TrimSpace(field[colon+1:])
 		switch {
 		case foldEqual(name, "content-length"):
-			n := 0
-			if len(value) == 0 || len(value) > 12 {
-				return 0, 0, false, false, protocolError{"bad Content-Length"}
+			if length, err = contentLength(value, length); err != nil {
+				return 0, 0, false, false, err
 			}
-			for _, d := range value {
-				if d < '0' || d > '9' {
-					return 0, 0, false, false, protocolError{"bad Content-Length"}
-				}
-				n = n*10 + int(d-'0')
-			}
-			length = n
 		case foldEqual(name, "transfer-encoding"):
-			chunked = foldContains(value, "chunked")
+			if len(te) > 0 {
+				te = append(te, ',')
+			}
+			te = append(te, value...)
 		case foldEqual(name, "connection"):
 			if foldContains(value, "close") {
 				closing = true
@@ -149,7 +141,121 @@ func parseHeader(h []byte) (status, length int, chunked, closing bool, err error
 			}
 		}
 	}
+	if te != nil {
+		if err := transferEncoding(te); err != nil {
+			return 0, 0, false, false, err
+		}
+		chunked = true
+		if length >= 0 { // RFC 9112 §6.3: chunked wins, and the connection is not to be trusted after
+			length, closing = -1, true
+		}
+	}
 	return status, length, chunked, closing, nil
+}
+
+// parseStatusLine parses "HTTP/1.x SP 3DIGIT [SP reason]": the status, and
+// whether the version is HTTP/1.0 (whose connections close by default).
+func parseStatusLine(line []byte) (status int, http10 bool, err error) {
+	if len(line) < 12 || string(line[:5]) != "HTTP/" || line[8] != ' ' {
+		return 0, false, badStatusLine(line)
+	}
+	v := line[5:8]
+	if v[0] < '0' || v[0] > '9' || v[1] != '.' || v[2] < '0' || v[2] > '9' {
+		return 0, false, badStatusLine(line)
+	}
+	if v[0] != '1' || v[2] > '1' {
+		return 0, false, protocolError{fmt.Sprintf("unsupported HTTP version %q", line[:8])}
+	}
+	for _, d := range line[9:12] {
+		if d < '0' || d > '9' {
+			return 0, false, badStatusLine(line)
+		}
+		status = status*10 + int(d-'0')
+	}
+	if status < 100 || len(line) > 12 && line[12] != ' ' {
+		return 0, false, badStatusLine(line)
+	}
+	return status, v[2] == '0', nil
+}
+
+func badStatusLine(line []byte) error {
+	return protocolError{fmt.Sprintf("bad status line %.40q", line)}
+}
+
+// contentLength parses a Content-Length value (a list of equal values is
+// one value, RFC 9110 §8.6), which must agree with an earlier one, prev
+// (-1: none).
+func contentLength(value []byte, prev int) (int, error) {
+	n := -1
+	for len(value) > 0 {
+		v := value
+		if i := bytes.IndexByte(value, ','); i >= 0 {
+			v, value = value[:i], value[i+1:]
+		} else {
+			value = nil
+		}
+		v = bytes.TrimSpace(v)
+		if len(v) == 0 || len(v) > 15 {
+			return 0, protocolError{fmt.Sprintf("bad Content-Length %.20q", v)}
+		}
+		m := 0
+		for _, d := range v {
+			if d < '0' || d > '9' {
+				return 0, protocolError{fmt.Sprintf("bad Content-Length %.20q", v)}
+			}
+			m = m*10 + int(d-'0')
+		}
+		if n >= 0 && m != n {
+			return 0, protocolError{fmt.Sprintf("two Content-Length values (%d, %d)", n, m)}
+		}
+		n = m
+	}
+	if n < 0 {
+		return 0, protocolError{`bad Content-Length ""`}
+	}
+	if prev >= 0 && prev != n {
+		return 0, protocolError{fmt.Sprintf("two Content-Length values (%d, %d)", prev, n)}
+	}
+	return n, nil
+}
+
+// transferEncoding accepts the one transfer coding the client decodes,
+// chunked, alone: a request without a TE header allows the server no other
+// (RFC 9112 §6.1, §7.4), and a response whose final coding is not chunked
+// would have to be read to the connection's end and still decoded.
+func transferEncoding(te []byte) error {
+	codings := 0
+	last := []byte(nil)
+	for _, c := range bytes.Split(te, []byte(",")) {
+		c = bytes.TrimSpace(c)
+		if i := bytes.IndexByte(c, ';'); i >= 0 {
+			c = bytes.TrimSpace(c[:i])
+		}
+		if len(c) == 0 {
+			continue
+		}
+		codings++
+		last = c
+	}
+	switch {
+	case codings == 0:
+		return protocolError{`bad Transfer-Encoding ""`}
+	case !foldEqual(last, "chunked"):
+		return protocolError{fmt.Sprintf("Transfer-Encoding %.40q does not end in chunked", te)}
+	case codings > 1:
+		return protocolError{fmt.Sprintf("unsupported Transfer-Encoding %.40q", te)}
+	}
+	return nil
+}
+
+// isToken reports whether b is a header field name (RFC 9110 §5.6.2).
+func isToken(b []byte) bool {
+	for _, c := range b {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // foldEqual reports whether b equals the lower-case ASCII s, ignoring case.

@@ -129,7 +129,7 @@ func (w *worker) closedLoop(ctx context.Context, ph *phase, sh cycle, rng *rand.
 		}
 		sent := w.send(ctx, ph, sh.at(pos), -1, false, waited)
 		answered, thought = -1, 0
-		if sent && w.s.Outcome.HasResponse() {
+		if sent && w.s.Timed() {
 			answered = w.s.End
 		}
 		if think > 0 {
@@ -217,7 +217,7 @@ func (q *queryStat) add(s *measure.Sample) {
 	case s.Outcome.IsError():
 		q.errors++
 	}
-	if !s.Outcome.HasResponse() {
+	if !s.Timed() {
 		return
 	}
 	q.n++

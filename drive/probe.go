@@ -53,10 +53,10 @@ func PreflightWith(ctx context.Context, target string, newTransport func([]Reque
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if res.RecvBytes == 0 && classify(err) == measure.ErrTransport {
+		if notReached(err, &res) {
 			return nil, fmt.Errorf("cannot reach the target %s: %w", target, err)
 		}
-		return nil, fmt.Errorf("the target %s did not answer a GraphQL request: %w", target, err)
+		return nil, fmt.Errorf("the target %s did not answer a GraphQL request: %s", target, transportReason(err, classify(err), 0))
 	}
 	if why := credentials(res.Status, res.Body, o.Headers); why != "" {
 		return nil, fmt.Errorf("the target %s %s", target, why)
@@ -209,7 +209,7 @@ func probeLabels(ctx context.Context, c Conn, probe []Request, from int, hint st
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if i == 0 && res.RecvBytes == 0 && classify(err) == measure.ErrTransport {
+			if i == 0 && notReached(err, &res) {
 				return nil, errUnreachable{err}
 			}
 			return nil, fmt.Errorf("the server failed %s (%s) before the load: %w", r.Template, r.ID, err)

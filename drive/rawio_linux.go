@@ -23,6 +23,7 @@ type rawIO struct {
 	n               int
 	errno           syscall.Errno
 	readFn, writeFn func(fd uintptr) bool
+	peekFn          func(fd uintptr) bool
 }
 
 // newRawIO returns raw I/O for a plain TCP connection, nil for anything else.
@@ -36,7 +37,7 @@ func newRawIO(nc net.Conn) *rawIO {
 		return nil
 	}
 	r := &rawIO{rc: rc}
-	r.readFn, r.writeFn = r.doRead, r.doWrite // bound once: no allocation per call
+	r.readFn, r.writeFn, r.peekFn = r.doRead, r.doWrite, r.doPeek // bound once: no allocation per call
 	return r
 }
 
@@ -61,6 +62,30 @@ func (r *rawIO) doRead(fd uintptr) bool {
 	}
 	r.n, r.errno = int(n), errno
 	return true
+}
+
+// peek reads what is waiting, without waiting: 0 and no error when
+// nothing is; io.EOF when the peer has closed.
+func (r *rawIO) peek(b []byte) (int, error) {
+	r.buf, r.n, r.errno = b, 0, 0
+	if err := r.rc.Read(r.peekFn); err != nil {
+		return 0, err
+	}
+	switch {
+	case r.errno == syscall.EAGAIN:
+		return 0, nil
+	case r.errno != 0:
+		return 0, r.errno
+	case r.n == 0:
+		return 0, io.EOF
+	}
+	return r.n, nil
+}
+
+func (r *rawIO) doPeek(fd uintptr) bool {
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.buf[0])), uintptr(len(r.buf)))
+	r.n, r.errno = int(n), errno
+	return true // never wait
 }
 
 func (r *rawIO) write(b []byte) (int, error) {

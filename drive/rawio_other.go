@@ -10,3 +10,4 @@ type rawIO struct{}
 func newRawIO(net.Conn) *rawIO           { return nil }
 func (*rawIO) read([]byte) (int, error)  { panic("unreachable") }
 func (*rawIO) write([]byte) (int, error) { panic("unreachable") }
+func (*rawIO) peek([]byte) (int, error)  { panic("unreachable") }

@@ -646,10 +646,7 @@ func (c *restConn) h2call(n *planNode, path string, body []byte, res *Response) 
 	}
 	defer resp.Body.Close()
 	res.FirstByte = time.Now()
-	limit := c.t.o.MaxResponseBytes
-	if limit <= 0 {
-		limit = 256 << 20
-	}
+	limit := c.t.o.maxResponse()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	res.End = time.Now()
 	res.Status, res.Body, res.SentBytes, res.RecvBytes = resp.StatusCode, b, int64(len(body)), int64(len(b))
@@ -657,7 +654,7 @@ func (c *restConn) h2call(n *planNode, path string, body []byte, res *Response) 
 	case err != nil:
 		return nil, err
 	case len(b) > limit:
-		return nil, protocolError{fmt.Sprintf("response exceeds the %d-byte limit", limit)}
+		return nil, overLimit(limit)
 	}
 	return n.answer(res)
 }

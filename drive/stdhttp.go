@@ -24,6 +24,7 @@ type StdHTTP struct {
 	header http.Header
 	o      HTTPOptions
 	form   *form
+	budget *budget // response buffers beyond baseBuf, all connections together
 }
 
 // NewStdHTTP returns a net/http transport to target for reqs.
@@ -43,16 +44,15 @@ func NewStdHTTP(target string, reqs []Request, o HTTPOptions) (*StdHTTP, error) 
 	for _, hd := range f.static {
 		h.Add(hd.name, hd.value)
 	}
-	if o.MaxResponseBytes <= 0 {
-		o.MaxResponseBytes = 256 << 20
-	}
-	return &StdHTTP{url: u.Scheme + "://" + u.Host, reqs: reqs, header: h, o: o, form: f}, nil
+	o.MaxResponseBytes = o.maxResponse()
+	return &StdHTTP{url: u.Scheme + "://" + u.Host, reqs: reqs, header: h, o: o, form: f, budget: o.budget()}, nil
 }
 
 // NewConn returns a connection with its own http.Transport.
 func (s *StdHTTP) NewConn() Conn {
 	ctx, cancel := context.WithCancel(context.Background())
-	tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true, TLSClientConfig: s.o.TLS, ForceAttemptHTTP2: false}
+	tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true, TLSClientConfig: s.o.TLS, ForceAttemptHTTP2: false,
+		MaxResponseHeaderBytes: maxHeader}
 	if s.o.HTTP2 { // HTTP/2 only: h2c with prior knowledge for http://, ALPN for https://
 		var p http.Protocols
 		if strings.HasPrefix(s.url, "https:") {
@@ -82,7 +82,8 @@ type stdConn struct {
 	trace  context.Context
 	cancel context.CancelFunc
 	first  time.Time
-	buf    bytes.Buffer
+	buf    []byte    // the last response's body is buf[:len]: own, or a larger one from the budget
+	own    []byte    // the connection's own buffer
 	x      *expander // per-request header values
 
 	// connects counts the connections made for the request in progress
@@ -144,21 +145,74 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 		return stdProtocol(err)
 	}
 	res.SentBytes = int64(len(body))
-	c.buf.Reset()
-	n, err := c.buf.ReadFrom(io.LimitReader(resp.Body, int64(c.t.o.MaxResponseBytes)+1))
+	if resp.ProtoMajor == 1 && resp.ProtoMinor > 1 {
+		resp.Body.Close()
+		res.End = time.Now()
+		return protocolError{fmt.Sprintf("unsupported HTTP version %q", resp.Proto)}
+	}
+	err = c.readBody(resp.Body)
 	resp.Body.Close()
 	res.End = time.Now()
 	res.FirstByte = c.first
-	res.RecvBytes = n
+	res.RecvBytes = int64(len(c.buf))
 	if err != nil {
+		c.shrink() // no body to keep: a large buffer goes back now
 		return stdProtocol(err)
 	}
-	if n > int64(c.t.o.MaxResponseBytes) {
-		return protocolError{fmt.Sprintf("response exceeds the %d-byte limit", c.t.o.MaxResponseBytes)}
-	}
 	res.Status = resp.StatusCode
-	res.Body = c.buf.Bytes()
+	res.Body = c.buf
 	return nil
+}
+
+// readBody reads a response body into c.buf, which grows as the bytes
+// arrive (never to an announced length at once), up to the response limit
+// and within the transport's budget. A large buffer the last body did not
+// need is given back first.
+func (c *stdConn) readBody(r io.Reader) error {
+	if c.own == nil {
+		c.own = make([]byte, 0, baseBuf)
+		c.buf = c.own
+	}
+	if len(c.buf) < cap(c.buf)/4 {
+		c.shrink()
+	}
+	c.buf = c.buf[:0]
+	limit := c.t.o.MaxResponseBytes
+	for {
+		b := c.buf
+		if len(b) == cap(b) {
+			size := min(2*cap(b), limit+1)
+			if size <= len(b) {
+				return overLimit(limit)
+			}
+			nb := c.t.budget.get(size)
+			if nb == nil {
+				return c.t.budget.exhausted()
+			}
+			nb = append(nb[:0], b...)
+			c.shrink()
+			b = nb
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		c.buf = b[:len(b)+n]
+		if len(c.buf) > limit {
+			return overLimit(limit)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// shrink gives a large buffer back.
+func (c *stdConn) shrink() {
+	if cap(c.buf) > cap(c.own) {
+		c.t.budget.put(c.buf)
+		c.buf = c.own[:0]
+	}
 }
 
 func (c *stdConn) Close() error {

@@ -60,12 +60,14 @@ func classify(err error) measure.Outcome {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return measure.ErrTimeout
 	case errors.As(err, new(protocolError)):
-		return measure.ErrResponse
+		return measure.ErrResponse // (never a latency sample: the engine marks it NoResponse)
 	}
 	return measure.ErrTransport
 }
 
-// protocolError is a response that is not HTTP/1.x as the client speaks it.
+// protocolError is a response that is not HTTP/1.x as the client speaks
+// it, or one over a limit (bad_response); its message says what was
+// wrong, short and the same for every response with the same fault.
 type protocolError struct{ msg string }
 
-func (e protocolError) Error() string { return "malformed HTTP response: " + e.msg }
+func (e protocolError) Error() string { return e.msg }

@@ -52,7 +52,7 @@ func (rw *RecordWriter) Write(run int, samples []Sample, queryIDs, templates []s
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(run), 10)
 		b = append(b, ',')
-		if s.Outcome.HasResponse() {
+		if s.Timed() {
 			b = strconv.AppendInt(b, int64(s.QRT()), 10)
 		}
 		b = append(b, ',')

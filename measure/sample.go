@@ -41,6 +41,11 @@ func (o Outcome) IsError() bool { return o >= ErrStatus }
 // HasResponse reports whether a complete HTTP response was received.
 func (o Outcome) HasResponse() bool { return o <= ErrResponse }
 
+// Timed reports whether s has latencies: a complete HTTP response was
+// received. A response that is not HTTP is an error (ErrResponse), never
+// a latency sample.
+func (s *Sample) Timed() bool { return s.Outcome.HasResponse() && !s.NoResponse }
+
 // Sample is one measured request. Times are offsets from the start of the
 // run (monotonic clock, nanoseconds).
 type Sample struct {
@@ -52,6 +57,7 @@ type Sample struct {
 	Late       bool          // sent later than the late threshold after the intended time
 	DriverLate bool          // late although the worker was idle: the driver's own fault
 	Overrun    bool          // completed after the run's window closed
+	NoResponse bool          // failed without a complete HTTP response (e.g. one that is not HTTP): not timed
 	Status     int16         // HTTP status, 0 without a response
 	Intended   time.Duration // when it should have been sent (= Start in closed loop)
 	Start      time.Duration // send start

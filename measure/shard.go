@@ -82,7 +82,7 @@ var tstatsBytes = int64(unsafe.Sizeof(tstats{}))
 // record adds one sample.
 func (st *tstats) record(s *Sample, corrected bool, fp *atomic.Int64) {
 	st.countAtomic(s)
-	if !s.Outcome.HasResponse() {
+	if !s.Timed() {
 		return
 	}
 	qet, c1 := clamp(int64(s.QET()))

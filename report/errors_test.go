@@ -26,6 +26,30 @@ func TestErrorReasonsAndUncheckedCounts(t *testing.T) {
 			t.Errorf("the Markdown report does not say %q:\n%s", want, md)
 		}
 	}
+	// the JSON leaves out what a status-only run does not know, and says so
+	js := string(render(t, r, "json"))
+	var theirs, mine []string
+	for _, obj := range strings.Split(js, "{") {
+		switch {
+		case strings.Contains(obj, `"series": "theirs`) && strings.Contains(obj, `"throughput"`):
+			theirs = append(theirs, obj)
+		case strings.Contains(obj, `"series": "mine"`) && strings.Contains(obj, `"throughput"`):
+			mine = append(mine, obj)
+		}
+	}
+	if len(theirs) == 0 || len(mine) == 0 {
+		t.Fatalf("no correctness or throughput rows of both series in the JSON:\n%s", js)
+	}
+	for _, obj := range theirs {
+		if strings.Contains(obj, `"goodput"`) || strings.Contains(obj, `"wrong"`) || !strings.Contains(obj, `"answers_checked": false`) {
+			t.Errorf("a status-only series' row in the JSON: %s", obj)
+		}
+	}
+	for _, obj := range mine {
+		if !strings.Contains(obj, `"goodput"`) || strings.Contains(obj, `answers_checked`) {
+			t.Errorf("a checked series' row in the JSON: %s", obj)
+		}
+	}
 	html := string(render(t, r, "html"))
 	for _, want := range []string{"Errors by kind and reason", "HTTP 401 Unauthorized", "<td>–</td><td>–</td>"} {
 		if !strings.Contains(html, want) {

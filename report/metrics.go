@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -30,6 +31,39 @@ type Correctness struct {
 	// (load --db-statements), over the run files of this template alone;
 	// 0: not counted.
 	Statements float64 `json:"db_statements_per_request,omitempty"`
+
+	unchecked bool // load --check status: Wrong, Verified and Goodput are unknown
+}
+
+// MarshalJSON leaves out what a run that checked status alone does not know
+// (wrong, verified, goodput) and says "answers_checked": false instead, so a
+// reader of the JSON cannot take its throughput for correct answers.
+func (c Correctness) MarshalJSON() ([]byte, error) {
+	type plain Correctness
+	return withoutUnchecked(plain(c), c.unchecked, "wrong", "verified", "goodput")
+}
+
+// MarshalJSON: as Correctness's, for goodput.
+func (t Throughput) MarshalJSON() ([]byte, error) {
+	type plain Throughput
+	return withoutUnchecked(plain(t), t.unchecked, "goodput")
+}
+
+// withoutUnchecked encodes v, without the named members when unchecked.
+func withoutUnchecked(v any, unchecked bool, drop ...string) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil || !unchecked {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for _, k := range drop {
+		delete(m, k)
+	}
+	m["answers_checked"] = json.RawMessage("false")
+	return json.Marshal(m)
 }
 
 // Throughput is a throughput over the measured runs of one point: of one
@@ -50,6 +84,8 @@ type Throughput struct {
 	// Noisy says that the runs disagree: their CV is above runfile.NoisyCV
 	// (5 %), so differences smaller than that are not differences.
 	Noisy bool `json:"noisy,omitempty"`
+
+	unchecked bool // load --check status: Goodput is unknown
 }
 
 // Mix is aTPm: one series' mean (± sd) over its distinct mixed workloads'
@@ -132,6 +168,7 @@ func (r *Report) correctness() {
 					continue
 				}
 				files++
+				c.unchecked = c.unchecked || unchecked(run.File.Header)
 				// a run file counts statements for all its requests: they
 				// are this template's when it is the only one
 				if st := run.Summary.Statements; st != nil && len(run.perTmpl) == 1 {
@@ -197,6 +234,7 @@ func (r *Report) throughputOf(p *point, template string, mixed bool) Throughput 
 	tp.Noisy = tp.N >= 2 && tp.CV > runfile.NoisyCV
 	var gp float64
 	for _, run := range p.runs {
+		tp.unchecked = tp.unchecked || unchecked(run.File.Header)
 		if template == "" {
 			gp += run.Summary.Goodput.Mean
 		} else if d := run.perTmpl[template]; d != nil {

@@ -3,7 +3,6 @@ package verify
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -35,21 +34,11 @@ const maxDigits = 1000
 // Anything but exactly one JSON value (with surrounding whitespace) is an
 // error.
 func Canonical(data []byte) ([]byte, error) {
-	if !json.Valid(data) { // also bounds the nesting depth
-		return nil, errors.New("verify: not one valid JSON value")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := parse(dec)
+	c, err := AppendCanonical(make([]byte, 0, len(data)), data)
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	out.Grow(len(data))
-	if err := write(&out, v); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return c, nil
 }
 
 // member is one member of an object.

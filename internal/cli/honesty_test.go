@@ -13,7 +13,11 @@ import (
 // connection to a server that takes 50 ms, at 40 sends per second: the
 // k-th send leaves at least 25 ms·k late, however fast the machine) fails
 // --min-on-time with the check's exit code; one whose sends have a second
-// of slack passes. The share is in the run file and the summary line.
+// of slack passes. The share is in the run file and the summary line. The
+// bar is 60 %, not 95 %: the late run's share is about 20 % however fast
+// the machine, and a busy machine that stalls the generator near the end
+// of the on-time run's short window drops the sends due meanwhile (a send
+// is never made after the window), which costs it a few of its 20 sends.
 func TestLoadMinOnTime(t *testing.T) {
 	dir := t.TempDir()
 	q := writeQueries(t, dir, 2, "")
@@ -33,17 +37,17 @@ func TestLoadMinOnTime(t *testing.T) {
 	} {
 		out := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl")
 		args := append([]string{"load", "--target", c.url, "--queries", q, "--mode", "open", "--duration", "500ms",
-			"--interval", "100ms", "--min-on-time", "95%", "-o", out}, c.args...)
+			"--interval", "100ms", "--min-on-time", "60%", "-o", out}, c.args...)
 		code, _, stderr := run(args...)
 		if code != c.code {
 			t.Fatalf("%s: exit %d, want %d: %s", c.name, code, c.code, stderr)
 		}
 		f := readRun(t, out)
 		s := f.Summary
-		if s == nil || s.OnTime == nil || f.Header.Params.MinOnTime != 0.95 || !strings.Contains(stderr, "of sends on time") {
+		if s == nil || s.OnTime == nil || f.Header.Params.MinOnTime != 0.6 || !strings.Contains(stderr, "of sends on time") {
 			t.Fatalf("%s: summary %+v, params %+v; stderr %s", c.name, s, f.Header.Params, stderr)
 		}
-		if late := c.code == ExitCheck; late != (*s.OnTime < 0.95) || late != (s.Status == "failed") ||
+		if late := c.code == ExitCheck; late != (*s.OnTime < 0.6) || late != (s.Status == "failed") ||
 			late && !strings.Contains(s.Reason, "started on time") {
 			t.Errorf("%s: on time %.2f, status %s (%s)", c.name, *s.OnTime, s.Status, s.Reason)
 		}

@@ -32,7 +32,7 @@ func (r *requestFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&r.apq, "apq", false, "automatic persisted queries: send the query's hash first, its text after PersistedQueryNotFound (misses counted apart)")
 	fs.StringVar(&r.client, "client", "gqlbench", "HTTP client: gqlbench (its own HTTP/1.1) or net/http")
 	fs.DurationVar(&r.timeout, "timeout", 60*time.Second, "per request, connect included")
-	fs.IntVar(&r.maxResponse, "max-response", 256<<20, "largest response in bytes")
+	fs.IntVar(&r.maxResponse, "max-response", drive.DefaultMaxResponseBytes, "largest response in bytes (a larger one is an error; see docs/load.md, Broken servers)")
 }
 
 // headerFlags are the flags of the request headers alone.
