@@ -11,6 +11,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gqlbench/gqlbench/report/plot"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -52,7 +53,7 @@ type Report struct {
 	Curve       []CurvePoint  `json:"latency_throughput,omitempty"`
 	Sections    []Section     `json:"sections,omitempty"` // the caller's (Options.Sections)
 
-	charts   []chart
+	charts   []plot.Chart
 	points   []*point
 	modes    map[string]runfile.Traits // each mode's traits, from the runs' headers
 	runs     []*Run
@@ -431,16 +432,7 @@ func isTemplate(s string) bool { return strings.HasPrefix(s, "QT") }
 // varying lists the key fields that differ between points.
 func varying(ps []*point) []string {
 	var out []string
-	for _, f := range []struct {
-		name string
-		get  func(Key) string
-	}{
-		{"mode", func(k Key) string { return k.Mode }},
-		{"sf", func(k Key) string { return k.SF }},
-		{"clients", func(k Key) string { return strconv.Itoa(k.Clients) }},
-		{"pool", func(k Key) string { return k.Pool }},
-		{"workload", func(k Key) string { return k.Workload }},
-	} {
+	for _, f := range keyColumns {
 		seen := map[string]bool{}
 		for _, p := range ps {
 			seen[f.get(p.key)] = true
@@ -455,15 +447,10 @@ func varying(ps []*point) []string {
 // heldConstant lists the conditions every point shares (mode, sf, clients,
 // pool), and reports whether every point's workload is its one template.
 func heldConstant(ps []*point) (out []Setting, oneTemplate bool) {
-	for _, f := range []struct {
-		name string
-		get  func(Key) string
-	}{
-		{"mode", func(k Key) string { return k.Mode }},
-		{"sf", func(k Key) string { return k.SF }},
-		{"clients", func(k Key) string { return clientsCell(k.Clients) }},
-		{"pool", func(k Key) string { return k.Pool }},
-	} {
+	for _, f := range keyColumns {
+		if f.name == "workload" {
+			continue
+		}
 		seen := map[string]bool{}
 		for _, p := range ps {
 			seen[f.get(p.key)] = true
