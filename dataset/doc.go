@@ -13,7 +13,7 @@
 //	c := dataset.Config{Seed: 0, Scale: 1}
 //	mb := dataset.NewMetaBuilder(c)
 //	err := c.Stream(ctx, 0, nil, func(b *dataset.Batch) error { mb.Add(b); return nil })
-//	meta := mb.Meta() // what `gqlbench gen --meta` writes, and what store.Load returns
+//	meta := mb.Meta() // what `gqlbench gen --meta` writes, and what store.Fill returns
 //
 // (ExampleConfig_Stream runs it). Package store writes the rows into a
 // database or a file.

@@ -10,7 +10,7 @@ import (
 
 // ExampleConfig_Stream generates the sf=1 dataset in memory, without a
 // database, and builds its metadata and fingerprint from the batches: what
-// store.Load does on the way to a database, and how tests get the metadata
+// store.Fill does on the way to a database, and how tests get the metadata
 // the query generator draws from.
 func ExampleConfig_Stream() {
 	c := dataset.Config{Seed: 0, Scale: 1}

@@ -37,7 +37,9 @@ import (
 	"strings"
 )
 
-// Kind is the sort of database a Location names.
+// Kind is the sort of database a Location names, and the SQL dialect
+// gqlbench writes for it: gqlbench's one name for a database kind (the
+// loader's DDL and dumps, the servers' SQL).
 type Kind uint8
 
 const (
@@ -45,15 +47,18 @@ const (
 	SQLite Kind = iota + 1
 	// Postgres is a PostgreSQL server, reached through pgx.
 	Postgres
+	// MySQL is a database gqlbench writes SQL dumps for (gqlbench gen
+	// --format mysql) but never opens: no Location is of this kind.
+	MySQL
 )
 
-// String is the database's name: "SQLite" or "PostgreSQL".
+// kindNames are the databases' names, by Kind.
+var kindNames = [...]string{SQLite: "SQLite", Postgres: "PostgreSQL", MySQL: "MySQL"}
+
+// String is the database's name: "SQLite", "PostgreSQL" or "MySQL".
 func (k Kind) String() string {
-	switch k {
-	case SQLite:
-		return "SQLite"
-	case Postgres:
-		return "PostgreSQL"
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }

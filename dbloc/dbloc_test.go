@@ -122,3 +122,13 @@ func TestImports(t *testing.T) {
 		t.Errorf("dbloc depends on %v, want the standard library only", deps)
 	}
 }
+
+// TestKindNames: every kind of database has its name, the dumps' MySQL
+// included, and an unknown kind says its number.
+func TestKindNames(t *testing.T) {
+	for k, want := range map[dbloc.Kind]string{dbloc.SQLite: "SQLite", dbloc.Postgres: "PostgreSQL", dbloc.MySQL: "MySQL", 0: "Kind(0)", 9: "Kind(9)"} {
+		if got := k.String(); got != want {
+			t.Errorf("Kind(%d).String() = %q, want %q", uint8(k), got, want)
+		}
+	}
+}

@@ -83,9 +83,10 @@ func calibration(over []time.Duration, least time.Duration) Calibration {
 }
 
 // calibrate sets Late from the machine's measured jitter, when LateAuto
-// asks it of an open loop or a capacity search, and says so in the log.
+// asks it of a mode that sends on a schedule (its latency corrected: an
+// open loop, a capacity search), and says so in the log.
 func (c *Config) calibrate(ctx context.Context) {
-	if !c.LateAuto || c.Mode != Open && c.Mode != Capacity {
+	if spec, err := ModeByName(c.Mode); !c.LateAuto || err != nil || !spec.Corrected {
 		return
 	}
 	cal := Calibrate(ctx, c.Connections, c.Late)

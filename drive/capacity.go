@@ -13,11 +13,12 @@ import (
 
 func init() {
 	registerMode(ModeSpec{
-		Name: Capacity, order: 5,
+		Name:           Capacity,
+		Traits:         runfile.Traits{Order: 5, Curve: runfile.CurveSteps, Corrected: true},
+		statusIsAnswer: true,
 		Help: `the highest open-loop rate meeting --slo (e.g. p99<200ms): doubling from
 --rate, then bisection to --precision; each step lasts --duration`,
-		Params:    []string{"connections", "duration", "rate", "arrival", "max-rate", "precision", "max-steps", "late", "max-lateness", "min-on-time"},
-		Corrected: true,
+		Params: []string{"connections", "duration", "rate", "arrival", "max-rate", "precision", "max-steps", "late", "max-lateness", "min-on-time"},
 		defaults: func(c *Config) {
 			if c.Rate == 0 {
 				c.Rate = 100

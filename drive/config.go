@@ -16,12 +16,12 @@ type Config struct {
 	Mode      Mode
 	Transport Transport
 	Requests  []Request
-	// Paired is the paired mode's second API (--paired-target), for the
+	// Partner is the paired mode's second API (--paired-target), for the
 	// same Requests; APIs names the two sides ("graphql", "rest"), Group
 	// is the pairs per group (default 100: seed 001's groups).
-	Paired Transport
-	APIs   [2]string
-	Group  int
+	Partner Transport
+	APIs    [2]string
+	Group   int
 
 	Clients     int           // closed: simulated clients, one connection each
 	Connections int           // open, capacity: connections, the most requests in flight
@@ -104,6 +104,9 @@ type Config struct {
 	lag time.Duration
 	// checkLag makes every answer's check take this long, for tests.
 	checkLag time.Duration
+	// ready says that Ready applied the defaults and checked the
+	// parameters: neither runs again.
+	ready bool
 }
 
 // DefaultMaxRuns is how many runs --runs auto makes at most, the warm-up
@@ -112,6 +115,9 @@ const DefaultMaxRuns = 20
 
 // Defaults returns c with every zero field that has a default set to it.
 func (c Config) Defaults() Config {
+	if c.ready {
+		return c
+	}
 	if spec, err := ModeByName(c.Mode); err == nil && spec.defaults != nil {
 		spec.defaults(&c) // before the generic defaults: a mode's own come first
 	}
@@ -151,7 +157,23 @@ func (c Config) Defaults() Config {
 	return c
 }
 
-// Validate reports the first thing wrong with c (after Defaults).
+// Ready returns c with its defaults (Defaults) and its parameters checked
+// (ValidateParams), once: a Config made ready is not defaulted or checked
+// again by Job.Run or Run.
+func (c Config) Ready() (Config, error) {
+	if c.ready {
+		return c, nil
+	}
+	c = c.Defaults()
+	if err := c.ValidateParams(); err != nil {
+		return c, err
+	}
+	c.ready = true
+	return c, nil
+}
+
+// Validate reports the first thing wrong with c (after Defaults): its
+// transports and requests, and its parameters unless it is Ready.
 func (c *Config) Validate() error {
 	switch {
 	case c.Transport == nil:
@@ -159,29 +181,36 @@ func (c *Config) Validate() error {
 	case len(c.Requests) == 0:
 		return errors.New("no queries: the queries file is empty")
 	}
+	if spec, err := ModeByName(c.Mode); err == nil && spec.partner && c.Partner == nil {
+		return fmt.Errorf("%s mode needs a second target (--paired-target)", spec.Name)
+	}
+	if c.ready {
+		return nil
+	}
 	return c.ValidateParams()
 }
 
 // ValidateParams reports the first thing wrong with c's parameters (after
-// Defaults), the transport and requests aside.
+// Defaults), the transport and requests aside. Its words name the
+// parameters by their flags (ModeSpec.Params).
 func (c *Config) ValidateParams() error {
 	switch {
 	case c.Clients < 1 || c.Connections < 1:
-		return errors.New("clients and connections must be positive")
+		return errors.New("--clients and --connections must be at least 1")
 	case c.Duration <= 0 || c.Interval <= 0:
-		return errors.New("the duration and the interval must be positive")
+		return errors.New("--duration and --interval must be positive")
 	case c.Runs < 1 || c.Passes < 1:
-		return errors.New("runs and passes must be positive")
+		return errors.New("--runs and --passes must be at least 1")
 	case c.WarmupPasses < 0:
-		return errors.New("warm-up passes must not be negative")
+		return errors.New("--warmup-passes must not be negative")
 	case c.Think < 0 || c.Late < 0 || c.MaxLate < 0 || c.AbortAfter < 0:
-		return errors.New("durations must not be negative")
+		return errors.New("--think, --late, --max-lateness and --abort-after must not be negative")
 	case c.SampleInterval < 0 || c.SampleInterval > 0 && (c.SampleInterval < time.Millisecond || c.Interval%c.SampleInterval != 0):
 		return fmt.Errorf("the sample interval must be at least 1ms and divide the interval (%v), got %v", c.Interval, c.SampleInterval)
 	case c.VerifySample <= 0 || c.VerifySample > 1:
-		return fmt.Errorf("the verification sample must be in (0, 1], got %g", c.VerifySample)
+		return fmt.Errorf("--verify-sample must be in (0, 1], got %g", c.VerifySample)
 	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1:
-		return fmt.Errorf("the maximum error rate must be in [0, 1], got %g", c.MaxErrorRate)
+		return fmt.Errorf("--max-error-rate must be in [0, 1], got %g", c.MaxErrorRate)
 	case c.MinOnTime < 0 || c.MinOnTime > 1:
 		return fmt.Errorf("the least share of sends on time must be in [0, 1], got %g", c.MinOnTime)
 	case c.CI < 0 || c.CI >= 1:

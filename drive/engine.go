@@ -74,7 +74,7 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	e := &engine{cfg: cfg, w: w, sum: runfile.NewSummarizer()}
 	e.names, e.tmplOf = templates(cfg.Requests)
 	e.base = len(e.names)
-	if cfg.Paired != nil {
+	if cfg.Partner != nil {
 		e.pairs = newPairRecorder(e.names, cfg.Group)
 		e.names = pairedNames(e.names, cfg.APIs)
 	}
@@ -129,8 +129,8 @@ func (e *engine) worker(c int) (*worker, error) {
 	}
 	if e.workers[c] == nil {
 		w := &worker{e: e, id: int32(c), rec: e.coll.NewRecorder()}
-		if e.cfg.Paired != nil && c >= e.cfg.Clients { // the partner of client c − Clients
-			w.side, w.conn = 1, e.cfg.Paired.NewConn()
+		if e.cfg.Partner != nil && c >= e.cfg.Clients { // the partner of client c − Clients
+			w.side, w.conn = 1, e.cfg.Partner.NewConn()
 		} else {
 			w.conn = e.cfg.Transport.NewConn()
 		}
@@ -353,75 +353,108 @@ func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Cont
 	}()
 	t := time.NewTimer(e.cfg.Interval)
 	defer t.Stop()
+	l := &phaseLoop{e: e, ph: ph, cancel: cancel}
 	ctxDone := ctx.Done()
-	var stopErr error
-	stop := func(err error) {
-		if stopErr == nil {
-			stopErr = err
-			cancel(err)
-			if !errors.Is(err, errStop) {
-				e.closeAll()
-			}
-		}
-	}
-	idx, from := 0, time.Duration(0)
-	workDone := false
 	for {
-		to := from + e.cfg.Interval
-		if ph.window > 0 && from < ph.window && to > ph.window {
+		to := l.from + e.cfg.Interval
+		if ph.window > 0 && l.from < ph.window && to > ph.window {
 			to = ph.window
 		}
 		t.Reset(time.Until(ph.base.Add(to)))
 		select {
 		case <-done:
 			done = nil
-			end := time.Since(ph.base)
-			if ph.window > 0 && from < ph.window && stopErr == nil && end <= ph.window {
-				// No more sends in this window (an open loop's schedule is
-				// over): the run still lasts its window.
-				workDone = true
-				continue
-			}
-			if ph.window > 0 && from < ph.window && end > ph.window {
-				// the work ended just past the window, before its timer:
-				// the interval ends with the window (later completions are
-				// overruns, counted out of the throughput)
-				end = ph.window
-			}
-			if _, err := e.interval(ph, idx, from, end, 0); err != nil {
+			if over, err := l.workEnded(); over {
 				return err
 			}
-			if errors.Is(stopErr, errStop) {
-				return nil
-			}
-			return stopErr
 		case <-ctxDone:
 			ctxDone = nil
-			stop(ctx.Err())
-			if workDone {
-				_, err := e.interval(ph, idx, from, time.Since(ph.base), 0)
-				return errors.Join(stopErr, err)
+			l.stop(ctx.Err())
+			if l.workDone {
+				_, err := e.interval(ph, l.idx, l.from, time.Since(ph.base), 0)
+				return errors.Join(l.stopErr, err)
 			}
 		case <-t.C:
-			iv, err := e.interval(ph, idx, from, to, time.Since(ph.base)-to)
-			if err != nil {
-				stop(err)
-				continue
-			}
-			idx, from = idx+1, to
-			if workDone && from >= ph.window {
+			if l.tick(to) {
 				return nil
-			}
-			if err := e.watchdog(iv); err != nil {
-				stop(err)
-			} else if ph.stop != nil && stopErr == nil {
-				if why := ph.stop(iv); why != "" {
-					e.stopped, e.stoppedAt = why, len(e.all)
-					stop(errStop)
-				}
 			}
 		}
 	}
+}
+
+// phaseLoop is runPhase's state: the interval being measured, from from,
+// and why the phase is stopping.
+type phaseLoop struct {
+	e        *engine
+	ph       *phase
+	cancel   context.CancelCauseFunc // stops the work
+	idx      int
+	from     time.Duration
+	workDone bool  // the work ended within the window, which the phase still lasts
+	stopErr  error // the first reason to stop
+}
+
+// stop stops the work for err (the first reason given wins); connections
+// are closed unless the phase stopped by its own rule.
+func (l *phaseLoop) stop(err error) {
+	if l.stopErr != nil {
+		return
+	}
+	l.stopErr = err
+	l.cancel(err)
+	if !errors.Is(err, errStop) {
+		l.e.closeAll()
+	}
+}
+
+// workEnded handles the end of the work: over says the phase is over,
+// with err.
+func (l *phaseLoop) workEnded() (over bool, err error) {
+	ph := l.ph
+	end := time.Since(ph.base)
+	if ph.window > 0 && l.from < ph.window && l.stopErr == nil && end <= ph.window {
+		// No more sends in this window (an open loop's schedule is
+		// over): the run still lasts its window.
+		l.workDone = true
+		return false, nil
+	}
+	if ph.window > 0 && l.from < ph.window && end > ph.window {
+		// the work ended just past the window, before its timer: the
+		// interval ends with the window (later completions are overruns,
+		// counted out of the throughput)
+		end = ph.window
+	}
+	if _, err := l.e.interval(ph, l.idx, l.from, end, 0); err != nil {
+		return true, err
+	}
+	if errors.Is(l.stopErr, errStop) {
+		return true, nil
+	}
+	return true, l.stopErr
+}
+
+// tick ends the interval at to, then checks that the server still answers
+// and the phase's own stop rule; it says whether the phase is over.
+func (l *phaseLoop) tick(to time.Duration) (over bool) {
+	e, ph := l.e, l.ph
+	iv, err := e.interval(ph, l.idx, l.from, to, time.Since(ph.base)-to)
+	if err != nil {
+		l.stop(err)
+		return false
+	}
+	l.idx, l.from = l.idx+1, to
+	if l.workDone && l.from >= ph.window {
+		return true
+	}
+	if err := e.watchdog(iv); err != nil {
+		l.stop(err)
+	} else if ph.stop != nil && l.stopErr == nil {
+		if why := ph.stop(iv); why != "" {
+			e.stopped, e.stoppedAt = why, len(e.all)
+			l.stop(errStop)
+		}
+	}
+	return false
 }
 
 type hdrHist = hdrhistogram.Histogram

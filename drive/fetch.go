@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/verify"
 )
@@ -164,7 +165,7 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 	}
 	tr, err := newTransport(r.Client, target, distinct, r.HTTP)
 	if err != nil {
-		return nil, &UsageError{err}
+		return nil, &exitcode.UsageError{Err: err}
 	}
 	ans, err := FetchAnswers(ctx, tr, len(distinct), conns)
 	if err != nil {
@@ -179,7 +180,7 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 			return nil, fmt.Errorf("%w\n%s", err, CredentialsAdvice(len(r.HTTP.Header)))
 		}
 		if r.noAPQ(ctx, target, distinct, ans) {
-			return nil, &UsageError{fmt.Errorf("%s answers GraphQL but not automatic persisted queries (--apq): %s sent in full is answered, sent as its hash first it is not (%s); leave out --apq, or turn persisted queries on in the server",
+			return nil, &exitcode.UsageError{Err: fmt.Errorf("%s answers GraphQL but not automatic persisted queries (--apq): %s sent in full is answered, sent as its hash first it is not (%s); leave out --apq, or turn persisted queries on in the server",
 				target, distinct[0].ID, firstLine(ans[0].Err.Error()))}
 		}
 		return nil, err
@@ -271,7 +272,7 @@ func dedupe(reqs []Request) (distinct []Request, of []int) {
 	of = make([]int, len(reqs))
 	for i, r := range reqs {
 		k := string(r.Body)
-		if len(r.Steps) > 0 { // each its own: its body is not what is sent
+		if len(r.GraphQLPlan) > 0 { // each its own: its body is not what is sent
 			k = "\x01" + r.ID
 		}
 		if r.Map != nil {
@@ -291,9 +292,9 @@ func dedupe(reqs []Request) (distinct []Request, of []int) {
 // newTransport makes a transport of the named client kind.
 func newTransport(client, target string, reqs []Request, o HTTPOptions) (Transport, error) {
 	switch {
-	case hasSteps(reqs) && client == "net/http":
-		return nil, &UsageError{errors.New("tasks in GraphQL steps are carried out by gqlbench's own client: --client net/http does not apply")}
-	case hasSteps(reqs):
+	case hasGraphQLPlan(reqs) && client == "net/http":
+		return nil, &exitcode.UsageError{Err: errors.New("tasks in GraphQL steps are carried out by gqlbench's own client: --client net/http does not apply")}
+	case hasGraphQLPlan(reqs):
 		return NewSteps(target, reqs, o)
 	}
 	o.Parallel = 0                       // a plan's calls at a time

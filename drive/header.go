@@ -37,10 +37,14 @@ func NewHeader(cfg Config, info HeaderInfo, q *queryfile.File) *runfile.Header {
 	p := runfile.Params{Seed: c.Seed, IntervalNS: int64(c.Interval), TimeoutNS: int64(info.Timeout),
 		VerifySample: c.VerifySample, MaxErrorRate: c.MaxErrorRate, Client: info.Client, Records: info.Records,
 		Checked: info.Checked, SLO: c.SLO.String(), SampleIntervalNS: int64(c.SampleInterval)}
+	var traits *runfile.Traits
 	if spec, err := ModeByName(c.Mode); err == nil {
 		spec.header(&c, &p)
+		t := spec.Traits
+		traits = &t
 	}
 	return &runfile.Header{
+		Traits:    traits,
 		Tool:      runfile.Tool{Name: "gqlbench", Version: info.Version, Go: runtime.Version()},
 		Generator: fmt.Sprintf("%s/%d", host, os.Getpid()),
 		Command:   info.Command,

@@ -137,7 +137,7 @@ func (e *engine) watchdog(iv *runfile.Interval) error {
 	var responses, failures int64
 	for _, t := range iv.Templates {
 		f := t.Errors
-		if e.spec.Name == Capacity {
+		if e.spec.statusIsAnswer {
 			f -= t.ErrorKinds[measure.ErrStatus.String()] + t.ErrorKinds[measure.ErrGraphQL.String()]
 		}
 		failures += f

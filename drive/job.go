@@ -9,33 +9,15 @@ import (
 	"strings"
 
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
 )
 
-// Exit classes of the errors a Job returns, the process exit codes of the
-// gqlbench command: an error with an ExitCode method says its class, any
-// other error is a failure.
-const (
-	ExitFailure = 1 // the run could not be made or completed
-	ExitUsage   = 2 // the job is set up wrongly
-	ExitCheck   = 3 // the run completed and failed a check
-)
-
-// ExitCode is ExitCheck: the run completed and failed a check.
-func (e *CheckError) ExitCode() int { return ExitCheck }
-
-// UsageError says that a job is set up wrongly: a target that is no URL,
-// parameters its mode rejects.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-// ExitCode is ExitUsage.
-func (e *UsageError) ExitCode() int { return ExitUsage }
+// ExitCode is exitcode.Check: the run completed and failed a check.
+func (e *CheckError) ExitCode() int { return exitcode.Check }
 
 // Job is one verified load run into one run file: what is sent, where, how,
 // what is watched, and the header's account of it. The CLI's `load` and the
@@ -75,9 +57,9 @@ type Job struct {
 }
 
 // Run checks the job, then the target (when Check), writes the header and
-// runs the load into Out. Its errors are Run's (see Run), plus a
-// *UsageError for a job set up wrongly and the Preflight's error; nothing
-// is written before the job and the target have passed their checks.
+// runs the load into Out. Its errors are Run's (see Run), plus an
+// *exitcode.UsageError for a job set up wrongly and the Preflight's error;
+// nothing is written before the job and the target have passed their checks.
 func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 	cfg, err := j.config()
 	if err != nil {
@@ -130,22 +112,18 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 	return Run(ctx, cfg, w)
 }
 
-// transports makes the job's transport, and in paired mode the second
-// API's.
+// transports makes the job's transport, and the partner's when its mode
+// has one.
 func (j *Job) transports(cfg *Config) error {
 	var err error
 	if cfg.Transport, err = j.transport()(cfg.Requests); err != nil {
-		return &UsageError{err}
+		return &exitcode.UsageError{Err: err}
 	}
 	cfg.APIs[0] = j.api()
-	if cfg.Mode != Paired {
+	if !j.partnered() {
 		return nil
 	}
-	cfg.APIs = [2]string{j.api(), j.pairedAPI()}
-	if cfg.Paired, err = j.pairedTransport()(cfg.Requests); err != nil {
-		return &UsageError{fmt.Errorf("--paired-target: %w", err)}
-	}
-	return nil
+	return j.partnerTransport(cfg)
 }
 
 // preflight checks the target, and the paired one, before the load.
@@ -168,7 +146,7 @@ func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 	if err := check(j.api(), j.Target, j.transport()); err != nil {
 		return err
 	}
-	if j.Config.Mode == Paired {
+	if j.partnered() {
 		return check(j.pairedAPI(), j.PairedTarget, j.pairedTransport())
 	}
 	return nil
@@ -193,7 +171,7 @@ func (j *Job) preflightGraphQL(ctx context.Context, target string, tr func([]Req
 	if errors.As(err, &ng) {
 		got = "{__typename} got " + ng.why
 	}
-	return nil, &UsageError{fmt.Errorf("the target %s answers GraphQL but not automatic persisted queries (--apq): the requests sent in full are answered, sent as their hash first they are not (%s); leave out --apq, or turn persisted queries on in the server", target, got)}
+	return nil, &exitcode.UsageError{Err: fmt.Errorf("the target %s answers GraphQL but not automatic persisted queries (--apq): the requests sent in full are answered, sent as their hash first they are not (%s); leave out --apq, or turn persisted queries on in the server", target, got)}
 }
 
 // warnMutations says, when the queries file holds mutations, what they do
@@ -244,14 +222,14 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 	if p.Mutations = Mutations(cfg.Requests); p.Mutations > 0 && strings.EqualFold(p.Method, "GET") {
 		p.MutationMethod = "POST"
 	}
-	if j.API == APIREST || cfg.Mode == Paired || hasSteps(cfg.Requests) {
+	if j.API == APIREST || j.partnered() || hasGraphQLPlan(cfg.Requests) {
 		p.Parallel = parallelOf(j.HTTP)
 	}
 	p.HTTP2, p.HTTP2API = j.HTTP.HTTP2, j.HTTP2Only
 	if j.API == APIREST {
 		p.API = APIREST
 	}
-	if cfg.Mode == Paired {
+	if j.partnered() {
 		p.PairedTarget, p.PairedAPI = dbloc.Redact(j.PairedTarget), j.pairedAPI()
 	}
 	for _, path := range j.Ignore {
@@ -262,9 +240,9 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 
 // config returns the job's Config with its requests, defaults and checks.
 func (j *Job) config() (Config, error) {
-	cfg := j.Config.Defaults()
-	if err := cfg.ValidateParams(); err != nil {
-		return cfg, &UsageError{err}
+	cfg, err := j.Config.Ready()
+	if err != nil {
+		return cfg, &exitcode.UsageError{Err: err}
 	}
 	if j.Queries == nil || len(j.Queries.Entries) == 0 {
 		return cfg, errors.New("no queries to send")
@@ -273,30 +251,30 @@ func (j *Job) config() (Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	paired := cfg.Mode == Paired
+	paired := j.partnered()
 	switch {
 	case paired && j.PairedTarget == "":
-		return cfg, &UsageError{errors.New("paired mode sends every task to two APIs: give the second one's URL with --paired-target")}
+		return cfg, &exitcode.UsageError{Err: errors.New("paired mode sends every task to two APIs: give the second one's URL with --paired-target")}
 	case !paired && j.PairedTarget != "":
-		return cfg, &UsageError{errors.New("--paired-target applies to --mode paired")}
+		return cfg, &exitcode.UsageError{Err: errors.New("--paired-target applies to --mode paired")}
 	case j.API == APIREST && j.Client == "net/http":
-		return cfg, &UsageError{errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
-	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !hasSteps(reqs):
-		return cfg, &UsageError{errors.New("--parallel applies to a REST target (--api rest, or the REST side of --mode paired) and to tasks in GraphQL steps")}
+		return cfg, &exitcode.UsageError{Err: errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
+	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !hasGraphQLPlan(reqs):
+		return cfg, &exitcode.UsageError{Err: errors.New("--parallel applies to a REST target (--api rest, or the REST side of --mode paired) and to tasks in GraphQL steps")}
 	case j.HTTP.HTTP2 && j.Client == "net/http":
-		return cfg, &UsageError{errors.New("--http2 uses net/http already: leave out --client net/http")}
+		return cfg, &exitcode.UsageError{Err: errors.New("--http2 uses net/http already: leave out --client net/http")}
 	}
 	switch j.HTTP2Only {
 	case "":
 	case APIREST, APIGraphQL:
 		if !j.HTTP.HTTP2 {
-			return cfg, &UsageError{fmt.Errorf("HTTP/2 for the %s side only needs HTTP/2 on", j.HTTP2Only)}
+			return cfg, &exitcode.UsageError{Err: fmt.Errorf("HTTP/2 for the %s side only needs HTTP/2 on", j.HTTP2Only)}
 		}
 		if j.api() != j.HTTP2Only && (!paired || j.pairedAPI() != j.HTTP2Only) {
-			return cfg, &UsageError{fmt.Errorf("--http2 %s: no target of this run speaks %s", j.HTTP2Only, j.HTTP2Only)}
+			return cfg, &exitcode.UsageError{Err: fmt.Errorf("--http2 %s: no target of this run speaks %s", j.HTTP2Only, j.HTTP2Only)}
 		}
 	default:
-		return cfg, &UsageError{fmt.Errorf("HTTP/2 for %q: want rest or graphql", j.HTTP2Only)}
+		return cfg, &exitcode.UsageError{Err: fmt.Errorf("HTTP/2 for %q: want rest or graphql", j.HTTP2Only)}
 	}
 	if err := checkForms(reqs, j.API); err != nil {
 		return cfg, err
@@ -322,21 +300,21 @@ func checkForms(reqs []Request, api string) error {
 	switch api {
 	case "", APIGraphQL:
 		for _, r := range reqs {
-			if r.Query == "" && len(r.Steps) == 0 {
-				return &UsageError{fmt.Errorf("%s has no GraphQL query, only a REST plan: send it to a REST target (--api rest)", r.ID)}
+			if r.Query == "" && len(r.GraphQLPlan) == 0 {
+				return &exitcode.UsageError{Err: fmt.Errorf("%s has no GraphQL query, only a REST plan: send it to a REST target (--api rest)", r.ID)}
 			}
 		}
 	case APIREST:
 		for _, r := range reqs {
 			switch {
-			case len(r.Plan) == 0 && len(r.Steps) > 0:
-				return &UsageError{fmt.Errorf("%s has GraphQL steps but no REST plan: the REST side of the run needs a \"plan\" in the entry", r.ID)}
+			case len(r.Plan) == 0 && len(r.GraphQLPlan) > 0:
+				return &exitcode.UsageError{Err: fmt.Errorf("%s has GraphQL steps but no REST plan: the REST side of the run needs a \"plan\" in the entry", r.ID)}
 			case len(r.Plan) == 0:
-				return &UsageError{fmt.Errorf("%s has no REST plan: a REST target (--api rest, or paired mode's REST side) needs tasks (gqlbench tasks)", r.ID)}
+				return &exitcode.UsageError{Err: fmt.Errorf("%s has no REST plan: a REST target (--api rest, or paired mode's REST side) needs tasks (gqlbench tasks)", r.ID)}
 			}
 		}
 	default:
-		return &UsageError{fmt.Errorf("unknown API %q: want graphql or rest", api)}
+		return &exitcode.UsageError{Err: fmt.Errorf("unknown API %q: want graphql or rest", api)}
 	}
 	return nil
 }
@@ -347,10 +325,6 @@ func (j *Job) transport() func([]Request) (Transport, error) {
 }
 
 // pairedTransport returns the maker of paired mode's second transport.
-func (j *Job) pairedTransport() func([]Request) (Transport, error) {
-	return j.transportTo(j.pairedAPI(), j.PairedTarget)
-}
-
 func (j *Job) transportTo(api, target string) func([]Request) (Transport, error) {
 	o := j.HTTP
 	if j.HTTP2Only != "" && j.HTTP2Only != api {
@@ -370,13 +344,6 @@ func (j *Job) api() string {
 	return APIGraphQL
 }
 
-func (j *Job) pairedAPI() string {
-	if j.api() == APIREST {
-		return APIGraphQL
-	}
-	return APIREST
-}
-
 // The ways answers are checked (runfile.Params.Check).
 const (
 	CheckExpect    = "expect"    // by the hashes in the queries file
@@ -389,22 +356,22 @@ const (
 const ErrUnchecked = `say how to check the answers: record them from a server you trust (gqlbench record --target URL --queries FILE -o golden.jsonl, then --queries golden.jsonl), compare with a reference server (--reference URL), or check the status only (--check status: HTTP 200, no GraphQL errors, data present)`
 
 // expectations sets every request's expected answer as the job says and
-// returns how answers are checked: a *UsageError when nothing says what the
-// right answers are, the reference's failure when it does not answer.
+// returns how answers are checked: an *exitcode.UsageError when nothing says
+// what the right answers are, the reference's failure when it does not answer.
 func (j *Job) expectations(ctx context.Context, reqs []Request) (string, error) {
 	switch {
 	case j.Verify == CheckStatus && j.Reference != "":
-		return "", &UsageError{errors.New("--check status and --reference exclude each other")}
+		return "", &exitcode.UsageError{Err: errors.New("--check status and --reference exclude each other")}
 	case j.Verify == CheckStatus:
 		if len(j.Ignore) > 0 {
-			return "", &UsageError{errors.New("--ignore-path has nothing to leave out with --check status")}
+			return "", &exitcode.UsageError{Err: errors.New("--ignore-path has nothing to leave out with --check status")}
 		}
 		for i := range reqs {
 			reqs[i].Expect, reqs[i].Answer = "", nil
 		}
 		return CheckStatus, nil
 	case j.Verify != "":
-		return "", &UsageError{fmt.Errorf("unknown --check %q: want status (or none, to check the answers)", j.Verify)}
+		return "", &exitcode.UsageError{Err: fmt.Errorf("unknown --check %q: want status (or none, to check the answers)", j.Verify)}
 	case j.Reference != "":
 		rec := Recorder{Target: j.Reference, Client: j.Client, HTTP: j.HTTP}
 		ans, err := rec.fetch(ctx, j.Reference, reqs)
@@ -424,7 +391,7 @@ func (j *Job) expectations(ctx context.Context, reqs []Request) (string, error) 
 		golden = golden && r.Answer != nil
 	}
 	if missing > 0 {
-		return "", &UsageError{fmt.Errorf("%d of %d queries carry no expected answer: %s", missing, len(reqs), ErrUnchecked)}
+		return "", &exitcode.UsageError{Err: fmt.Errorf("%d of %d queries carry no expected answer: %s", missing, len(reqs), ErrUnchecked)}
 	}
 	if err := j.hashes(reqs); err != nil {
 		return "", err
@@ -443,7 +410,7 @@ func (j *Job) hashes(reqs []Request) error {
 		r := &reqs[i]
 		if r.Answer == nil {
 			if len(j.Ignore) > 0 {
-				return &UsageError{fmt.Errorf("--ignore-path needs the right answers, not only their hashes: %s has none (record them with gqlbench record, or use --reference)", r.ID)}
+				return &exitcode.UsageError{Err: fmt.Errorf("--ignore-path needs the right answers, not only their hashes: %s has none (record them with gqlbench record, or use --reference)", r.ID)}
 			}
 			continue
 		}

@@ -37,14 +37,11 @@ type ModeSpec struct {
 	// ("clients", "rate", ...); setting another mode's parameter is a
 	// usage error.
 	Params []string
-	// Corrected says that latency is measured from each request's intended
-	// send time (coordinated omission corrected) beside the QET.
-	Corrected bool
-	// SLOAtEnd says that an SLO is checked over the whole run at its end
-	// (modes whose SLO steers the run check it themselves).
-	SLOAtEnd bool
+	// Traits are what the mode measures and how (its Order is its place
+	// in help and in Modes); the header records them, and merge, the
+	// report and the experiments read them, never the mode's name.
+	runfile.Traits
 
-	order    int                                  // place in help and in Modes
 	defaults func(*Config)                        // sets the mode's defaults on zero fields
 	validate func(*Config) error                  // after defaults; nil: nothing to check
 	run      func(*engine, context.Context) error // generates the load
@@ -53,6 +50,13 @@ type ModeSpec struct {
 	// check returns why a completed run failed a check of the mode's own,
 	// and whether the mode decides (true: the generic checks are skipped).
 	check func(*engine, *runfile.Summary) (why string, decided bool)
+	// partner says that the mode sends every request to a second target
+	// too (Job.PairedTarget, Config.Partner), speaking the other API.
+	partner bool
+	// statusIsAnswer says that an answer with an error status or GraphQL
+	// errors counts as an answer for the watchdog (a capacity step refused
+	// with 503s fails, and the search goes on at a lower rate).
+	statusIsAnswer bool
 	// label names a phase in the progress lines, or nil for "run N".
 	label func(ph *phase, users int) string
 }
@@ -85,8 +89,8 @@ func Modes() []*ModeSpec {
 		out = append(out, s)
 	}
 	slices.SortFunc(out, func(a, b *ModeSpec) int {
-		if a.order != b.order {
-			return a.order - b.order
+		if a.Order != b.Order {
+			return a.Order - b.Order
 		}
 		return strings.Compare(string(a.Name), string(b.Name))
 	})

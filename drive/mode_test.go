@@ -20,7 +20,7 @@ const once Mode = "test-once"
 
 func init() {
 	registerMode(ModeSpec{
-		Name: once, order: 99,
+		Name: once, Traits: runfile.Traits{Order: 99},
 		Help:   "every request once (a test's mode)\nover --clients connections",
 		Params: []string{"clients"},
 		defaults: func(c *Config) {
@@ -60,16 +60,16 @@ func TestModeRegistry(t *testing.T) {
 	for _, s := range Modes() {
 		names = append(names, s.Name)
 	}
-	if want := []Mode{Closed, Sequential, Open, Ramp, Capacity, Paired, once}; !slices.Equal(names, want) {
+	if want := []Mode{Closed, Sequential, Open, Ramp, Capacity, Paired, once, window}; !slices.Equal(names, want) {
 		t.Fatalf("Modes() = %v, want %v", names, want)
 	}
-	if !strings.HasSuffix(ModeNames(), "capacity, paired or test-once") {
+	if !strings.HasSuffix(ModeNames(), "capacity, paired, test-once or test-window") {
 		t.Errorf("ModeNames() = %q", ModeNames())
 	}
 	if _, err := ModeByName("nope"); err == nil || !strings.Contains(err.Error(), "closed, sequential") {
 		t.Errorf("unknown mode: %v", err)
 	}
-	if got := ModesUsing("clients"); !slices.Equal(got, []Mode{Closed, Paired, once}) {
+	if got := ModesUsing("clients"); !slices.Equal(got, []Mode{Closed, Paired, once, window}) {
 		t.Errorf("ModesUsing(clients) = %v", got)
 	}
 	if got := ModesUsing("rate"); !slices.Equal(got, []Mode{Open, Capacity}) {
@@ -120,7 +120,7 @@ func TestModeSpecsComplete(t *testing.T) {
 		"max-rate": true, "precision": true, "max-steps": true, "late": true, "max-lateness": true,
 		"ci": true, "max-runs": true, "min-on-time": true, "paired-target": true, "group": true}
 	for _, s := range Modes() {
-		if s.Name == once {
+		if s.Name == once || s.Name == window {
 			continue
 		}
 		if s.Help == "" || len(s.Params) == 0 {

@@ -14,12 +14,12 @@ import (
 
 func init() {
 	registerMode(ModeSpec{
-		Name: Closed, order: 1,
+		Name:   Closed,
+		Traits: runfile.Traits{Order: 1, Throughput: true, SLOAtEnd: true},
 		Help: `--clients N each cycling its share, next query when the answer is complete;
 --duration per run, --runs R (the first a warm-up) or auto (--ci, --max-runs),
 --think D (uniform in [0,D]); a send --late after its answer waited on the generator`,
-		Params:   []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late"},
-		SLOAtEnd: true,
+		Params: []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late"},
 		defaults: func(c *Config) {
 			if c.Runs == 0 {
 				c.Runs = 6 // LinGBM: six runs, the first a warm-up
@@ -32,12 +32,12 @@ func init() {
 		},
 	})
 	registerMode(ModeSpec{
-		Name: Sequential, order: 2,
+		Name:   Sequential,
+		Traits: runfile.Traits{Order: 2, PerQuery: true, SLOAtEnd: true},
 		Help: `one connection, round-robin over templates, each query once per pass; --passes P
 measured after --warmup-passes W (1)`,
-		Params:   []string{"passes", "warmup-passes"},
-		SLOAtEnd: true,
-		run:      (*engine).runSequential,
+		Params: []string{"passes", "warmup-passes"},
+		run:    (*engine).runSequential,
 		header: func(c *Config, p *runfile.Params) {
 			p.Passes, p.WarmupPasses = c.Passes, c.WarmupPasses
 		},

@@ -11,13 +11,12 @@ import (
 
 func init() {
 	registerMode(ModeSpec{
-		Name: Open, order: 3,
+		Name:   Open,
+		Traits: runfile.Traits{Order: 3, Throughput: true, Curve: runfile.CurveRate, Corrected: true, SLOAtEnd: true},
 		Help: `--rate R per second, --arrival constant|poisson, --connections N; latency
 from the intended send time (coordinated omission corrected); --runs R or auto;
 --min-on-time F fails the run when fewer sends start within --late of their time`,
-		Params:    []string{"connections", "duration", "runs", "ci", "max-runs", "rate", "arrival", "late", "max-lateness", "min-on-time"},
-		Corrected: true,
-		SLOAtEnd:  true,
+		Params: []string{"connections", "duration", "runs", "ci", "max-runs", "rate", "arrival", "late", "max-lateness", "min-on-time"},
 		validate: func(c *Config) error {
 			if c.Rate <= 0 {
 				return errors.New("open loop needs a rate: --rate R (requests per second)")

@@ -3,11 +3,13 @@ package drive
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -26,12 +28,13 @@ const DefaultGroup = 100
 
 func init() {
 	registerMode(ModeSpec{
-		Name: Paired, order: 6,
+		Name:    Paired,
+		Traits:  runfile.Traits{Order: 6, SLOAtEnd: true},
+		partner: true,
 		Help: `--clients N, each sending every task to --target and --paired-target at the same
 moment (two connections, seed 001's synchronisation node), the next when both answered;
 --duration, --runs (the first a warm-up), --think; pairs averaged in --group G (100)`,
-		Params:   []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late", "paired-target", "group"},
-		SLOAtEnd: true,
+		Params: []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late", "paired-target", "group"},
 		defaults: func(c *Config) {
 			if c.Runs == 0 {
 				c.Runs = 2 // a warm-up and a measured run
@@ -41,11 +44,8 @@ moment (two connections, seed 001's synchronisation node), the next when both an
 			}
 		},
 		validate: func(c *Config) error {
-			switch {
-			case c.Paired == nil && c.Transport != nil:
-				return errors.New("paired mode needs a second target (--paired-target)")
-			case c.Group < 1:
-				return errors.New("the group of pairs must be positive")
+			if c.Group < 1 {
+				return errors.New("--group must be at least 1")
 			}
 			return nil
 		},
@@ -219,4 +219,33 @@ func (p *pairRecorder) collect() map[string]*runfile.PairInterval {
 		p.cur[t] = runfile.PairInterval{}
 	}
 	return out
+}
+
+// partnered says whether the job's mode sends every request to the
+// partner target too.
+func (j *Job) partnered() bool {
+	s, err := ModeByName(j.Config.Mode)
+	return err == nil && s.partner
+}
+
+// partnerTransport makes the partner's transport, to PairedTarget.
+func (j *Job) partnerTransport(cfg *Config) error {
+	cfg.APIs = [2]string{j.api(), j.pairedAPI()}
+	var err error
+	if cfg.Partner, err = j.pairedTransport()(cfg.Requests); err != nil {
+		return &exitcode.UsageError{Err: fmt.Errorf("--paired-target: %w", err)}
+	}
+	return nil
+}
+
+func (j *Job) pairedTransport() func([]Request) (Transport, error) {
+	return j.transportTo(j.pairedAPI(), j.PairedTarget)
+}
+
+// pairedAPI is the API the partner target speaks: the other one.
+func (j *Job) pairedAPI() string {
+	if j.api() == APIREST {
+		return APIGraphQL
+	}
+	return APIREST
 }

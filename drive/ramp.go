@@ -13,7 +13,8 @@ import (
 
 func init() {
 	registerMode(ModeSpec{
-		Name: Ramp, order: 4,
+		Name:   Ramp,
+		Traits: runfile.Traits{Order: 4, Users: true},
 		Help: `closed-loop users added at --ramp-rate per second (with --think) until errors,
 wrong answers or --slo break, up to --max-clients, within --duration`,
 		Params: []string{"duration", "think", "ramp-rate", "max-clients", "late"},

@@ -37,10 +37,10 @@ type Request struct {
 	// Plan is the request as REST calls (queryfile.Plan), for the REST
 	// transport; nil when the entry has none.
 	Plan queryfile.Plan
-	// Steps is the GraphQL form as several requests (queryfile.Entry's
-	// Steps), carried out as a plan against the GraphQL endpoint; nil when
+	// GraphQLPlan is the GraphQL form as several requests (queryfile.Entry's
+	// GraphQLPlan, "steps" in the file), carried out as a plan against the GraphQL endpoint; nil when
 	// the entry has one query.
-	Steps queryfile.Plan
+	GraphQLPlan queryfile.Plan
 }
 
 // Requests makes the requests of a queries file's entries: each entry's
@@ -56,7 +56,7 @@ func Requests(entries []queryfile.Entry) ([]Request, error) {
 			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 		}
 		out[i] = Request{ID: e.ID, Template: e.Label, Body: body, Expect: e.Expect, Answer: e.Answer, Unordered: e.Unordered,
-			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect, Plan: e.Plan, Steps: e.Steps, Mutation: e.Mutation()}
+			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect, Plan: e.Plan, GraphQLPlan: e.GraphQLPlan, Mutation: e.Mutation()}
 		if e.Dialect != "" {
 			t, err := dialect.Find(e.Dialect, e.Label)
 			if err != nil {

@@ -86,7 +86,7 @@ func NewREST(base string, reqs []Request, o HTTPOptions) (*REST, error) {
 }
 
 // NewSteps returns a transport to the GraphQL endpoint target for reqs
-// some of which are several GraphQL requests (Request.Steps): each task
+// some of which are several GraphQL requests (Request.GraphQLPlan): each task
 // carried out as a plan whose calls are POSTs to target, each after the
 // answer it needs, with a REST plan's client (Parallel connections or
 // HTTP/2 streams). A request with one query is a plan of one call whose
@@ -106,21 +106,21 @@ func NewSteps(target string, reqs []Request, o HTTPOptions) (*REST, error) {
 	r.plans = make([][]*planNode, len(reqs))
 	for i := range reqs {
 		q := &reqs[i]
-		if len(q.Steps) == 0 {
+		if len(q.GraphQLPlan) == 0 {
 			r.plans[i] = []*planNode{oneQuery(q)}
 			continue
 		}
-		if r.plans[i], err = compilePlan(q.Steps, q.Variables); err != nil {
+		if r.plans[i], err = compilePlan(q.GraphQLPlan, q.Variables); err != nil {
 			return nil, fmt.Errorf("%s: %w", q.ID, err)
 		}
 	}
 	return r, nil
 }
 
-// hasSteps says whether a request is GraphQL steps.
-func hasSteps(reqs []Request) bool {
+// hasGraphQLPlan says whether a request is a GraphQL plan (several GraphQL calls).
+func hasGraphQLPlan(reqs []Request) bool {
 	for i := range reqs {
-		if len(reqs[i].Steps) > 0 {
+		if len(reqs[i].GraphQLPlan) > 0 {
 			return true
 		}
 	}

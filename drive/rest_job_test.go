@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/runfile/schema"
@@ -170,7 +171,7 @@ func TestRESTJobFailures(t *testing.T) {
 	}
 	job.API = drive.APIGraphQL
 	_, err = job.Run(context.Background())
-	var usage *drive.UsageError
+	var usage *exitcode.UsageError
 	if !errors.As(err, &usage) || !strings.Contains(err.Error(), "bad has no GraphQL query") {
 		t.Errorf("a plan sent to a GraphQL target: %v", err)
 	}

@@ -22,7 +22,7 @@ import (
 //     time than MinOnTime, no capacity (status "failed");
 //   - any other error for a failure of the run file itself.
 func Run(ctx context.Context, cfg Config, w *runfile.Writer) (*runfile.Summary, error) {
-	cfg = cfg.Defaults()
+	cfg = cfg.Defaults() // nothing when the caller made cfg Ready
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func Run(ctx context.Context, cfg Config, w *runfile.Writer) (*runfile.Summary, 
 	e := newEngine(cfg, w)
 	if cfg.SampleInterval > 0 {
 		sides := 1
-		if cfg.Paired != nil {
+		if cfg.Partner != nil {
 			sides = 2
 		}
 		var err error

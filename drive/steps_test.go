@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
@@ -87,11 +88,11 @@ func cycleEntry(t *testing.T, id, deleteVar string) queryfile.Entry {
 		t.Fatal(err)
 	}
 	vars := json.RawMessage(`{"input":{"title":"T"},"gone":"9"}`)
-	if err := s.CheckSteps(vars); err != nil {
+	if err := s.CheckGraphQL(vars); err != nil {
 		t.Fatal(err)
 	}
 	want, _ := verify.Hash([]byte(`{"created":{"title":"T","read":{"title":"T"}}}`))
-	return queryfile.Entry{ID: id, Label: "cycle", Steps: s, Variables: vars, Expect: want}
+	return queryfile.Entry{ID: id, Label: "cycle", GraphQLPlan: s, Variables: vars, Expect: want}
 }
 
 // TestGraphQLHTTP2: with HTTP2 a GraphQL target is sent every request over
@@ -179,7 +180,7 @@ func TestPairedHTTP2Sides(t *testing.T) {
 			Queries: &queryfile.File{Entries: []queryfile.Entry{entry}}, Out: func() (io.Writer, error) { return &out, nil }}
 		sum, err := job.Run(context.Background())
 		if only == "soap" {
-			var usage *drive.UsageError
+			var usage *exitcode.UsageError
 			if !errors.As(err, &usage) {
 				t.Errorf("HTTP/2 for soap: %v", err)
 			}

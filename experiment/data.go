@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/internal/pglocal"
@@ -84,7 +85,7 @@ func (d *databases) dataset(ctx context.Context, sf int, seed uint64) (string, *
 	case "sqlite":
 		path := filepath.Join(d.dir, fmt.Sprintf("sf%d-seed%d.db", sf, seed))
 		url = "sqlite:" + path
-		if m, err := store.ReadMeta(ctx, url); err == nil && m.Scale == sf && m.Seed == seed && m.Version == dataset.Version {
+		if m, err := benchdb.ReadMeta(ctx, url); err == nil && m.Scale == sf && m.Seed == seed && m.Version == dataset.Version {
 			fmt.Fprintf(d.log, "dataset sf=%d seed=%d: reusing %s\n", sf, seed, path)
 			return url, m, nil
 		}
@@ -100,7 +101,7 @@ func (d *databases) dataset(ctx context.Context, sf int, seed uint64) (string, *
 		target = &store.PostgresTarget{URL: url}
 	}
 	start := time.Now()
-	m, err := store.Load(ctx, target, cfg, store.LoadOptions{})
+	m, err := store.Fill(ctx, target, cfg, store.FillOptions{})
 	if err != nil {
 		return "", nil, fmt.Errorf("generating sf=%d into %s: %w", sf, dbloc.Redact(url), err)
 	}

@@ -3,7 +3,7 @@
 // orchestrates the stages that the commands also offer one by one:
 //
 //	gen      the dataset of every scale factor into SQLite files, a throwaway
-//	         local PostgreSQL cluster or a PostgreSQL server (store.Load)
+//	         local PostgreSQL cluster or a PostgreSQL server (store.Fill)
 //	queries  template instances with the oracle's expected answers
 //	         (workload.Generate, workload.GenerateMix, inmem.Expect), written
 //	         as queries files beside the results

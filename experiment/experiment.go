@@ -79,6 +79,31 @@ type session struct {
 	links map[string]string
 }
 
+// runSession is every experiment's prologue and epilogue around body: a
+// session named name with the common settings c, its databases open, and
+// at the end the servers stopped, the databases closed, and the report
+// written (finish). s.config starts with the common settings' lines.
+func runSession(ctx context.Context, name string, c Common, body func(context.Context, *session, *databases) error) (*Result, error) {
+	s, err := newSession(name, c)
+	if err != nil {
+		return nil, err
+	}
+	return s.finish(ctx, s.withDatabases(ctx, body))
+}
+
+// withDatabases runs body with the session's databases open, then stops
+// every server and closes the databases.
+func (s *session) withDatabases(ctx context.Context, body func(context.Context, *session, *databases) error) error {
+	defer s.stopAll()
+	dbs, err := s.databases(ctx)
+	if err != nil {
+		return err
+	}
+	defer dbs.close(context.WithoutCancel(ctx))
+	s.config = s.commonConfig(dbs)
+	return body(ctx, s, dbs)
+}
+
 // newSession prepares dir and the pinning.
 func newSession(name string, c Common) (*session, error) {
 	if c.Dir == "" {
@@ -196,6 +221,22 @@ func (s *session) warn(format string, a ...any) {
 func (s *session) fail(err error) {
 	s.logf("error: %v", err)
 	s.fails = append(s.fails, err)
+}
+
+// tryServer starts a server as startServer does. A server that does not
+// start is a failure the session records (s.fail), and the experiment goes
+// on with the next one: tryServer then returns no server, and the
+// context's error when interrupted.
+func (s *session) tryServer(ctx context.Context, variant, db string, pool int, tag string) (*Server, error) {
+	srv, err := s.startServer(ctx, variant, db, pool, tag)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.fail(err)
+		return nil, nil
+	}
+	return srv, nil
 }
 
 // startServer starts a server and tracks it until stopServer.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gqlbench/gqlbench/internal/cli"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -101,7 +101,7 @@ func readLines(t *testing.T, path string) []string {
 func TestOptimizations(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), append(optimizationsArgs, "--dir", dir)...)
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	checkOptimizations(t, dir, "sqlite")
@@ -116,7 +116,7 @@ func TestPooling(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "experiment", "pooling", "--dir", dir, "--sf", "1",
 		"--templates", "3,5", "--clients", "1,3", "--pools", "1,4", "--duration", "200ms", "--runs", "1", "--per-template", "5")
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	runs := runFiles(t, dir)
@@ -167,12 +167,12 @@ func TestExperimentUsage(t *testing.T) {
 		{"experiment pooling --variants postgraphile", "its own schema"},      // the benchmark's schema
 	} {
 		code, _, stderr := gqlbench(context.Background(), strings.Fields(c.args)...)
-		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {
-			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.args, code, stderr, cli.ExitUsage, c.want)
+		if code != exitcode.Usage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.args, code, stderr, exitcode.Usage, c.want)
 		}
 	}
 	code, stdout, _ := gqlbench(context.Background(), "experiment", "--help")
-	if code != cli.ExitOK || !strings.Contains(stdout, "pooling") {
+	if code != exitcode.OK || !strings.Contains(stdout, "pooling") {
 		t.Errorf("experiment --help: exit %d\n%s", code, stdout)
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // The parsing of the flag values that the experiments share. Every error
-// is a UsageError that names the flag.
+// is an *exitcode.UsageError that names the flag.
 
 // Scale is a scale factor flag: a positive integer, with a message that
 // says so.

@@ -1,11 +1,9 @@
 package experiment
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -84,19 +82,10 @@ func genericFlags(fs *flag.FlagSet) Setup {
 	fs.StringVar(&g.Target, "target", "", "the GraphQL `URL` of a generic server you run, on a dataset of the same --sf and --seed")
 	fs.StringVar(&g.Dialect, "dialect", "", "the schema --target speaks: "+strings.Join(dialect.Names(), ", ")+" (\"\": the benchmark's)")
 	fs.StringVar(&g.TargetName, "target-name", "target", "the series name of --target in the report")
-	return func() (Runner, error) {
+	return newSetup(&g, func() error {
 		g.SF = int(sf)
-		if err := g.parse(*variants, *templates, *clients); err != nil {
-			return nil, err
-		}
-		if err := g.check(); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			g.Common = c
-			return g.Run(ctx)
-		}, nil
-	}
+		return g.parse(*variants, *templates, *clients)
+	})
 }
 
 // parse sets the list settings from their flags. Unlike the other
@@ -175,20 +164,10 @@ func orDefault(d, def time.Duration) time.Duration {
 // Run runs the experiment.
 func (g Generic) Run(ctx context.Context) (*Result, error) {
 	g.defaults()
-	s, err := newSession("generic", g.Common)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, g.run(ctx, s))
+	return runSession(ctx, "generic", g.Common, g.run)
 }
 
-func (g Generic) run(ctx context.Context, s *session) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
+func (g Generic) run(ctx context.Context, s *session, dbs *databases) error {
 	if dbs.kind == "sqlite" {
 		for _, v := range g.Variants {
 			if sv, _ := server.Lookup(v); sv.Process != nil {
@@ -196,7 +175,7 @@ func (g Generic) run(ctx context.Context, s *session) error {
 			}
 		}
 	}
-	s.config = append(s.commonConfig(dbs), g.config()...)
+	s.config = append(s.config, g.config()...)
 	s.notes = append(s.notes, g.notes(dbs)...)
 	url, meta, err := dbs.dataset(ctx, g.SF, s.Seed)
 	if err != nil {
@@ -235,9 +214,8 @@ func (g Generic) run(ctx context.Context, s *session) error {
 
 // dialectFile is a queries file in one dialect: its entries per template.
 type dialectFile struct {
-	*queryFile
+	*queryfile.File
 	entries map[string][]queryfile.Entry
-	all     []queryfile.Entry
 }
 
 // queries writes inst as a queries file in dialect d ("" the benchmark's
@@ -260,15 +238,11 @@ func (g Generic) queries(s *session, d string, inst []workload.Instance) (*diale
 		}
 		name += "-" + d
 	}
-	var b bytes.Buffer
-	if err := queryfile.Write(&b, entries); err != nil {
+	qf, err := s.writeEntries(name, entries)
+	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(s.Dir, "queries", name+".jsonl")
-	if err := writeBytes(path, b.Bytes()); err != nil {
-		return nil, fmt.Errorf("cannot write the queries: %w", err)
-	}
-	f := &dialectFile{queryFile: &queryFile{path: path, data: b.Bytes()}, entries: map[string][]queryfile.Entry{}, all: entries}
+	f := &dialectFile{File: qf, entries: map[string][]queryfile.Entry{}}
 	for _, e := range entries {
 		f.entries[e.Label] = append(f.entries[e.Label], e)
 	}
@@ -277,13 +251,9 @@ func (g Generic) queries(s *session, d string, inst []workload.Instance) (*diale
 
 // variant starts one server and runs every template against it.
 func (g Generic) variant(ctx context.Context, s *session, v, url, db string, qf *dialectFile) error {
-	srv, err := s.startServer(ctx, v, url, g.Pool, fmt.Sprintf("%s-sf%d", v, g.SF))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+	srv, err := s.tryServer(ctx, v, url, g.Pool, fmt.Sprintf("%s-sf%d", v, g.SF))
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	return g.loads(ctx, s, srv, db, qf)
@@ -293,7 +263,7 @@ func (g Generic) variant(ctx context.Context, s *session, v, url, db string, qf 
 // client count.
 func (g Generic) loads(ctx context.Context, s *session, srv *Server, db string, qf *dialectFile) error {
 	v := srv.Spec.Variant
-	if err := s.preflightEntries(ctx, srv, qf.all); err != nil {
+	if err := s.preflightEntries(ctx, srv, qf.Entries); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -304,7 +274,7 @@ func (g Generic) loads(ctx context.Context, s *session, srv *Server, db string, 
 		for _, c := range g.Clients {
 			err := s.run(ctx, srv, runSpec{
 				name: fmt.Sprintf("generic-sf%d-%s-QT%02d-c%d", g.SF, v, id, c), what: fmt.Sprintf("%s %s %d client(s)", v, templateName(id), c),
-				queries: qf.queryFile, entries: qf.entries[templateName(id)], mode: drive.Closed, clients: c, duration: g.Duration, runs: g.Runs,
+				queries: qf.File, entries: qf.entries[templateName(id)], mode: drive.Closed, clients: c, duration: g.Duration, runs: g.Runs,
 				labels: labels(v, g.SF, g.Pool, c, templateName(id), db),
 			})
 			switch {

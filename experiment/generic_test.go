@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/experiment"
-	"github.com/gqlbench/gqlbench/internal/cli"
 	"github.com/gqlbench/gqlbench/server/peer/node"
 	"github.com/gqlbench/gqlbench/server/peer/peertest"
 	"github.com/gqlbench/gqlbench/server/peer/postgraphile"
@@ -30,7 +30,7 @@ func TestGeneric(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "experiment", "generic", "--dir", dir, "--sf", "1",
 		"--variants", "compiled,postgraphile,node-batch", "--templates", "3,10,16", "--duration", "200ms", "--runs", "2", "--per-template", "5")
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	files := runFiles(t, dir)
@@ -69,7 +69,7 @@ func TestGeneric(t *testing.T) {
 func TestGenericTarget(t *testing.T) {
 	dir := t.TempDir()
 	db := "sqlite:" + filepath.Join(dir, "target.db")
-	if code, _, stderr := gqlbench(context.Background(), "gen", "--sf", "1", "--db", db, "--quiet"); code != cli.ExitOK {
+	if code, _, stderr := gqlbench(context.Background(), "gen", "--sf", "1", "--db", db, "--quiet"); code != exitcode.OK {
 		t.Fatal(stderr)
 	}
 	srv, err := experiment.StartServer(context.Background(), experiment.ServerSpec{Exe: os.Args[0], Variant: "batch", DB: db, Pool: 2, CPU: -1, LogPath: filepath.Join(dir, "target.log")})
@@ -80,7 +80,7 @@ func TestGenericTarget(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	code, stdout, stderr := gqlbench(context.Background(), "experiment", "generic", "--dir", out, "--db", "sqlite", "--sf", "1",
 		"--variants", "", "--target", srv.URL, "--target-name", "mine", "--templates", "2,11", "--duration", "200ms", "--runs", "2", "--per-template", "5")
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	files := runFiles(t, out)
@@ -102,7 +102,7 @@ func TestGenericTarget(t *testing.T) {
 		{[]string{"--variants", "node-batch", "--db", "sqlite"}, "PostgreSQL only"},
 	} {
 		code, _, stderr := gqlbench(context.Background(), append([]string{"experiment", "generic", "--dir", filepath.Join(dir, "bad")}, c.args...)...)
-		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {
+		if code != exitcode.Usage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, %s; want a usage error with %q", c.args, code, stderr, c.want)
 		}
 	}

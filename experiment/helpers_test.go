@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gqlbench/gqlbench/internal/cli"
+	"github.com/gqlbench/gqlbench/cmd/gqlbench/cli"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/runfile/schema"
 )

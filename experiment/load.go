@@ -1,14 +1,12 @@
 package experiment
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,47 +16,14 @@ import (
 	"github.com/gqlbench/gqlbench/measure/pgstat"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
-	"github.com/gqlbench/gqlbench/workload"
 )
-
-// queryFile is a queries file the experiment wrote, with its instances.
-type queryFile struct {
-	path string
-	data []byte
-	inst []workload.Instance
-}
-
-// writeQueries writes inst as a queries file Dir/queries/name.jsonl.
-func (s *session) writeQueries(name string, inst []workload.Instance) (*queryFile, error) {
-	var b bytes.Buffer
-	if err := workload.WriteJSONL(&b, inst); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(s.Dir, "queries", name+".jsonl")
-	if err := writeBytes(path, b.Bytes()); err != nil {
-		return nil, fmt.Errorf("cannot write the queries: %w", err)
-	}
-	return &queryFile{path: path, data: b.Bytes(), inst: inst}, nil
-}
-
-// of returns the instances of template id.
-func (q *queryFile) of(id int) []workload.Instance {
-	var out []workload.Instance
-	for _, in := range q.inst {
-		if in.Template == id {
-			out = append(out, in)
-		}
-	}
-	return out
-}
 
 // runSpec is one load run against a server.
 type runSpec struct {
-	name     string // the run file's name in Dir/runs, without .jsonl
-	what     string // the progress line's subject, e.g. "naive QT5"
-	queries  *queryFile
-	send     []workload.Instance // the instances sent (a part of queries')
-	entries  []queryfile.Entry   // or these entries, when send is nil
+	name     string            // the run file's name in Dir/runs, without .jsonl
+	what     string            // the progress line's subject, e.g. "naive QT5"
+	queries  *queryfile.File   // the file the run names
+	entries  []queryfile.Entry // the entries sent (a part of queries')
 	mode     drive.Mode
 	clients  int
 	duration time.Duration
@@ -153,29 +118,18 @@ var errSkip = errors.New("the server failed")
 // run file keeps what was measured), the context's error when interrupted,
 // and other errors when the run file cannot be written.
 func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
-	q, err := r.file()
+	q := r.file()
+	spec, err := drive.ModeByName(r.mode)
 	if err != nil {
 		return err
 	}
 	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
 		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group}
-	if r.mode == drive.Closed || r.mode == drive.Paired {
+	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}
 	if r.sample > 0 { // the interval a multiple of the sample step, as drive requires
 		cfg.Interval = max(r.sample, orDefault(cfg.Interval, time.Second).Truncate(r.sample))
-	}
-	var watch []int
-	if srv.PID > 0 { // not a server the user runs elsewhere (--target)
-		watch = append(watch, srv.PID)
-	}
-	if r.paired != nil && r.paired.PID > 0 {
-		watch = append(watch, r.paired.PID)
-	}
-	if s.postmaster > 0 && srv.PID > 0 && isPostgres(srv.Spec.DB) {
-		// The database works for the server: its backends' CPU is part of
-		// what a query costs (SQLite runs inside the server process).
-		watch = append(watch, s.postmaster)
 	}
 	path := filepath.Join(s.Dir, "runs", r.name+".jsonl")
 	var f *os.File
@@ -185,11 +139,12 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		}
 	}()
 	target := s.target(srv, r.api)
-	job := &drive.Job{Config: cfg, Target: target, API: r.api, Client: "gqlbench", Queries: q, Watch: watch, Check: r.check,
+	job := &drive.Job{Config: cfg, Target: target, API: r.api, Client: "gqlbench", Queries: q, Watch: s.watched(srv, r), Check: r.check,
 		HTTP: drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version},
-		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(cfg.Defaults()), Target: target,
+		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(spec, cfg.Defaults()), Target: target,
 			Timeout: s.Timeout, Client: "gqlbench", Checked: true, Labels: r.labels},
 		Out: func() (io.Writer, error) {
+			var err error
 			f, err = outfile.Open(path, 0o644)
 			return f, err
 		},
@@ -215,11 +170,36 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		}
 		f = nil
 	}
+	return s.outcome(ctx, srv, r, spec, path, sum, err)
+}
+
+// watched is what a run against srv samples each interval with their
+// descendants: the servers this session started and, for a server on the
+// local PostgreSQL, the database.
+func (s *session) watched(srv *Server, r runSpec) []int {
+	var watch []int
+	if srv.PID > 0 { // not a server the user runs elsewhere (--target)
+		watch = append(watch, srv.PID)
+	}
+	if r.paired != nil && r.paired.PID > 0 {
+		watch = append(watch, r.paired.PID)
+	}
+	if s.postmaster > 0 && srv.PID > 0 && isPostgres(srv.Spec.DB) {
+		// The database works for the server: its backends' CPU is part of
+		// what a query costs (SQLite runs inside the server process).
+		watch = append(watch, s.postmaster)
+	}
+	return watch
+}
+
+// outcome records a run's summary, when it has one, in the result and the
+// progress, and turns the job's error into run's (see run).
+func (s *session) outcome(ctx context.Context, srv *Server, r runSpec, spec *drive.ModeSpec, path string, sum *runfile.Summary, err error) error {
 	if sum != nil {
 		s.res.Runs = append(s.res.Runs, path)
 		s.res.Wrong += sum.Total.Wrong
 		s.res.Errors += sum.Total.Errors
-		s.logf("  %-28s %s", r.what, line(r.mode, sum))
+		s.logf("  %-28s %s", r.what, line(spec, sum))
 		if r.done != nil {
 			r.done(path, sum)
 		}
@@ -244,31 +224,16 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 }
 
 // file is the run's queries file with the entries it sends.
-func (r runSpec) file() (*queryfile.File, error) {
-	if r.send == nil {
-		return &queryfile.File{Path: r.queries.path, Data: r.queries.data, Entries: r.entries}, nil
-	}
-	entries, err := workload.Entries(r.send)
-	if err != nil {
-		return nil, err
-	}
-	return &queryfile.File{Path: r.queries.path, Data: r.queries.data, Entries: entries}, nil
+func (r runSpec) file() *queryfile.File {
+	return &queryfile.File{Path: r.queries.Path, Data: r.queries.Data, Entries: r.entries}
 }
 
 // flags are the run's parameters, for the header.
-func (r runSpec) flags(c drive.Config) map[string]string {
-	f := map[string]string{"mode": string(c.Mode), "queries": r.queries.path, "client": "gqlbench"}
+func (r runSpec) flags(spec *drive.ModeSpec, c drive.Config) map[string]string {
+	f := spec.Flags(c)
+	f["queries"], f["client"] = r.queries.Path, "gqlbench"
 	for k, v := range r.labels {
 		f["label."+k] = v
-	}
-	switch c.Mode {
-	case drive.Closed, drive.Paired:
-		f["clients"], f["duration"], f["runs"] = strconv.Itoa(c.Clients), c.Duration.String(), strconv.Itoa(c.Runs)
-	case drive.Sequential:
-		f["passes"], f["warmup-passes"] = strconv.Itoa(c.Passes), strconv.Itoa(c.WarmupPasses)
-	}
-	if c.Mode == drive.Paired {
-		f["group"] = strconv.Itoa(c.Group)
 	}
 	if c.SampleInterval > 0 {
 		f["sample-interval"] = c.SampleInterval.String()
@@ -280,14 +245,14 @@ func (r runSpec) flags(c drive.Config) map[string]string {
 }
 
 // line is a run's one-line result for the progress.
-func line(mode drive.Mode, sum *runfile.Summary) string {
+func line(spec *drive.ModeSpec, sum *runfile.Summary) string {
 	t := sum.Total
 	status := ""
 	if sum.Status != "ok" {
 		status = "  [" + sum.Status + ": " + firstLine(sum.Reason) + "]"
 	}
 	rate := fmt.Sprintf("%8.1f q/s", sum.Throughput.Mean)
-	if mode == drive.Sequential {
+	if spec.PerQuery {
 		rate = fmt.Sprintf("QET mean %7.2f ms", t.QET.Mean/1e6)
 	}
 	return fmt.Sprintf("%s  QET p50 %7.2f ms  p99 %7.2f ms  %d verified, %d wrong, %d errors%s",
@@ -295,12 +260,8 @@ func line(mode drive.Mode, sum *runfile.Summary) string {
 }
 
 // preflight checks srv with drive.Preflight over every template of q.
-func (s *session) preflight(ctx context.Context, srv *Server, q *queryFile) error {
-	entries, err := workload.Entries(q.inst)
-	if err != nil {
-		return err
-	}
-	return s.preflightEntries(ctx, srv, entries)
+func (s *session) preflight(ctx context.Context, srv *Server, q *queryfile.File) error {
+	return s.preflightEntries(ctx, srv, q.Entries)
 }
 
 // preflightEntries checks srv with entries, as preflight.

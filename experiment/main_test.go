@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/gqlbench/gqlbench/internal/cli"
+	"github.com/gqlbench/gqlbench/cmd/gqlbench/cli"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/inmem"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -86,18 +87,9 @@ func optimizationsFlags(fs *flag.FlagSet) Setup {
 	fs.IntVar(&o.SeqQueries, "seq-queries", 5, "aQETq: instances per template (0: no aQETq)")
 	fs.IntVar(&o.Passes, "passes", 10, "aQETq: executions of each instance")
 	fs.IntVar(&o.Pool, "pool", 10, "database connections of each server")
-	return func() (Runner, error) {
-		if err := o.parse(*sfs, *variants, *templates); err != nil {
-			return nil, err
-		}
-		if err := o.check(); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			o.Common = c
-			return o.Run(ctx)
-		}, nil
-	}
+	return newSetup(&o, func() error {
+		return o.parse(*sfs, *variants, *templates)
+	})
 }
 
 // parse sets the list settings from their flags.
@@ -113,8 +105,8 @@ func (o *Optimizations) parse(sfs, variants, templates string) error {
 	return err
 }
 
-// check returns a UsageError for a setting out of range, which Run would
-// quietly replace by its default.
+// check returns an *exitcode.UsageError for a setting out of range, which
+// Run would quietly replace by its default.
 func (o *Optimizations) check() error {
 	switch {
 	case o.Duration <= 0 || o.MixDuration <= 0:
@@ -175,28 +167,18 @@ func (o *Optimizations) defaults() {
 // Run runs the experiment.
 func (o Optimizations) Run(ctx context.Context) (*Result, error) {
 	o.defaults()
-	s, err := newSession("optimizations", o.Common)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, o.run(ctx, s))
+	return runSession(ctx, "optimizations", o.Common, o.run)
 }
 
 // optWorkloads are the queries files of one scale factor.
 type optWorkloads struct {
-	atpt  *queryFile   // per-template instances (main scale factor)
-	mixes []*queryFile // mixed workloads (main scale factor)
-	seq   *queryFile   // the aQETq instances, with this scale factor's answers
+	atpt  *queryfile.File   // per-template instances (main scale factor)
+	mixes []*queryfile.File // mixed workloads (main scale factor)
+	seq   *queryfile.File   // the aQETq instances, with this scale factor's answers
 }
 
-func (o Optimizations) run(ctx context.Context, s *session) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
-	s.config = append(s.commonConfig(dbs), o.config()...)
+func (o Optimizations) run(ctx context.Context, s *session, dbs *databases) error {
+	s.config = append(s.config, o.config()...)
 	s.notes = append(s.notes, o.notes(dbs)...)
 
 	main := o.SFs[0]
@@ -286,13 +268,9 @@ func (o Optimizations) workloads(ctx context.Context, s *session, meta *dataset.
 
 // variant runs one variant's share at one scale factor.
 func (o Optimizations) variant(ctx context.Context, s *session, v, url, db string, sf int, w *optWorkloads) error {
-	srv, err := s.startServer(ctx, v, url, o.Pool, fmt.Sprintf("%s-sf%d", v, sf))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+	srv, err := s.tryServer(ctx, v, url, o.Pool, fmt.Sprintf("%s-sf%d", v, sf))
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	check := w.atpt
@@ -311,7 +289,7 @@ func (o Optimizations) variant(ctx context.Context, s *session, v, url, db strin
 		for _, id := range o.Templates {
 			runs = append(runs, runSpec{
 				name: fmt.Sprintf("atpt-sf%d-%s-QT%02d", sf, v, id), what: fmt.Sprintf("sf=%d %s %s", sf, v, templateName(id)),
-				queries: w.atpt, send: w.atpt.of(id), mode: drive.Closed, clients: o.Clients, duration: o.Duration, runs: o.Runs,
+				queries: w.atpt, entries: templateEntries(w.atpt, id), mode: drive.Closed, clients: o.Clients, duration: o.Duration, runs: o.Runs,
 				labels: labels(v, sf, o.Pool, o.Clients, templateName(id), db),
 			})
 		}
@@ -320,14 +298,14 @@ func (o Optimizations) variant(ctx context.Context, s *session, v, url, db strin
 		name := fmt.Sprintf("mix%d", k+1)
 		runs = append(runs, runSpec{
 			name: fmt.Sprintf("atpm-sf%d-%s-%s", sf, v, name), what: fmt.Sprintf("sf=%d %s %s", sf, v, name),
-			queries: mix, send: mix.inst, mode: drive.Closed, clients: o.Clients, duration: o.MixDuration, runs: 1,
+			queries: mix, entries: mix.Entries, mode: drive.Closed, clients: o.Clients, duration: o.MixDuration, runs: 1,
 			labels: labels(v, sf, o.Pool, o.Clients, name, db),
 		})
 	}
 	if w.seq != nil {
 		runs = append(runs, runSpec{
 			name: fmt.Sprintf("aqetq-sf%d-%s", sf, v), what: fmt.Sprintf("sf=%d %s aQETq", sf, v),
-			queries: w.seq, send: w.seq.inst, mode: drive.Sequential, passes: o.Passes,
+			queries: w.seq, entries: w.seq.Entries, mode: drive.Sequential, passes: o.Passes,
 			labels: labels(v, sf, o.Pool, 1, "aqetq", db),
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/queryfile"
 )
 
 // Pooling is the LinGBM paper's §6.3: throughput (aTPt) as the number of
@@ -61,19 +62,10 @@ func poolingFlags(fs *flag.FlagSet) Setup {
 	fs.DurationVar(&p.Duration, "duration", time.Second, "each run")
 	fs.IntVar(&p.Runs, "runs", 2, "runs per point, the first a warm-up")
 	fs.IntVar(&p.PerTemplate, "per-template", 100, "instances per template")
-	return func() (Runner, error) {
+	return newSetup(&p, func() error {
 		p.SF = int(sf)
-		if err := p.parse(*variants, *templates, *clients, *pools); err != nil {
-			return nil, err
-		}
-		if err := p.check(); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			p.Common = c
-			return p.Run(ctx)
-		}, nil
-	}
+		return p.parse(*variants, *templates, *clients, *pools)
+	})
 }
 
 // parse sets the list settings from their flags.
@@ -92,8 +84,8 @@ func (p *Pooling) parse(variants, templates, clients, pools string) error {
 	return err
 }
 
-// check returns a UsageError for a setting out of range, which Run would
-// quietly replace by its default.
+// check returns an *exitcode.UsageError for a setting out of range, which
+// Run would quietly replace by its default.
 func (p *Pooling) check() error {
 	switch {
 	case p.Templates == nil:
@@ -143,21 +135,11 @@ func (p *Pooling) defaults() {
 // Run runs the experiment.
 func (p Pooling) Run(ctx context.Context) (*Result, error) {
 	p.defaults()
-	s, err := newSession("pooling", p.Common)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, p.run(ctx, s))
+	return runSession(ctx, "pooling", p.Common, p.run)
 }
 
-func (p Pooling) run(ctx context.Context, s *session) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
-	s.config = append(s.commonConfig(dbs),
+func (p Pooling) run(ctx context.Context, s *session, dbs *databases) error {
+	s.config = append(s.config,
 		[2]string{"scale factor", strconv.Itoa(p.SF)},
 		[2]string{"variants", strings.Join(p.Variants, ", ")},
 		[2]string{"templates", templateList(p.Templates)},
@@ -200,14 +182,10 @@ func (p Pooling) run(ctx context.Context, s *session) error {
 }
 
 // server runs every template at every client count against one server.
-func (p Pooling) server(ctx context.Context, s *session, v string, pool int, url, db string, qf *queryFile) error {
-	srv, err := s.startServer(ctx, v, url, pool, fmt.Sprintf("%s-sf%d-pool%d", v, p.SF, pool))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+func (p Pooling) server(ctx context.Context, s *session, v string, pool int, url, db string, qf *queryfile.File) error {
+	srv, err := s.tryServer(ctx, v, url, pool, fmt.Sprintf("%s-sf%d-pool%d", v, p.SF, pool))
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	if err := s.preflight(ctx, srv, qf); err != nil {
@@ -221,7 +199,7 @@ func (p Pooling) server(ctx context.Context, s *session, v string, pool int, url
 		for _, c := range p.Clients {
 			err := s.run(ctx, srv, runSpec{
 				name: fmt.Sprintf("pool%02d-%s-QT%02d-c%02d", pool, v, id, c), what: fmt.Sprintf("%s pool %d %s %d clients", v, pool, templateName(id), c),
-				queries: qf, send: qf.of(id), mode: drive.Closed, clients: c, duration: p.Duration, runs: p.Runs,
+				queries: qf, entries: templateEntries(qf, id), mode: drive.Closed, clients: c, duration: p.Duration, runs: p.Runs,
 				labels: labels(v, p.SF, pool, c, templateName(id), db),
 			})
 			switch {

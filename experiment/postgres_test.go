@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gqlbench/gqlbench/internal/cli"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/jackc/pgx/v5"
@@ -20,7 +20,7 @@ import (
 func TestOptimizationsLocalPostgres(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), append(optimizationsArgs, "--dir", dir, "--db", "postgres")...)
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	checkOptimizations(t, dir, "postgres")
@@ -88,7 +88,7 @@ func TestOptimizationsPostgresURL(t *testing.T) {
 	dir := t.TempDir()
 	admin := pgtest.Cluster(t).URL("")
 	code, stdout, stderr := gqlbench(context.Background(), append(optimizationsArgs, "--dir", dir, "--db", admin)...)
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	checkOptimizations(t, dir, "postgres")
@@ -127,7 +127,7 @@ func TestQuickstartPostgresDSN(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "quickstart", "--dir", dir, "--db", admin, "--variants", "naive",
 		"--templates", "3", "--duration", "100ms", "--per-template", "2", "--ceiling=false")
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	if strings.Contains(stderr+stdout, secret) {

@@ -1,11 +1,9 @@
 package experiment
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -77,19 +75,10 @@ func quickstartFlags(fs *flag.FlagSet) Setup {
 	fs.IntVar(&q.PerTemplate, "per-template", QuickstartPerTemplate, "instances per template (all of them when a template has fewer)")
 	fs.IntVar(&q.Pool, "pool", 10, "database connections of each server")
 	fs.BoolVar(&q.Ceiling, "ceiling", true, "also measure the null server: what the load generator can do")
-	return func() (Runner, error) {
+	return newSetup(&q, func() error {
 		q.SF = int(sf)
-		if err := q.parse(*variants, *templates); err != nil {
-			return nil, err
-		}
-		if err := q.check(); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			q.Common = c
-			return q.Run(ctx)
-		}, nil
-	}
+		return q.parse(*variants, *templates)
+	})
 }
 
 // parse sets the list settings from their flags.
@@ -102,8 +91,8 @@ func (q *Quickstart) parse(variants, templates string) error {
 	return err
 }
 
-// check returns a UsageError for a setting out of range, which Run would
-// quietly replace by its default.
+// check returns an *exitcode.UsageError for a setting out of range, which
+// Run would quietly replace by its default.
 func (q *Quickstart) check() error {
 	switch {
 	case q.Duration <= 0:
@@ -131,22 +120,12 @@ func (q Quickstart) Run(ctx context.Context) (*Result, error) {
 	if len(q.Variants) == 0 && !q.Ceiling {
 		return nil, fmt.Errorf("no server variants to run")
 	}
-	s, err := newSession("quickstart", q.Common)
-	if err != nil {
-		return nil, err
-	}
-	return s.finish(ctx, q.run(ctx, s))
+	return runSession(ctx, "quickstart", q.Common, q.run)
 }
 
-func (q Quickstart) run(ctx context.Context, s *session) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
+func (q Quickstart) run(ctx context.Context, s *session, dbs *databases) error {
 	templates := templateIDs(q.Templates)
-	s.config = append(s.commonConfig(dbs),
+	s.config = append(s.config,
 		[2]string{"scale factor", strconv.Itoa(q.SF)},
 		[2]string{"variants", strings.Join(q.Variants, ", ")},
 		[2]string{"templates", templateList(templates)},
@@ -187,14 +166,10 @@ func (q Quickstart) run(ctx context.Context, s *session) error {
 }
 
 // variant runs every template against one variant.
-func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, qf *queryFile, templates []int) error {
-	srv, err := s.startServer(ctx, v, url, q.Pool, fmt.Sprintf("%s-sf%d", v, q.SF))
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, qf *queryfile.File, templates []int) error {
+	srv, err := s.tryServer(ctx, v, url, q.Pool, fmt.Sprintf("%s-sf%d", v, q.SF))
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	if err := s.preflight(ctx, srv, qf); err != nil {
@@ -207,7 +182,7 @@ func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, 
 	for _, id := range templates {
 		err := s.run(ctx, srv, runSpec{
 			name: fmt.Sprintf("%s-QT%02d", v, id), what: v + " " + templateName(id),
-			queries: qf, send: qf.of(id), mode: drive.Closed, clients: 1, duration: q.Duration, runs: 1 + QuickstartMeasuredRuns,
+			queries: qf, entries: templateEntries(qf, id), mode: drive.Closed, clients: 1, duration: q.Duration, runs: 1 + QuickstartMeasuredRuns,
 			labels: labels(v, q.SF, q.Pool, 1, templateName(id), db),
 		})
 		switch {
@@ -223,28 +198,20 @@ func (q Quickstart) variant(ctx context.Context, s *session, v, url, db string, 
 // ceiling measures the null server answering {__typename}: what the load
 // generator can do on its CPU, beside what the servers did.
 func (q Quickstart) ceiling(ctx context.Context, s *session) error {
-	srv, err := s.startServer(ctx, "null", "", 0, "null")
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.fail(err)
-		return nil
+	srv, err := s.tryServer(ctx, "null", "", 0, "null")
+	if srv == nil {
+		return err
 	}
 	defer s.stopServer(srv)
 	expect, _ := verify.Hash([]byte(`{"__typename":"Query"}`))
 	entries := []queryfile.Entry{{ID: "typename", Label: "typename", Query: "{__typename}", Expect: expect}}
-	var b bytes.Buffer
-	if err := queryfile.Write(&b, entries); err != nil {
-		return err
-	}
-	path := filepath.Join(s.Dir, "queries", "typename.jsonl")
-	if err := writeBytes(path, b.Bytes()); err != nil {
+	qf, err := s.writeEntries("typename", entries)
+	if err != nil {
 		return err
 	}
 	err = s.run(ctx, srv, runSpec{
 		name: "null-typename", what: "null {__typename}",
-		queries: &queryFile{path: path, data: b.Bytes()},
+		queries: qf,
 		entries: entries,
 		mode:    drive.Closed, clients: 1, duration: q.Duration, runs: 1 + QuickstartMeasuredRuns,
 		// role=ceiling: the report draws it as a reference line beside

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/experiment"
-	"github.com/gqlbench/gqlbench/internal/cli"
 )
 
 // TestQuickstart runs the command end to end with two variants and two
@@ -20,7 +20,7 @@ func TestQuickstart(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "quickstart", "--dir", dir, "--duration", "200ms",
 		"--variants", "naive,batch", "--templates", "3,5", "--per-template", "5")
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	runs := runFiles(t, dir)
@@ -75,8 +75,8 @@ func TestServerDies(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "quickstart", "--dir", dir, "--duration", "300ms",
 		"--variants", "test-crash,naive", "--templates", "3,5", "--per-template", "5", "--ceiling=false")
-	if code != cli.ExitFailure {
-		t.Errorf("exit %d, want %d (a server died)\nstderr:\n%s", code, cli.ExitFailure, stderr)
+	if code != exitcode.Failure {
+		t.Errorf("exit %d, want %d (a server died)\nstderr:\n%s", code, exitcode.Failure, stderr)
 	}
 	for _, want := range []string{"server test-crash (pid", "died", crashMessage, "test-crash QT3", "keeps what was measured"} {
 		if !strings.Contains(stderr, want) {
@@ -116,8 +116,8 @@ func TestWrongAnswers(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "quickstart", "--dir", dir, "--duration", "200ms",
 		"--variants", "test-wrong,naive", "--templates", "3", "--per-template", "5", "--ceiling=false")
-	if code != cli.ExitCheck {
-		t.Errorf("exit %d, want %d (wrong answers)\nstderr:\n%s", code, cli.ExitCheck, stderr)
+	if code != exitcode.Check {
+		t.Errorf("exit %d, want %d (wrong answers)\nstderr:\n%s", code, exitcode.Check, stderr)
 	}
 	if !strings.Contains(stderr, "test-wrong QT3") || !strings.Contains(stderr, "wrong answers") {
 		t.Errorf("stderr does not name the failed check:\n%s", stderr)
@@ -185,8 +185,8 @@ func TestQuickstartUsage(t *testing.T) {
 		{"--dir", "flag needs an argument"},                   // missing value
 	} {
 		code, _, stderr := gqlbench(context.Background(), append([]string{"quickstart"}, strings.Fields(c.args)...)...)
-		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {
-			t.Errorf("quickstart %s: exit %d, stderr %q; want %d and %q", c.args, code, stderr, cli.ExitUsage, c.want)
+		if code != exitcode.Usage || !strings.Contains(stderr, c.want) {
+			t.Errorf("quickstart %s: exit %d, stderr %q; want %d and %q", c.args, code, stderr, exitcode.Usage, c.want)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // Experiment is a study as the command line offers it: `gqlbench
@@ -31,22 +33,46 @@ type Experiment struct {
 }
 
 // Setup checks an experiment's parsed flags and returns the Runner they
-// configure, or a UsageError that says which flag is wrong.
+// configure, or an *exitcode.UsageError that says which flag is wrong.
 type Setup func() (Runner, error)
 
 // Runner runs a configured experiment with the common settings.
 type Runner func(ctx context.Context, c Common) (*Result, error)
 
-// UsageError says that an experiment's settings are wrong (a flag's value,
-// flags that do not go together): the command line's fault, found before
-// anything ran.
-type UsageError struct{ Msg string }
+// settings are an experiment's settings as its flags fill them (a
+// pointer to Generic, Quickstart, ...): they run, with the common settings
+// in their embedded Common.
+type settings interface {
+	Run(ctx context.Context) (*Result, error)
+	common() *Common
+}
 
-// Error is the message, which names the flag.
-func (e UsageError) Error() string { return e.Msg }
+func (c *Common) common() *Common { return c }
 
-// usagef makes a UsageError.
-func usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }
+// newSetup is the end of every experiment's Flags: once the flags are parsed,
+// parse reads what they hold into x, x's check (when it has one) checks
+// the settings, and the Runner runs x with the common settings.
+func newSetup(x settings, parse func() error) Setup {
+	return func() (Runner, error) {
+		if err := parse(); err != nil {
+			return nil, err
+		}
+		if c, ok := x.(interface{ check() error }); ok {
+			if err := c.check(); err != nil {
+				return nil, err
+			}
+		}
+		return func(ctx context.Context, c Common) (*Result, error) {
+			*x.common() = c
+			return x.Run(ctx)
+		}, nil
+	}
+}
+
+// usagef makes the *exitcode.UsageError of settings that are wrong (a
+// flag's value, flags that do not go together): the command line's fault,
+// found before anything ran. Its message names the flag.
+func usagef(format string, a ...any) error { return exitcode.Usagef(format, a...) }
 
 var (
 	mu          sync.Mutex

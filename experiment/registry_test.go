@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gqlbench/gqlbench/exitcode"
 )
 
 // TestRegistry: the experiments are listed by name, and a second one of
@@ -76,8 +78,8 @@ func TestDefaultsPass(t *testing.T) {
 			continue // an experiment of tasks, not templates
 		}
 		_, err := setup(t, e, "--templates", "QT99")
-		var u UsageError
-		if !errors.As(err, &u) || !strings.Contains(u.Msg, "--templates") {
+		var u *exitcode.UsageError
+		if !errors.As(err, &u) || !strings.Contains(u.Error(), "--templates") {
 			t.Errorf("%s --templates QT99: %v (%T), want a UsageError naming --templates", e.Name, err, err)
 		}
 	}

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -105,16 +104,10 @@ func restGraphQLFlags(fs *flag.FlagSet) Setup {
 	fs.IntVar(&e.Group, "group", drive.DefaultGroup, "pairs per response-time group in the paired runs (seed 001: 100)")
 	fs.StringVar(&e.Link, "link", "", "an emulated network between the load generator and each server: delay=D[,rate=R] (one way; bits per second), e.g. delay=5ms,rate=100mbit; none by default (loopback)")
 	fs.StringVar(&e.HTTP2, "http2", "", "speak HTTP/2 (h2c) to: rest (seed 001's setting), graphql or both; none by default")
-	return func() (Runner, error) {
+	return newSetup(&e, func() error {
 		e.SF = int(sf)
-		if err := e.parse(*sets, *records, *users); err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, c Common) (*Result, error) {
-			e.Common = c
-			return e.Run(ctx)
-		}, nil
-	}
+		return e.parse(*sets, *records, *users)
+	})
 }
 
 // parse sets the list settings from their flags and checks the others.
@@ -200,30 +193,22 @@ func (e RestGraphQL) writes() bool {
 // Run runs the experiment.
 func (e RestGraphQL) Run(ctx context.Context) (*Result, error) {
 	e.defaults()
-	s, err := newSession("rest-vs-graphql", e.Common)
-	if err != nil {
-		return nil, err
-	}
 	c := &rgCases{sample: durText(e.SampleInterval), group: e.Group}
-	err = e.run(ctx, s, c)
-	s.notes = append(s.notes, c.verdicts()...)
-	if len(c.cases) > 0 {
-		s.sections = append(s.sections, c.section())
-		if werr := writeFile(filepath.Join(s.Dir, "rest-vs-graphql.md"), c.table); werr != nil {
-			s.fail(werr)
+	return runSession(ctx, "rest-vs-graphql", e.Common, func(ctx context.Context, s *session, dbs *databases) error {
+		err := e.run(ctx, s, dbs, c)
+		s.notes = append(s.notes, c.verdicts()...)
+		if len(c.cases) > 0 {
+			s.sections = append(s.sections, c.section())
+			if werr := writeFile(filepath.Join(s.Dir, "rest-vs-graphql.md"), c.table); werr != nil {
+				s.fail(werr)
+			}
 		}
-	}
-	return s.finish(ctx, err)
+		return err
+	})
 }
 
-func (e RestGraphQL) run(ctx context.Context, s *session, c *rgCases) error {
-	defer s.stopAll()
-	dbs, err := s.databases(ctx)
-	if err != nil {
-		return err
-	}
-	defer dbs.close(context.WithoutCancel(ctx))
-	s.config = append(s.commonConfig(dbs), e.config()...)
+func (e RestGraphQL) run(ctx context.Context, s *session, dbs *databases, c *rgCases) error {
+	s.config = append(s.config, e.config()...)
 	c.header = fmt.Sprintf("serve rest (REST) against serve %s (GraphQL), sf=%d on %s. Network: %s. REST client: %s.",
 		e.Variant, e.SF, dbs.version, e.network(), e.restClient())
 	if e.HTTP2 == drive.APIREST || e.HTTP2 == drive.APIGraphQL {
@@ -284,23 +269,10 @@ func (e RestGraphQL) run(ctx context.Context, s *session, c *rgCases) error {
 	return nil
 }
 
-// writeEntries writes entries as a queries file Dir/queries/name.jsonl.
-func (s *session) writeEntries(name string, entries []queryfile.Entry) (*queryFile, error) {
-	var b bytes.Buffer
-	if err := queryfile.Write(&b, entries); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(s.Dir, "queries", name+".jsonl")
-	if err := writeBytes(path, b.Bytes()); err != nil {
-		return nil, fmt.Errorf("cannot write the tasks: %w", err)
-	}
-	return &queryFile{path: path, data: b.Bytes()}, nil
-}
-
 // label runs one task label at one user count: REST, GraphQL, and paired.
 // A run that cannot be made (a failed pre-load check) is recorded and the
 // experiment goes on; a server that died ends it.
-func (e RestGraphQL) label(ctx context.Context, s *session, c *rgCases, rest, gql *Server, qf *queryFile,
+func (e RestGraphQL) label(ctx context.Context, s *session, c *rgCases, rest, gql *Server, qf *queryfile.File,
 	label string, entries []queryfile.Entry, users int, db string) error {
 	cs := c.at(label, users)
 	sides := []struct {
@@ -314,19 +286,19 @@ func (e RestGraphQL) label(ctx context.Context, s *session, c *rgCases, rest, gq
 		{"paired", drive.APIGraphQL, gql, rest, drive.Paired, nil},
 	}
 	for _, sd := range sides {
-		if sd.mode == drive.Paired && !e.Paired {
+		if sd.paired != nil && !e.Paired {
 			continue
 		}
 		lb := labels(sd.series, e.SF, e.Pool, users, label, db)
 		lb["series"], lb["api"] = sd.series, sd.api
 		into := sd.into
 		sample := e.SampleInterval
-		if sd.mode == drive.Paired { // lock-step: its completions are equal by construction, its samples unused
+		if sd.paired != nil { // paired, lock-step: its completions are equal by construction, its samples unused
 			sample = 0
 		}
 		err := s.run(ctx, sd.srv, runSpec{
 			name: fmt.Sprintf("rvg-sf%d-%s-%s-u%d", e.SF, sd.series, label, users), what: fmt.Sprintf("%s %s %d user(s)", sd.series, label, users),
-			queries: qf, entries: entries, mode: sd.mode, clients: users, duration: e.Duration, runs: max(e.Runs, 2*b2i(sd.mode == drive.Paired)),
+			queries: qf, entries: entries, mode: sd.mode, clients: users, duration: e.Duration, runs: max(e.Runs, 2*b2i(sd.paired != nil)),
 			labels: lb, api: sd.api, paired: sd.paired, check: true, group: e.Group, sample: sample, http2: e.HTTP2,
 			done: func(path string, sum *runfile.Summary) {
 				if into != nil {

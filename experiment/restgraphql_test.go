@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gqlbench/gqlbench/internal/cli"
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -23,7 +23,7 @@ func TestRestVsGraphQL(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "experiment", "rest-vs-graphql", "--dir", dir, "--sf", "1",
 		"--sets", "display,crud", "--records", "5", "--users", "1,2", "--duration", "200ms", "--runs", "2", "--per-template", "3", "--group", "2", "--http2", "rest")
-	if code != cli.ExitOK {
+	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	files := runFiles(t, dir)
@@ -109,7 +109,7 @@ func TestRestVsGraphQL(t *testing.T) {
 		t.Errorf("no case has a p-value for each of the four measures:\n%s", table)
 	}
 	code, _, stderr = gqlbench(context.Background(), "experiment", "rest-vs-graphql", "--dir", filepath.Join(dir, "bad"), "--graphql-variant", "rest")
-	if code != cli.ExitUsage || !strings.Contains(stderr, "cannot answer") {
+	if code != exitcode.Usage || !strings.Contains(stderr, "cannot answer") {
 		t.Errorf("--graphql-variant rest: exit %d, %s", code, stderr)
 	}
 }

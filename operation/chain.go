@@ -103,7 +103,7 @@ func chainEntry(op *Operation, c candidate, literal bool) (queryfile.Entry, erro
 	if err != nil {
 		return e, fmt.Errorf("%s: %w", e.ID, err)
 	}
-	e.Steps = queryfile.Plan{call}
+	e.GraphQLPlan = queryfile.Plan{call}
 	e.Unordered = unorderedChain(op)
 	return e, nil
 }

@@ -28,7 +28,7 @@ func (e *Entry) Mutation() bool {
 	if e.Query != "" && OperationKind(e.Query, e.OperationName) == "mutation" {
 		return true
 	}
-	return stepsMutate(e.Steps)
+	return stepsMutate(e.GraphQLPlan)
 }
 
 func stepsMutate(p Plan) bool {

@@ -27,7 +27,7 @@ func TestOperationKind(t *testing.T) {
 			t.Errorf("OperationKind(%q, %q) = %q, want %q", c.doc, c.name, got, c.want)
 		}
 	}
-	e := Entry{Steps: Plan{{Query: "query A { a }", Then: []Call{{Query: "mutation B { b }"}}}}}
+	e := Entry{GraphQLPlan: Plan{{Query: "query A { a }", Then: []Call{{Query: "mutation B { b }"}}}}}
 	if !e.Mutation() {
 		t.Errorf("steps with a mutation: not a mutation")
 	}

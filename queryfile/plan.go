@@ -16,7 +16,7 @@ import (
 type Plan []Call
 
 // Call is one HTTP call of a plan and where its answer goes: a REST call
-// (Method and Path) or, in an entry's Steps, a GraphQL request (Query).
+// (Method and Path) or, in an entry's GraphQLPlan, a GraphQL request (Query).
 type Call struct {
 	// Method is GET, POST, PUT, PATCH or DELETE.
 	Method string
@@ -150,9 +150,9 @@ func (c *Call) UnmarshalJSON(b []byte) error {
 // Every call of a plan is a REST call.
 func (p Plan) Check(vars json.RawMessage) error { return p.check(vars, false) }
 
-// CheckSteps is Check for an entry's Steps, whose calls are GraphQL calls
+// CheckGraphQL is Check for an entry's GraphQLPlan, whose calls are GraphQL calls
 // (a Query, and variables that are a JSON object).
-func (p Plan) CheckSteps(vars json.RawMessage) error { return p.check(vars, true) }
+func (p Plan) CheckGraphQL(vars json.RawMessage) error { return p.check(vars, true) }
 
 func (p Plan) check(vars json.RawMessage, graphql bool) error {
 	if len(p) == 0 {

@@ -104,7 +104,7 @@ func TestSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := entries[0].Steps
+	s := entries[0].GraphQLPlan
 	if len(s) != 1 || s[0].Query == "" || s[0].From != "createPublication" || string(s[0].Body) != `{"input":"{input}"}` ||
 		len(s[0].Then) != 1 || s[0].Then[0].As != "" || entries[0].Query != "" || entries[0].Plan != nil {
 		t.Errorf("steps read as %+v", entries[0])

@@ -64,7 +64,7 @@ type Entry struct {
 	Unordered     bool            // the answer's lists are compared as multisets
 	Answer        json.RawMessage // the right answer's data, canonical JSON, or nil
 	Plan          Plan            // the task as REST calls, or nil; Query may then be ""
-	Steps         Plan            // the task as several GraphQL calls (a write whose id the next needs), or nil; not with Query
+	GraphQLPlan   Plan            // the task as several GraphQL calls (a write whose id the next needs), or nil; not with Query
 	Line          int             // the line it was read from (1-based), 0 when not read
 }
 
@@ -89,7 +89,7 @@ type line struct {
 	Unordered     bool            `json:"unordered,omitempty"`
 	Answer        json.RawMessage `json:"answer,omitempty"`
 	Plan          Plan            `json:"plan,omitempty"`
-	Steps         Plan            `json:"steps,omitempty"`
+	GraphQLPlan   Plan            `json:"steps,omitempty"`
 }
 
 // Write writes entries as JSON lines, in the field order of the package
@@ -105,7 +105,7 @@ func Write(w io.Writer, entries []Entry) error {
 			vars = json.RawMessage("{}")
 		}
 		l := line{ID: e.ID, Label: e.Label, Query: e.Query, OperationName: e.OperationName, Variables: vars,
-			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer, Plan: e.Plan, Steps: e.Steps}
+			Expect: e.Expect, Dialect: e.Dialect, Dataset: e.Dataset, Unordered: e.Unordered, Answer: e.Answer, Plan: e.Plan, GraphQLPlan: e.GraphQLPlan}
 		if err := enc.Encode(l); err != nil {
 			return fmt.Errorf("entry %q: %w", e.ID, err)
 		}
@@ -150,21 +150,26 @@ func Read(r io.Reader) ([]Entry, error) {
 	return out, nil
 }
 
+// rawLine is a line as read, before its shape is checked: a nil pointer
+// is a member that is absent.
+type rawLine struct {
+	ID            *string         `json:"id"`
+	Label         *string         `json:"template"`
+	Query         *string         `json:"query"`
+	OperationName *string         `json:"operationName"`
+	Variables     json.RawMessage `json:"variables"`
+	Expect        *string         `json:"expect"`
+	Dialect       *string         `json:"dialect"`
+	Dataset       *DatasetRef     `json:"dataset"`
+	Unordered     *bool           `json:"unordered"`
+	Answer        json.RawMessage `json:"answer"`
+	Plan          json.RawMessage `json:"plan"`
+	Steps         json.RawMessage `json:"steps"`
+}
+
+// readLine reads one non-blank line and checks its shape (see Read).
 func readLine(b []byte) (Entry, error) {
-	var raw struct {
-		ID            *string         `json:"id"`
-		Label         *string         `json:"template"`
-		Query         *string         `json:"query"`
-		OperationName *string         `json:"operationName"`
-		Variables     json.RawMessage `json:"variables"`
-		Expect        *string         `json:"expect"`
-		Dialect       *string         `json:"dialect"`
-		Dataset       *DatasetRef     `json:"dataset"`
-		Unordered     *bool           `json:"unordered"`
-		Answer        json.RawMessage `json:"answer"`
-		Plan          json.RawMessage `json:"plan"`
-		Steps         json.RawMessage `json:"steps"`
-	}
+	var raw rawLine
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&raw); err != nil {
 		return Entry{}, fmt.Errorf("not a JSON object: %w", err)
@@ -180,51 +185,15 @@ func readLine(b []byte) (Entry, error) {
 	case (raw.Query == nil || *raw.Query == "") && len(raw.Plan) == 0 && len(raw.Steps) == 0:
 		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, *raw.ID)
 	}
-	e := Entry{ID: *raw.ID, Label: *raw.Label, Dataset: raw.Dataset}
-	if raw.Query != nil {
-		e.Query = *raw.Query
-	}
-	if raw.OperationName != nil {
-		e.OperationName = *raw.OperationName
-	}
-	if raw.Dialect != nil {
-		e.Dialect = *raw.Dialect
-	}
+	e := Entry{ID: *raw.ID, Label: *raw.Label, Dataset: raw.Dataset,
+		Query: deref(raw.Query), OperationName: deref(raw.OperationName), Dialect: deref(raw.Dialect)}
 	if raw.Unordered != nil {
 		e.Unordered = *raw.Unordered
 	}
-	if a := bytes.TrimSpace(raw.Answer); len(a) > 0 && string(a) != "null" {
-		var b bytes.Buffer
-		if err := json.Compact(&b, a); err != nil {
-			return Entry{}, fmt.Errorf(`%q: "answer": %w`, *raw.ID, err)
-		}
-		e.Answer = b.Bytes()
+	if err := e.readBody(raw); err != nil {
+		return Entry{}, fmt.Errorf("%q: %w", e.ID, err)
 	}
-	vars, err := object(raw.Variables)
-	if err != nil {
-		return Entry{}, fmt.Errorf(`%q: "variables" must be a JSON object: %w`, *raw.ID, err)
-	}
-	e.Variables = vars
-	if p := bytes.TrimSpace(raw.Plan); len(p) > 0 && string(p) != "null" {
-		if err := json.Unmarshal(p, &e.Plan); err != nil {
-			return Entry{}, fmt.Errorf(`%q: "plan": %w`, *raw.ID, err)
-		}
-		if err := e.Plan.Check(vars); err != nil {
-			return Entry{}, fmt.Errorf(`%q: "plan": %w`, *raw.ID, err)
-		}
-	}
-	if p := bytes.TrimSpace(raw.Steps); len(p) > 0 && string(p) != "null" {
-		if e.Query != "" {
-			return Entry{}, fmt.Errorf(`%q: "query" and "steps" are two GraphQL forms of the task: give one`, *raw.ID)
-		}
-		if err := json.Unmarshal(p, &e.Steps); err != nil {
-			return Entry{}, fmt.Errorf(`%q: "steps": %w`, *raw.ID, err)
-		}
-		if err := e.Steps.CheckSteps(vars); err != nil {
-			return Entry{}, fmt.Errorf(`%q: "steps": %w`, *raw.ID, err)
-		}
-	}
-	if e.Query == "" && e.Plan == nil && e.Steps == nil {
+	if e.Query == "" && e.Plan == nil && e.GraphQLPlan == nil {
 		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, *raw.ID)
 	}
 	if raw.Expect != nil {
@@ -234,6 +203,51 @@ func readLine(b []byte) (Entry, error) {
 		e.Expect = *raw.Expect
 	}
 	return e, nil
+}
+
+// readBody reads raw's answer, variables, plan and steps into e, each
+// checked: the plan and the steps against the variables.
+func (e *Entry) readBody(raw rawLine) error {
+	if a := bytes.TrimSpace(raw.Answer); len(a) > 0 && string(a) != "null" {
+		var b bytes.Buffer
+		if err := json.Compact(&b, a); err != nil {
+			return fmt.Errorf(`"answer": %w`, err)
+		}
+		e.Answer = b.Bytes()
+	}
+	vars, err := object(raw.Variables)
+	if err != nil {
+		return fmt.Errorf(`"variables" must be a JSON object: %w`, err)
+	}
+	e.Variables = vars
+	if p := bytes.TrimSpace(raw.Plan); len(p) > 0 && string(p) != "null" {
+		if err := json.Unmarshal(p, &e.Plan); err != nil {
+			return fmt.Errorf(`"plan": %w`, err)
+		}
+		if err := e.Plan.Check(vars); err != nil {
+			return fmt.Errorf(`"plan": %w`, err)
+		}
+	}
+	if p := bytes.TrimSpace(raw.Steps); len(p) > 0 && string(p) != "null" {
+		if e.Query != "" {
+			return fmt.Errorf(`"query" and "steps" are two GraphQL forms of the task: give one`)
+		}
+		if err := json.Unmarshal(p, &e.GraphQLPlan); err != nil {
+			return fmt.Errorf(`"steps": %w`, err)
+		}
+		if err := e.GraphQLPlan.CheckGraphQL(vars); err != nil {
+			return fmt.Errorf(`"steps": %w`, err)
+		}
+	}
+	return nil
+}
+
+// deref is *s, "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // object returns raw compacted when it is a JSON object with members, nil

@@ -1,23 +1,18 @@
 package report
 
 import (
-	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
+	"github.com/gqlbench/gqlbench/report/plot"
 )
-
-// maxChartsPerKind bounds the charts of one kind (one per condition or
-// template); the tables hold everything.
-const maxChartsPerKind = 8
 
 // drawCharts draws every chart the data supports, in a fixed order: the
 // overview's heat maps, the grouped bars and boxes per condition (split so
-// that none holds more than maxBars), the lines, and the per-template small
+// that none holds more than plot.MaxBars), the lines, and the per-template small
 // multiples. A chart that fails to draw is left out with its error as
 // caption: a report is still worth having.
-func (r *Report) drawCharts() []chart {
-	var out []chart
+func (r *Report) drawCharts() []plot.Chart {
+	var out []plot.Chart
 	for i, m := range r.comparing() {
 		if i < maxChartsPerKind {
 			out = append(out, r.heatmap(m))
@@ -47,96 +42,10 @@ func (r *Report) drawCharts() []chart {
 	out = append(out, r.clientCharts()...)
 	if len(r.Curve) > 0 {
 		c, err := r.curveChart()
-		out = append(out, chartOrNote(c, err))
+		out = append(out, plot.OrNote(c, err))
 	}
 	out = append(out, r.timeCharts()...)
 	return append(out, r.templateCharts()...)
-}
-
-// comparedOnly keeps the rows of the series that are compared.
-func (r *Report) comparedOnly(rows []Throughput) []Throughput {
-	var out []Throughput
-	for _, t := range rows {
-		if !r.apart(t.Series) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// splitGroups splits the groups of a grouped chart, n bars each, into
-// consecutive parts of at most maxBars bars, as even as possible.
-func splitGroups(groups []string, n int) [][]string {
-	per := max(1, maxBars/max(n, 1))
-	parts := (len(groups) + per - 1) / per
-	if parts <= 1 {
-		return [][]string{groups}
-	}
-	size := (len(groups) + parts - 1) / parts
-	var out [][]string
-	for i := 0; i < len(groups); i += size {
-		out = append(out, groups[i:min(i+size, len(groups))])
-	}
-	return out
-}
-
-// keyed is a row with a key.
-type keyed interface{ key() Key }
-
-func (t Throughput) key() Key { return t.Key }
-func (l Latency) key() Key    { return l.Key }
-
-// group is rows under one label.
-type group[T any] struct {
-	label string
-	rows  []T
-}
-
-// groupBy groups rows by label(key), in order of first appearance.
-func groupBy[T keyed](rows []T, label func(Key) string) []group[T] {
-	var out []group[T]
-	idx := map[string]int{}
-	for _, row := range rows {
-		l := label(row.key())
-		i, ok := idx[l]
-		if !ok {
-			i = len(out)
-			idx[l] = i
-			out = append(out, group[T]{label: l})
-		}
-		out[i].rows = append(out[i].rows, row)
-	}
-	return out
-}
-
-func limit[T any](gs []group[T]) []group[T] { return gs[:min(len(gs), maxChartsPerKind)] }
-
-func nonMixed(rows []Throughput) []Throughput {
-	var out []Throughput
-	for _, t := range rows {
-		if !t.Mixed {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// condLabel names a key's conditions (without series and workload).
-func condLabel(k Key) string {
-	var parts []string
-	if k.Mode != "" {
-		parts = append(parts, k.Mode)
-	}
-	if k.SF != "" {
-		parts = append(parts, "sf="+k.SF)
-	}
-	if k.Clients > 0 {
-		parts = append(parts, "clients="+strconv.Itoa(k.Clients))
-	}
-	if k.Pool != "" {
-		parts = append(parts, "pool="+k.Pool)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // latencyGroup puts one-template runs of a condition together, and each
@@ -147,60 +56,4 @@ func latencyGroup(k Key) string {
 		l += ", workload " + k.Workload
 	}
 	return l
-}
-
-// seriesOf lists the series of rows in report order.
-func (r *Report) seriesOf(has func(string) bool) []string {
-	var out []string
-	for _, s := range r.Series {
-		if has(s.Name) {
-			out = append(out, s.Name)
-		}
-	}
-	return out
-}
-
-// colorIndex is a series' colour in every chart: its place among the
-// series that are not a ceiling (a ceiling is a grey reference line).
-func (r *Report) colorIndex(series string) int {
-	i := 0
-	for _, s := range r.Series {
-		if s.Name == series {
-			return i
-		}
-		if !s.Ceiling {
-			i++
-		}
-	}
-	return i
-}
-
-func chartID(kind, label string) string {
-	id := strings.Map(func(c rune) rune {
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' {
-			return c
-		}
-		if c >= 'A' && c <= 'Z' {
-			return c + 'a' - 'A'
-		}
-		return '-'
-	}, label)
-	for strings.Contains(id, "--") {
-		id = strings.ReplaceAll(id, "--", "-")
-	}
-	return strings.Trim(kind+"-"+strings.Trim(id, "-"), "-")
-}
-
-// headroom leaves a little room above the highest bar or point.
-func headroom(p *plot.Plot, log bool) {
-	if log {
-		return
-	}
-	p.Y.Min = 0
-	p.Y.Max *= 1.05
-}
-
-func isLog(p *plot.Plot) bool {
-	_, ok := p.Y.Scale.(plot.LogScale)
-	return ok
 }

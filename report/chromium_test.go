@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gqlbench/gqlbench/report/plot"
 )
 
 // chromium returns the path of a headless Chromium. Without one the test
@@ -52,8 +54,8 @@ func TestChromiumRendersCharts(t *testing.T) {
 // 16 templates, the load generator's ceiling) and the fixtures' in
 // headless Chromium, 1280 and 800 px wide, and measures the page: the
 // headline, the verdict and the overview's heat map lie within the first
-// screen; no chart's text is drawn smaller than minTextPx; no chart holds
-// more than maxBars bars or boxes; the page never scrolls sideways.
+// screen; no chart's text is drawn smaller than plot.MinTextPx; no chart holds
+// more than plot.MaxBars bars or boxes; the page never scrolls sideways.
 func TestChromiumFirstScreen(t *testing.T) {
 	bin := chromium(t)
 	qs, err := Build(quickstartRuns(t), Options{Title: "gqlbench quickstart (synthetic)",
@@ -120,11 +122,11 @@ func checkLayout(t *testing.T, name string, width int, m pageLayout, firstView b
 	smallest, most := 1e9, 0
 	for _, c := range m.Charts {
 		smallest, most = min(smallest, c.MinFont), max(most, c.Bars)
-		if c.Texts == 0 || c.MinFont < minTextPx {
-			t.Errorf("%s at %d px: chart %s, %.0f px wide, has text %.1f px high (want ≥ %d px; %d texts)", name, width, c.ID, c.Width, c.MinFont, minTextPx, c.Texts)
+		if c.Texts == 0 || c.MinFont < plot.MinTextPx {
+			t.Errorf("%s at %d px: chart %s, %.0f px wide, has text %.1f px high (want ≥ %d px; %d texts)", name, width, c.ID, c.Width, c.MinFont, plot.MinTextPx, c.Texts)
 		}
-		if c.Bars > maxBars {
-			t.Errorf("%s at %d px: chart %s has %d bars or boxes (at most %d)", name, width, c.ID, c.Bars, maxBars)
+		if c.Bars > plot.MaxBars {
+			t.Errorf("%s at %d px: chart %s has %d bars or boxes (at most %d)", name, width, c.ID, c.Bars, plot.MaxBars)
 		}
 	}
 	t.Logf("%s at %d px: the smallest chart text %.1f px, the most bars in a chart %d", name, width, smallest, most)
@@ -169,8 +171,8 @@ const measureScript = `<script>
 func layOut(t *testing.T, bin string, page []byte, width int) pageLayout {
 	t.Helper()
 	var colours []string
-	for _, c := range palette[:len(palette)-1] { // black draws the means, not bars
-		colours = append(colours, `"`+hexColor(c)+`"`)
+	for _, c := range plot.Palette[:len(plot.Palette)-1] { // black draws the means, not bars
+		colours = append(colours, `"`+plot.HexColor(c)+`"`)
 	}
 	script := strings.Replace(measureScript, "PALETTE", "["+strings.Join(colours, ",")+"]", 1)
 	page = bytes.Replace(page, []byte("</body>"), []byte(script+"</body>"), 1)

@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"slices"
+
+	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // Comparison is Welch's two-tailed t-test of one series' per-run
@@ -19,10 +21,10 @@ type Comparison struct {
 	Test       TTest   `json:"test"`
 }
 
-// Paired is a two-tailed paired t-test of one series against another over
+// Matched is a two-tailed paired t-test of one series against another over
 // matched items: templates (their aTPt) or queries with the same id (their
 // aQETq).
-type Paired struct {
+type Matched struct {
 	Key                // the conditions; Series is the series compared; Workload is empty
 	Over       string  `json:"over"`   // "templates" (aTPt) or "queries" (aQETq)
 	Metric     string  `json:"metric"` // "aTPt" or "aQETq"
@@ -215,7 +217,7 @@ func (r *Report) pairedOver(cond Key, over, metric string, values func(series st
 		k := cond
 		k.Series = s
 		t := PairedTest(a, b)
-		r.Paired = append(r.Paired, Paired{Key: k, Over: over, Metric: metric, Against: ref, Pairs: len(items),
+		r.Matched = append(r.Matched, Matched{Key: k, Over: over, Metric: metric, Against: ref, Pairs: len(items),
 			Efficiency: Efficiency(t.Mean1, t.Mean2), Test: t})
 	}
 }
@@ -227,7 +229,7 @@ func (r *Report) regressions(base []*point) {
 	}
 	rows := map[string]Throughput{}
 	for _, p := range base {
-		if !throughputModes[p.key.Mode] {
+		if !r.measuresThroughput(p.key.Mode) {
 			continue
 		}
 		mixed := p.mixed()
@@ -259,14 +261,14 @@ func rowID(k Key, template string) string { return fmt.Sprintf("%#v\x00%s", k, t
 func (r *Report) curve() {
 	for _, p := range r.points {
 		for _, run := range p.runs {
-			switch p.key.Mode {
-			case "capacity":
+			switch r.modes[p.key.Mode].Curve {
+			case runfile.CurveSteps:
 				for _, s := range run.File.Steps {
 					met := s.Met
 					r.Curve = append(r.Curve, CurvePoint{Key: p.key, Step: s.Step, Rate: s.Rate, Throughput: s.Throughput,
 						Goodput: s.Goodput, P50: s.Latency.P50, P99: s.Latency.P99, Met: &met})
 				}
-			case "open":
+			case runfile.CurveRate:
 				s := run.Summary
 				c := CurvePoint{Key: p.key, Rate: run.File.Header.Params.Rate, Throughput: s.Throughput.Mean,
 					Goodput: s.Goodput.Mean, Met: s.SLOMet}

@@ -24,4 +24,14 @@
 //
 // ExampleBuild runs it on two real run files in testdata. `gqlbench report`
 // is this with flags.
+//
+// The package holds the analysis (run.go, stats.go, metrics.go, compare.go,
+// identity.go, matrix.go, headline.go, threshold.go, report.go's Build),
+// the views that lay it out (page.go's sections and tables, view.go,
+// overview.go, sections.go, pertemplate.go, and the charts: charts.go,
+// bars.go, lines.go, heatmap.go, from the rows grouped in rows.go)
+// and the formats (format.go, html.go, markdown.go, csv.go, text.go). The
+// charts are drawn by report/plot, which knows no Report. It reads run
+// files through package runfile alone: it must not import the packages
+// that make them (drive, measure, experiment, the servers) nor the CLI.
 package report

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gqlbench/gqlbench/report/plot"
 )
 
 // TestQuickstartFirstScreen: a quickstart-shaped report opens on its
@@ -80,7 +82,7 @@ func TestMarkdownOrder(t *testing.T) {
 }
 
 // TestChartsReadable holds every chart of several reports to the issue's
-// bar: at most maxBars bars or boxes (counted in the SVG as well), a log
+// bar: at most plot.MaxBars bars or boxes (counted in the SVG as well), a log
 // scale said so in its label when the values span more than logSpan, the
 // same colour for a series everywhere, and the ceiling never a chart of
 // its own, only a reference line.
@@ -91,8 +93,8 @@ func TestChartsReadable(t *testing.T) {
 	}
 	barFill := regexp.MustCompile(`fill:(#[0-9A-F]{6})`)
 	series := map[string]bool{}
-	for _, c := range palette[:len(palette)-1] {
-		series[strings.ToUpper(hexColor(c))] = true
+	for _, c := range plot.Palette[:len(plot.Palette)-1] {
+		series[strings.ToUpper(plot.HexColor(c))] = true
 	}
 	for _, r := range []*Report{qs, fixtureReport(t)} {
 		colour := map[string]string{} // a series' colour in this report
@@ -103,8 +105,8 @@ func TestChartsReadable(t *testing.T) {
 					drawn++
 				}
 			}
-			if c.Bars > maxBars || drawn > maxBars || drawn != c.Bars && !strings.HasPrefix(c.ID, "heatmap") && c.Bars > 0 {
-				t.Errorf("%s: %d bars counted, %d drawn (at most %d)", c.ID, c.Bars, drawn, maxBars)
+			if c.Bars > plot.MaxBars || drawn > plot.MaxBars || drawn != c.Bars && !strings.HasPrefix(c.ID, "heatmap") && c.Bars > 0 {
+				t.Errorf("%s: %d bars counted, %d drawn (at most %d)", c.ID, c.Bars, drawn, plot.MaxBars)
 			}
 			if c.LogY != strings.Contains(c.SVG, "(log scale)") {
 				t.Errorf("%s: log scale %v, but its label says otherwise", c.ID, c.LogY)

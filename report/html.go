@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gqlbench/gqlbench/report/plot"
 )
 
 // foldRows is the most rows a table shows unfolded in HTML; longer tables
@@ -15,7 +17,7 @@ const foldRows = 12
 type chartView struct {
 	ID, Title, Caption string
 	SVG                template.HTML
-	Legend             []legendEntry
+	Legend             []plot.Legend
 	Class              string // normal, wide, small or heatmap
 	MinWidth           int    // px: narrower, it scrolls instead of shrinking its text
 }
@@ -50,14 +52,14 @@ func viewOf(s section) sectionView {
 		t.Text = textColumns(*t)
 	}
 	for _, c := range s.Charts {
-		class := map[chartSize]string{sizeNormal: "normal", sizeWide: "wide", sizeSmall: "small"}[c.Size]
+		class := map[plot.Size]string{plot.Normal: "normal", plot.Wide: "wide", plot.Small: "small"}[c.Size]
 		if len(c.ID) > 7 && c.ID[:7] == "heatmap" {
 			class = "heatmap"
 		}
 		// The SVG is drawn by gonum/plot, which escapes every text it
 		// draws, or by heatmap, which escapes its labels (they come from
 		// run files).
-		v.ChartViews = append(v.ChartViews, chartView{c.ID, c.Title, c.Caption, template.HTML(c.SVG), c.Legend, class, c.minWidthPx()})
+		v.ChartViews = append(v.ChartViews, chartView{c.ID, c.Title, c.Caption, template.HTML(c.SVG), c.Legend, class, c.MinWidthPx()})
 	}
 	for _, sub := range s.Subs {
 		v.SubViews = append(v.SubViews, viewOf(sub))

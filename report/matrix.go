@@ -65,7 +65,7 @@ func (r *Report) buildMatrices() []matrix {
 			rows = append(rows, t)
 		}
 	}
-	slices.SortStableFunc(rows, func(a, b Throughput) int { return compareConds(a.Key, b.Key) })
+	slices.SortStableFunc(rows, func(a, b Throughput) int { return r.compareConds(a.Key, b.Key) })
 	limited := map[Key]bool{}
 	for _, ri := range r.Runs {
 		if ri.DriverWhy != "" {
@@ -97,7 +97,7 @@ func (r *Report) buildMatrices() []matrix {
 func (r *Report) qetMatrices() []matrix {
 	var rows []Latency
 	for _, l := range r.Latency {
-		if !throughputModes[l.Mode] && !r.apart(l.Series) && l.QET.N > 0 {
+		if !r.measuresThroughput(l.Mode) && !r.apart(l.Series) && l.QET.N > 0 {
 			rows = append(rows, l)
 		}
 	}

@@ -206,13 +206,30 @@ func (r *Report) correctness() {
 	}
 }
 
-// throughputModes are the modes whose runs measure throughput over a fixed
-// window.
-var throughputModes = map[string]bool{"closed": true, "open": true}
+// modesOf collects each mode's traits from the runs' headers.
+func modesOf(runs ...[]*Run) map[string]runfile.Traits {
+	out := map[string]runfile.Traits{}
+	for _, rs := range runs {
+		for _, run := range rs {
+			h := run.File.Header
+			if _, ok := out[h.Mode]; !ok {
+				out[h.Mode] = h.ModeTraits()
+			}
+		}
+	}
+	return out
+}
+
+// measuresThroughput says whether runs of mode m measure throughput over a
+// fixed window.
+func (r *Report) measuresThroughput(m string) bool { return r.modes[m].Throughput }
+
+// perQuery says whether runs of mode m measure each query's times (aQETq).
+func (r *Report) perQuery(m string) bool { return r.modes[m].PerQuery }
 
 func (r *Report) throughput() {
 	for _, p := range r.points {
-		if !throughputModes[p.key.Mode] {
+		if !r.measuresThroughput(p.key.Mode) {
 			continue
 		}
 		mixed := p.mixed()

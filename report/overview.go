@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gqlbench/gqlbench/report/plot"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -37,7 +38,7 @@ func (r *Report) overview() section {
 
 // overviewMaps are the heat maps the overview shows: the first only when
 // the throughput section can show the others (of further conditions).
-func (r *Report) overviewMaps() []chart {
+func (r *Report) overviewMaps() []plot.Chart {
 	maps := r.chartsWith("heatmap")
 	if len(nonMixed(r.Throughput))+len(r.Workloads) > 0 {
 		return maps[:min(len(maps), 1)]

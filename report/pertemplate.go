@@ -5,8 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
+	"github.com/gqlbench/gqlbench/report/plot"
 )
 
 // maxTemplateSections bounds the per-template sections; the tables hold
@@ -46,7 +45,7 @@ type category struct {
 	label  string
 }
 
-// categories lists the bars of a template's small charts, at most maxBars:
+// categories lists the bars of a template's small charts, at most plot.MaxBars:
 // every series under every condition it ran the template.
 func (r *Report) categories(template string) []category {
 	var out []category
@@ -56,7 +55,7 @@ func (r *Report) categories(template string) []category {
 		c.Workload = ""
 		id := c
 		id.Series = k.Series
-		if seen[id] || len(out) >= maxBars || r.apart(k.Series) {
+		if seen[id] || len(out) >= plot.MaxBars || r.apart(k.Series) {
 			return
 		}
 		seen[id] = true
@@ -100,8 +99,8 @@ func (r *Report) condShort(k Key) string {
 
 // templateCharts draws each template's small multiples: its throughput
 // and its QET per series, on scales of their own.
-func (r *Report) templateCharts() []chart {
-	var out []chart
+func (r *Report) templateCharts() []plot.Chart {
+	var out []plot.Chart
 	for _, t := range r.perTemplate() {
 		cats := r.categories(t)
 		if len(cats) == 0 {
@@ -117,28 +116,19 @@ func (r *Report) templateCharts() []chart {
 	return out
 }
 
-// smallPlot is a small multiple of horizontal bars or boxes: a category
-// per row, the first at the top.
-func smallPlot(cats []category, xlabel string) (*plot.Plot, func(i int) float64) {
-	p := newPlot(xlabel, "")
-	n := len(cats)
-	y := func(i int) float64 { return float64(n - 1 - i) }
-	var labels []string
+// categoryLabels are the categories' labels.
+func categoryLabels(cats []category) []string {
+	var out []string
 	for _, c := range cats {
-		labels = append(labels, c.label)
+		out = append(out, c.label)
 	}
-	p.Y.Tick.Marker = groupTicks(labels, y)
-	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
-	return p, y
+	return out
 }
-
-// smallHeight is the height of a small multiple of n categories.
-func smallHeight(n int) vg.Length { return vg.Points(float64(52 + 20*n)) }
 
 // templateThroughput draws one template's throughput per series: bars ±1
 // sd, the load generator's ceiling as a dashed line.
-func (r *Report) templateThroughput(t string, cats []category) (chart, bool) {
-	c := chart{ID: chartID("tmpl-throughput", t), Title: t + ": throughput (mean ± 1 sd)", Size: sizeSmall, H: smallHeight(len(cats)) + vg.Points(14)}
+func (r *Report) templateThroughput(t string, cats []category) (plot.Chart, bool) {
+	c := plot.Chart{ID: chartID("tmpl-throughput", t), Title: t + ": throughput (mean ± 1 sd)", Size: plot.Small, H: plot.SmallHeight(len(cats), 14)}
 	rows := map[category]Throughput{}
 	var values []float64
 	top := 0.0
@@ -154,24 +144,25 @@ func (r *Report) templateThroughput(t string, cats []category) (chart, bool) {
 	if len(rows) == 0 {
 		return c, false
 	}
-	p, y := smallPlot(cats, "queries / s")
-	c.LogY = logAxis(&p.X, values)
+	p, y := plot.NewSmall(categoryLabels(cats), "queries / s")
+	c.LogY = plot.LogAxis(&p.X, values)
 	for i, cat := range cats {
 		row, ok := rows[cat]
 		if !ok || row.Mean <= 0 {
 			continue
 		}
-		b := &bars{width: 0.7, color: colorOf(r.colorIndex(cat.series)), wrong: r.flagged(cat.series), horizontal: true,
-			xs: []float64{y(i)}, ys: []float64{row.Mean}, lo: []float64{row.Mean - row.SD}, hi: []float64{row.Mean + row.SD}}
+		b := r.seriesBars(cat.series, 0.7)
+		b.Horizontal = true
+		b.Add(y(i), row.Mean, row.Mean-row.SD, row.Mean+row.SD)
 		if c.LogY {
-			b.base = p.X.Min
+			b.Base = p.X.Min
 		}
 		p.Add(b)
 		c.Bars++
 	}
 	if ceil, ok := r.ceilingFor(cats[0].cond); ok {
-		l := newRefLine(ceil.Mean, top, ceilingLabel(ceil))
-		l.vertical = true
+		l := plot.NewRefLine(ceil.Mean, top, ceilingLabel(ceil))
+		l.Vertical = true
 		p.Add(l)
 		p.Y.Max += 0.9 // room for its label above the bars
 	}
@@ -179,14 +170,14 @@ func (r *Report) templateThroughput(t string, cats []category) (chart, bool) {
 		p.X.Min = 0
 		p.X.Max *= 1.05
 	}
-	return chartOrNote(c, c.render(p)), true
+	return plot.OrNote(c, c.Render(p)), true
 }
 
 // templateQET draws one template's QET distribution per series: box from
 // the first to the third quartile, median line, whiskers to the minimum
 // and maximum, dot at the mean.
-func (r *Report) templateQET(t string, cats []category) (chart, bool) {
-	c := chart{ID: chartID("tmpl-qet", t), Title: t + ": query execution time", Size: sizeSmall, H: smallHeight(len(cats))}
+func (r *Report) templateQET(t string, cats []category) (plot.Chart, bool) {
+	c := plot.Chart{ID: chartID("tmpl-qet", t), Title: t + ": query execution time", Size: plot.Small, H: plot.SmallHeight(len(cats), 0)}
 	rows := map[category]Latency{}
 	var values []float64
 	for _, l := range r.Latency {
@@ -200,8 +191,8 @@ func (r *Report) templateQET(t string, cats []category) (chart, bool) {
 	if len(rows) == 0 {
 		return c, false
 	}
-	p, y := smallPlot(cats, "QET (ms)")
-	if c.LogY = logAxis(&p.X, values); !c.LogY {
+	p, y := plot.NewSmall(categoryLabels(cats), "QET (ms)")
+	if c.LogY = plot.LogAxis(&p.X, values); !c.LogY {
 		p.X.Min = 0
 	}
 	var means []float64
@@ -211,18 +202,18 @@ func (r *Report) templateQET(t string, cats []category) (chart, bool) {
 		if !ok {
 			continue
 		}
-		b, err := r.box(cat.series, l.QET, y(i), vg.Points(11), true)
+		b, err := plot.Box(fiveOf(l.QET), y(i), 11 /* pt */, true, r.colorIndex(cat.series), r.flagged(cat.series))
 		if err != nil {
-			return chartOrNote(c, err), true
+			return plot.OrNote(c, err), true
 		}
 		p.Add(b)
 		c.Bars++
 		means, at = append(means, l.QET.Mean/1e6), append(at, y(i))
 	}
-	if err := addMeans(p, xys(means, at)); err != nil {
-		return chartOrNote(c, err), true
+	if err := plot.AddMeans(p, means, at); err != nil {
+		return plot.OrNote(c, err), true
 	}
-	return chartOrNote(c, c.render(p)), true
+	return plot.OrNote(c, c.Render(p)), true
 }
 
 // sameCond reports whether k ran under the conditions cond (its workload

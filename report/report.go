@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gqlbench/gqlbench/report/plot"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -46,13 +48,14 @@ type Report struct {
 	Queries     []QueryTime   `json:"queries"`    // aQETq and aQRTq (sequential runs)
 	Processes   []Process     `json:"processes"`  // CPU and RSS of watched processes
 	Welch       []Comparison  `json:"welch"`      // per-run throughputs of a series against the reference's
-	Paired      []Paired      `json:"paired"`     // matched templates (aTPt) or queries (aQETq)
+	Matched     []Matched     `json:"paired"`     // paired t-tests over matched templates (aTPt) or queries (aQETq)
 	Regressions []Regression  `json:"regressions,omitempty"`
 	Curve       []CurvePoint  `json:"latency_throughput,omitempty"`
 	Sections    []Section     `json:"sections,omitempty"` // the caller's (Options.Sections)
 
-	charts   []chart
+	charts   []plot.Chart
 	points   []*point
+	modes    map[string]runfile.Traits // each mode's traits, from the runs' headers
 	runs     []*Run
 	matrices []matrix  // the comparison at a glance, one per condition
 	added    []section // the caller's sections, drawn
@@ -151,7 +154,8 @@ func Build(runs []*Run, o Options) (*Report, error) {
 		r.Baseline = append(r.Baseline, runInfo(run))
 	}
 	r.series(runs)
-	r.points = groupPoints(runs, r.seriesIndex())
+	r.modes = modesOf(runs, o.Baseline)
+	r.points = r.groupPoints(runs)
 	r.setApart()
 	compared := r.comparedPoints()
 	r.Varying = varying(compared)
@@ -163,7 +167,7 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	r.queries()
 	r.processes()
 	r.compare()
-	r.regressions(groupPoints(o.Baseline, r.seriesIndex()))
+	r.regressions(r.groupPoints(o.Baseline))
 	r.curve()
 	r.matrices = r.buildMatrices()
 	r.Headline = r.headline()
@@ -339,7 +343,8 @@ func (r *Report) flagged(series string) bool {
 }
 
 // groupPoints groups runs by key, sorted (see compareKeys).
-func groupPoints(runs []*Run, series map[string]int) []*point {
+func (r *Report) groupPoints(runs []*Run) []*point {
+	series := r.seriesIndex()
 	byKey := map[Key]*point{}
 	var out []*point
 	for _, run := range runs {
@@ -351,16 +356,14 @@ func groupPoints(runs []*Run, series map[string]int) []*point {
 		}
 		p.runs = append(p.runs, run)
 	}
-	slices.SortStableFunc(out, func(a, b *point) int { return compareKeys(a.key, b.key, series) })
+	slices.SortStableFunc(out, func(a, b *point) int { return r.compareKeys(a.key, b.key, series) })
 	return out
 }
 
-var modeOrder = map[string]int{"closed": 0, "open": 1, "sequential": 2, "ramp": 3, "capacity": 4}
-
 // compareKeys orders keys by mode, sf, clients, pool and workload (numbers
 // numerically, templates naturally), then series in order of appearance.
-func compareKeys(a, b Key, series map[string]int) int {
-	if c := compareConds(a, b); c != 0 {
+func (r *Report) compareKeys(a, b Key, series map[string]int) int {
+	if c := r.compareConds(a, b); c != 0 {
 		return c
 	}
 	sa, oka := series[a.Series]
@@ -371,8 +374,8 @@ func compareKeys(a, b Key, series map[string]int) int {
 	return strings.Compare(a.Series, b.Series)
 }
 
-func compareConds(a, b Key) int {
-	if c := cmp.Compare(modeRank(a.Mode), modeRank(b.Mode)); c != 0 {
+func (r *Report) compareConds(a, b Key) int {
+	if c := cmp.Compare(r.modeRank(a.Mode), r.modeRank(b.Mode)); c != 0 {
 		return c
 	}
 	if c := compareNumeric(a.SF, b.SF); c != 0 {
@@ -387,11 +390,13 @@ func compareConds(a, b Key) int {
 	return compareWorkloads(a.Workload, b.Workload)
 }
 
-func modeRank(m string) int {
-	if r, ok := modeOrder[m]; ok {
-		return r
+// modeRank places a mode among the modes: by its traits' Order, a mode
+// without traits last.
+func (r *Report) modeRank(m string) int {
+	if t, ok := r.modes[m]; ok {
+		return t.Order
 	}
-	return len(modeOrder)
+	return math.MaxInt
 }
 
 // compareNumeric compares numbers numerically, anything else as text after them.
@@ -427,16 +432,7 @@ func isTemplate(s string) bool { return strings.HasPrefix(s, "QT") }
 // varying lists the key fields that differ between points.
 func varying(ps []*point) []string {
 	var out []string
-	for _, f := range []struct {
-		name string
-		get  func(Key) string
-	}{
-		{"mode", func(k Key) string { return k.Mode }},
-		{"sf", func(k Key) string { return k.SF }},
-		{"clients", func(k Key) string { return strconv.Itoa(k.Clients) }},
-		{"pool", func(k Key) string { return k.Pool }},
-		{"workload", func(k Key) string { return k.Workload }},
-	} {
+	for _, f := range keyColumns {
 		seen := map[string]bool{}
 		for _, p := range ps {
 			seen[f.get(p.key)] = true
@@ -451,15 +447,10 @@ func varying(ps []*point) []string {
 // heldConstant lists the conditions every point shares (mode, sf, clients,
 // pool), and reports whether every point's workload is its one template.
 func heldConstant(ps []*point) (out []Setting, oneTemplate bool) {
-	for _, f := range []struct {
-		name string
-		get  func(Key) string
-	}{
-		{"mode", func(k Key) string { return k.Mode }},
-		{"sf", func(k Key) string { return k.SF }},
-		{"clients", func(k Key) string { return clientsCell(k.Clients) }},
-		{"pool", func(k Key) string { return k.Pool }},
-	} {
+	for _, f := range keyColumns {
+		if f.name == "workload" {
+			continue
+		}
 		seen := map[string]bool{}
 		for _, p := range ps {
 			seen[f.get(p.key)] = true

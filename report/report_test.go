@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/report/plot"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -205,7 +206,7 @@ func TestFixtureMetrics(t *testing.T) {
 		t.Error("no process of a one-template closed-loop point to check CPU per query on")
 	}
 	paired := map[string]bool{}
-	for _, p := range r.Paired {
+	for _, p := range r.Matched {
 		paired[p.Metric] = true
 		if p.Against != "naive" || p.Series != "batch" || p.Pairs < 2 {
 			t.Errorf("paired %+v", p)
@@ -599,7 +600,7 @@ func TestCPUChart(t *testing.T) {
 	}
 	cs := r.cpuCharts(gs[0])
 	if len(cs) != 1 || cs[0].SVG == "" || !strings.HasPrefix(cs[0].ID, "cpu-per-query") || cs[0].Bars != 2 ||
-		!slices.ContainsFunc(cs[0].Legend, func(e legendEntry) bool { return e.Name == "database (postgres)" }) {
+		!slices.ContainsFunc(cs[0].Legend, func(e plot.Legend) bool { return e.Name == "database (postgres)" }) {
 		t.Errorf("charts %+v", cs)
 	}
 }

@@ -197,6 +197,23 @@ type Key struct {
 	Workload string `json:"workload"`
 }
 
+// keyColumn is one of a key's conditions as a table column: its name and
+// its cell.
+type keyColumn struct {
+	name string
+	get  func(Key) string
+}
+
+// keyColumns are a key's conditions, in the order tables show them, the
+// workload last.
+var keyColumns = []keyColumn{
+	{"mode", func(k Key) string { return k.Mode }},
+	{"sf", func(k Key) string { return k.SF }},
+	{"clients", func(k Key) string { return clientsCell(k.Clients) }},
+	{"pool", func(k Key) string { return k.Pool }},
+	{"workload", func(k Key) string { return k.Workload }},
+}
+
 // keyOf identifies a run from its header (see docs/report.md, Grouping).
 func keyOf(h *runfile.Header, templates []string) Key {
 	k := Key{Series: seriesName(h), Mode: h.Mode, SF: h.Labels["sf"], Pool: h.Labels["pool"], Clients: h.Params.Clients}

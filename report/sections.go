@@ -2,13 +2,9 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"github.com/gqlbench/gqlbench/report/plot"
 )
 
 // Section is a section that the caller adds to a report (Options.Sections),
@@ -36,7 +32,7 @@ type Table struct {
 // BoxPlot is a figure of box plots in a Section, as seed 001's Fig. 10: a
 // group of boxes per category along x, one box per series in each group,
 // in the series' colours of the report (its own for a series the runs do
-// not have). A figure of more than maxBars boxes is split into charts of
+// not have). A figure of more than plot.MaxBars boxes is split into charts of
 // at most that many.
 type BoxPlot struct {
 	ID      string `json:"id"`
@@ -88,97 +84,90 @@ func (r *Report) addSections(in []Section) error {
 	return nil
 }
 
-// boxPlotCharts draws a BoxPlot, split into charts of at most maxBars
-// boxes.
-func (r *Report) boxPlotCharts(b BoxPlot) []chart {
-	var all layout
+// boxPlotCharts draws a BoxPlot, split into charts of at most
+// plot.MaxBars boxes.
+func (r *Report) boxPlotCharts(b BoxPlot) []plot.Chart {
+	var all plot.Layout
 	for _, x := range b.Boxes {
 		if x.N == 0 {
 			continue
 		}
-		if !slices.Contains(all.groups, x.Group) {
-			all.groups = append(all.groups, x.Group)
+		if !slices.Contains(all.Groups, x.Group) {
+			all.Groups = append(all.Groups, x.Group)
 		}
-		if !slices.Contains(all.series, x.Series) {
-			all.series = append(all.series, x.Series)
+		if !slices.Contains(all.Series, x.Series) {
+			all.Series = append(all.Series, x.Series)
 		}
 	}
-	parts := splitGroups(all.groups, len(all.series))
-	var out []chart
-	for i, groups := range parts {
-		l := layout{groups: groups, series: all.series}
-		idSuffix, titleSuffix := part(parts, i)
-		c := chart{ID: chartID("box", b.ID) + idSuffix, Title: b.Title + titleSuffix, Size: l.size(), Caption: boxCaption}
+	return splitCharts(all, func(l plot.Layout, idSuffix, titleSuffix string, parts int) plot.Chart {
+		c := plot.Chart{ID: chartID("box", b.ID) + idSuffix, Title: b.Title + titleSuffix, Size: l.Size(), Caption: boxCaption}
 		if b.Caption != "" {
 			c.Caption = b.Caption + " " + boxCaption
 		}
-		if len(parts) > 1 {
-			c.Caption += fmt.Sprintf(" One of %d charts, each on its own scale.", len(parts))
+		if parts > 1 {
+			c.Caption += fmt.Sprintf(" One of %d charts, each on its own scale.", parts)
 		}
+		return c
+	}, func(c plot.Chart, l plot.Layout) (plot.Chart, error) {
 		c, err := r.fiveNumberChart(c, l, b)
 		if c.LogY {
 			c.Caption += " On the log scale, values of 0 are drawn at the axis' foot."
 		}
-		out = append(out, chartOrNote(c, err))
-	}
-	return out
+		return c, err
+	})
 }
 
 // boxCaption explains a box of a BoxPlot.
 const boxCaption = "Box from the first to the third quartile, line at the median, whiskers to the minimum and maximum, black dot at the mean."
 
 // fiveNumberChart draws the boxes of b in the layout's groups.
-func (r *Report) fiveNumberChart(c chart, l layout, b BoxPlot) (chart, error) {
+func (r *Report) fiveNumberChart(c plot.Chart, l plot.Layout, b BoxPlot) (plot.Chart, error) {
 	var values []float64
 	for _, x := range b.Boxes {
-		if _, ok := l.x(x.Group, x.Series); ok && x.N > 0 {
+		if _, ok := l.X(x.Group, x.Series); ok && x.N > 0 {
 			values = append(values, x.Min, x.Max)
 		}
 	}
-	p := newPlot(b.XLabel, b.YLabel)
+	p := plot.New(b.XLabel, b.YLabel)
 	if !b.Linear {
-		c.LogY = logY(p, values)
+		c.LogY = plot.LogY(p, values)
 	}
 	floor := func(v float64) float64 { return v }
 	if c.LogY {
 		lo := p.Y.Min
 		floor = func(v float64) float64 { return max(v, lo) }
 	}
-	colors := r.colorsOf(l.series)
-	w, h := c.Size.dims()
-	c.H = h + slantTicks(p, l.groups, (w-vg.Points(80))/vg.Length(len(l.groups)))
-	boxW := min(vg.Points(40), (w-vg.Points(80))/vg.Length(len(l.groups))*vg.Length(l.slot()*0.7))
-	for _, s := range l.series {
-		var means plotter.XYs
+	colors := r.colorsOf(l.Series)
+	c.SlantTicks(p, l)
+	boxW := l.BoxWidth(c.Size)
+	for _, s := range l.Series {
+		var xs, means []float64
 		for _, x := range b.Boxes {
-			at, ok := l.x(x.Group, x.Series)
+			at, ok := l.X(x.Group, x.Series)
 			if x.Series != s || x.N == 0 || !ok {
 				continue
 			}
 			f := x.FiveNumber
 			q := [5]float64{floor(f.Min), floor(f.Q1), floor(f.Median), floor(f.Q3), floor(f.Max)}
-			bp, err := r.boxOf(s, q, at, boxW, false)
+			bp, err := plot.Box(q, at, boxW, false, colors[s], r.flagged(s))
 			if err != nil {
 				return c, err
 			}
-			bp.FillColor = colorOf(colors[s])
 			p.Add(bp)
 			c.Bars++
-			means = append(means, plotter.XY{X: at, Y: floor(f.Mean)})
+			xs, means = append(xs, at), append(means, floor(f.Mean))
 		}
-		if err := addMeans(p, means); err != nil {
+		if err := plot.AddMeans(p, xs, means); err != nil {
 			return c, err
 		}
-		e := r.boxEntry(s)
-		e.Color = hexColor(colorOf(colors[s]))
-		c.Legend = append(c.Legend, e)
+		c.Legend = append(c.Legend, plot.BoxLegend(s, colors[s], r.flagged(s)))
 	}
-	l.axis(p)
+	l.Axis(p)
 	if !c.LogY {
 		pad := (p.Y.Max - p.Y.Min) * 0.05
 		p.Y.Min, p.Y.Max = max(0, p.Y.Min-pad), p.Y.Max+pad
 	}
-	err := c.render(p)
+	err := c.Render(p)
 	return c, err
 }
 
@@ -196,27 +185,4 @@ func (r *Report) colorsOf(series []string) map[string]int {
 		next++
 	}
 	return out
-}
-
-// slantTicks slants the x axis' labels when the longest is wider than a
-// group (gap): just enough for neighbours not to overlap, 30° at least.
-// It returns the height they add.
-func slantTicks(p *plot.Plot, groups []string, gap vg.Length) vg.Length {
-	sty := &p.X.Tick.Label
-	longest := vg.Length(0)
-	for _, g := range groups {
-		longest = max(longest, sty.Width(g))
-	}
-	th := sty.Height("Mg")
-	if longest <= gap*0.95 {
-		return 0
-	}
-	angle := max(math.Pi/6, math.Asin(min(1, float64(1.6*th/gap))))
-	sty.Rotation, sty.XAlign, sty.YAlign = angle, draw.XRight, draw.YCenter
-	// The first label reaches left of the plot, which gonum does not
-	// leave room for: widen the y axis' label padding (its tick labels
-	// and label take about 30 pt already).
-	reach := vg.Length(float64(sty.Width(groups[0]))*math.Cos(angle)) - gap/2 - vg.Points(30)
-	p.Y.Label.Padding += max(0, reach)
-	return vg.Length(float64(longest)*math.Sin(angle)+float64(th)*math.Cos(angle)) - th
 }

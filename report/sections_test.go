@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gqlbench/gqlbench/report/plot"
 )
 
 // sectionFixture is a Section of box plots as an experiment adds one: 25
@@ -31,7 +33,7 @@ func sectionFixture() Section {
 }
 
 // TestSections: a caller's section comes right after the overview, in HTML
-// with its box plots drawn (split at maxBars boxes, the series' legend, no
+// with its box plots drawn (split at plot.MaxBars boxes, the series' legend, no
 // chart left undrawn) and in Markdown with its table; the report's own
 // sections are unchanged.
 func TestSections(t *testing.T) {
@@ -54,7 +56,7 @@ func TestSections(t *testing.T) {
 		log   bool
 	}{{"box-throughput-1", 26, true}, {"box-throughput-2", 24, true}, {"box-memory", 2, false}} {
 		c := charts[i]
-		if c.ID != want.id || c.Bars != want.boxes || c.Bars > maxBars || c.LogY != want.log || c.SVG == "" || c.SmallestPx < minTextPx {
+		if c.ID != want.id || c.Bars != want.boxes || c.Bars > plot.MaxBars || c.LogY != want.log || c.SVG == "" || c.SmallestPx < plot.MinTextPx {
 			t.Errorf("chart %d: %s, %d boxes, log %v, smallest text %g px, caption %q; want %+v", i, c.ID, c.Bars, c.LogY, c.SmallestPx, c.Caption, want)
 		}
 		if len(c.Legend) != 2 || c.Legend[0].Name != "rest" || c.Legend[1].Name != "graphql" || c.Legend[0].Color == c.Legend[1].Color {

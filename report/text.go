@@ -60,7 +60,7 @@ func (r *Report) seriesMatrix(w io.Writer) {
 		if rw == nil {
 			rw = &matrixRow{cond: c.Key.cond(), template: c.Template, by: map[string]Correctness{}}
 			index[id] = rw
-			if c.Mode == "sequential" {
+			if r.perQuery(c.Mode) {
 				seq = append(seq, rw)
 			} else {
 				rows = append(rows, rw)

@@ -12,140 +12,6 @@ import (
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
-// table is a table of formatted cells, shared by the HTML and Markdown
-// renderers.
-type table struct {
-	Title string
-	Note  string
-	Head  []string
-	Rows  [][]string
-	Flag  []bool // the row is a series with wrong answers
-	Long  bool   // folded away in HTML (a detail most readers skip)
-	Text  []bool // per column: words, aligned left (set when rendered)
-}
-
-func (t *table) add(flag bool, cells ...string) {
-	t.Rows = append(t.Rows, cells)
-	t.Flag = append(t.Flag, flag)
-}
-
-// section is one part of a report.
-type section struct {
-	ID     string
-	Title  string
-	Paras  []string
-	Alerts []string // shown prominently
-	Tables []table
-	Charts []chart
-	Links  []link    // a table of contents of its subsections
-	Subs   []section // subsections, after its charts and tables
-	// The overview's parts: the answer first, then correctness, then the
-	// chart; cautions and notes after it.
-	Lead       []string
-	Caveats    []string // under the lead, smaller
-	Verdict    string
-	VerdictBad bool
-	Cautions   []string
-	Notes      []string
-}
-
-// link is a link to an anchor in the page.
-type link struct{ ID, Text string }
-
-// keyCols are the key columns of a table: the series, and the conditions
-// that vary between runs.
-func (r *Report) keyCols(withWorkload bool) (head []string, cells func(Key) []string) {
-	show := map[string]bool{}
-	for _, v := range r.Varying {
-		show[v] = v != "workload" || withWorkload && !r.oneTemplate
-	}
-	cols := []struct {
-		name string
-		get  func(Key) string
-	}{
-		{"mode", func(k Key) string { return k.Mode }},
-		{"sf", func(k Key) string { return k.SF }},
-		{"clients", func(k Key) string { return clientsCell(k.Clients) }},
-		{"pool", func(k Key) string { return k.Pool }},
-		{"workload", func(k Key) string { return k.Workload }},
-	}
-	head = []string{"series"}
-	for _, c := range cols {
-		if show[c.name] {
-			head = append(head, c.name)
-		}
-	}
-	return head, func(k Key) []string {
-		out := []string{r.seriesCell(k.Series)}
-		for _, c := range cols {
-			if show[c.name] {
-				out = append(out, c.get(k))
-			}
-		}
-		return out
-	}
-}
-
-// seriesCell is a series' name, marked when it gave wrong answers.
-func (r *Report) seriesCell(s string) string {
-	if r.flagged(s) {
-		return s + " ✗"
-	}
-	return s
-}
-
-// Number formats, fixed so that output is byte-for-byte reproducible.
-func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
-func f2(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
-func msCell(ns float64) string {
-	return strconv.FormatFloat(ns/1e6, 'f', 3, 64)
-}
-func pCell(p float64) string {
-	if p < 0.0001 {
-		return "<0.0001"
-	}
-	return strconv.FormatFloat(p, 'f', 4, 64)
-}
-func pctCell(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + " %" }
-func ratioCell(x float64) string {
-	if x == 0 {
-		return "–"
-	}
-	return strconv.FormatFloat(x, 'f', 2, 64) + "×"
-}
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-func mib(b float64) string { return strconv.FormatFloat(b/(1<<20), 'f', 1, 64) }
-
-// meanSD formats mean ± sd.
-func meanSDCell(s Stat) string {
-	if s.N < 2 {
-		return f1(s.Mean)
-	}
-	return f1(s.Mean) + " ± " + f1(s.SD)
-}
-
-func ciCell(s Stat) string {
-	if !s.HasCI {
-		return "n/a"
-	}
-	return "[" + f1(s.CILow) + ", " + f1(s.CIHigh) + "]"
-}
-
-func cvCell(s Stat) string {
-	if s.N < 2 {
-		return "–"
-	}
-	return pctCell(s.CV * 100)
-}
-
-// noisyMark marks a run-to-run CV above runfile.NoisyCV.
-const noisyMark = " ⚠"
-
 // runCVCell is the CV of a row's runs, marked when they disagree.
 func runCVCell(t Throughput) string {
 	if t.Noisy {
@@ -168,26 +34,6 @@ func (r *Report) sections() []section {
 		}
 	}
 	return out
-}
-
-func (r *Report) chartsWith(prefixes ...string) []chart {
-	var out []chart
-	for _, c := range r.charts {
-		for _, p := range prefixes {
-			if strings.HasPrefix(c.ID, p+"-") || c.ID == p {
-				out = append(out, c)
-				break
-			}
-		}
-	}
-	return out
-}
-
-func suffix(sep, s string) string {
-	if s == "" {
-		return ""
-	}
-	return sep + s
 }
 
 func (r *Report) correctnessSection() section {
@@ -457,12 +303,12 @@ func (r *Report) statisticsSection() section {
 		}
 		s.Tables = append(s.Tables, t)
 	}
-	if len(r.Paired) > 0 {
+	if len(r.Matched) > 0 {
 		head, cells := r.keyCols(false)
 		t := table{Title: "Paired t-tests over matched templates and queries",
 			Note: "Two-tailed paired t-test, α = 0.05: aTPt of the templates both series ran, or aQETq of the queries with the same id (seed 001, Table 5).",
 			Head: append(head, "metric", "against", "pairs", "mean", "against mean", "efficiency", "t", "df", "p", "significant")}
-		for _, p := range r.Paired {
+		for _, p := range r.Matched {
 			unit := f1
 			if p.Metric == "aQETq" {
 				unit = func(ns float64) string { return msCell(ns) + " ms" }
@@ -483,13 +329,6 @@ func testCells(t TTest) []string {
 	return []string{f2(t.T), f1(t.DF), pCell(t.P), yesNo(t.Significant)}
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "(all)"
-	}
-	return s
-}
-
 func (r *Report) regressionSection() section {
 	s := section{ID: "regressions", Title: "Regressions against the baseline"}
 	if len(r.Baseline) == 0 {
@@ -508,14 +347,6 @@ func (r *Report) regressionSection() section {
 			signedPct(g.ChangePct), testCells(g.Test)[2], testCells(g.Test)[3])...)
 	}
 	s.Tables = append(s.Tables, t)
-	return s
-}
-
-func signedPct(x float64) string {
-	s := strconv.FormatFloat(x, 'f', 1, 64) + " %"
-	if x > 0 {
-		s = "+" + s
-	}
 	return s
 }
 
@@ -607,11 +438,4 @@ func datasetCell(d map[string]any) string {
 		out = append(out, fmt.Sprintf("%s=%v", k, d[k]))
 	}
 	return strings.Join(out, " ")
-}
-
-func clientsCell(n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return strconv.Itoa(n)
 }

@@ -92,3 +92,87 @@ func thousands(n int64) string {
 	}
 	return s
 }
+
+// ms is nanoseconds in milliseconds.
+func ms(ns int64) float64 { return float64(ns) / 1e6 }
+
+// Number formats, fixed so that output is byte-for-byte reproducible.
+func f1(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+func f2(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+func msCell(ns float64) string {
+	return strconv.FormatFloat(ns/1e6, 'f', 3, 64)
+}
+func pCell(p float64) string {
+	if p < 0.0001 {
+		return "<0.0001"
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+func pctCell(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) + " %" }
+func ratioCell(x float64) string {
+	if x == 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64) + "×"
+}
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+func mib(b float64) string { return strconv.FormatFloat(b/(1<<20), 'f', 1, 64) }
+
+// meanSD formats mean ± sd.
+func meanSDCell(s Stat) string {
+	if s.N < 2 {
+		return f1(s.Mean)
+	}
+	return f1(s.Mean) + " ± " + f1(s.SD)
+}
+
+func ciCell(s Stat) string {
+	if !s.HasCI {
+		return "n/a"
+	}
+	return "[" + f1(s.CILow) + ", " + f1(s.CIHigh) + "]"
+}
+
+func cvCell(s Stat) string {
+	if s.N < 2 {
+		return "–"
+	}
+	return pctCell(s.CV * 100)
+}
+
+// noisyMark marks a run-to-run CV above runfile.NoisyCV.
+const noisyMark = " ⚠"
+
+func suffix(sep, s string) string {
+	if s == "" {
+		return ""
+	}
+	return sep + s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "(all)"
+	}
+	return s
+}
+
+func signedPct(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 1, 64) + " %"
+	if x > 0 {
+		s = "+" + s
+	}
+	return s
+}
+
+func clientsCell(n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return strconv.Itoa(n)
+}

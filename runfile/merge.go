@@ -344,7 +344,7 @@ func mergeSummary(out *File, files []*File) *Summary {
 	}
 	sum.Reason = strings.Join(reasons, "; ")
 	sum.DriverWhy = strings.Join(drivers, "; ")
-	if sum.SLO != "" && out.Header.Mode == "open" {
+	if sum.SLO != "" && out.Header.ModeTraits().SLOAtEnd {
 		if slo, err := measure.ParseSLO(sum.SLO); err == nil {
 			qet, _, lat := s.Hists()
 			if lat == nil {
@@ -363,7 +363,7 @@ func mergeSummary(out *File, files []*File) *Summary {
 		}
 		sum.Capacity = c
 	}
-	if out.Header.Mode == "ramp" {
+	if out.Header.ModeTraits().Users {
 		sum.Ramp = RampOf(out.Intervals)
 		for i, f := range files {
 			if f.Summary != nil && f.Summary.Ramp != nil {

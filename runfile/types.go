@@ -44,6 +44,9 @@ type Header struct {
 	Start     time.Time         `json:"start"`            // wall-clock start (intervals are monotonic offsets)
 	// Sources lists the merged files' generators in a merged file.
 	Sources []string `json:"sources,omitempty"`
+	// Traits are what the mode measures and how, written by the mode
+	// (absent in files written before modes recorded them: see ModeTraits).
+	Traits *Traits `json:"traits,omitempty"`
 }
 
 // Tool identifies the load generator's build.

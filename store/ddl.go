@@ -4,23 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 )
-
-// Dialect is an SQL dialect gqlbench writes.
-type Dialect int
-
-// The dialects.
-const (
-	Postgres Dialect = iota
-	SQLite
-	MySQL
-)
-
-// String names the dialect.
-func (d Dialect) String() string {
-	return [...]string{"postgres", "sqlite", "mysql"}[d]
-}
 
 // Schema options.
 type Options struct {
@@ -32,33 +19,27 @@ type Options struct {
 	NoForeignKeys bool
 }
 
-// MetaTable records the dataset's metadata and whether its load completed.
-// A load writes status 'loading' before it touches the data tables and
-// 'complete' (with the metadata) as its very last step, so a database whose
-// load died half-way never looks complete.
-const MetaTable = "gqlbench_meta"
-
 // Schema is the DDL of the dataset in one dialect, in the order to run it.
 type Schema struct {
-	Drop   []string // drop the data tables (not MetaTable)
+	Drop   []string // drop the data tables (not benchdb.MetaTable)
 	Create []string // create the data tables, without secondary structures where they load faster after the data
 	After  []string // primary keys (PostgreSQL), indexes and foreign keys, once the data is in
 }
 
 // DDL returns the schema of the dataset in dialect d.
-func DDL(d Dialect, o Options) Schema {
+func DDL(d dbloc.Kind, o Options) Schema {
 	var s Schema
 	for i := len(dataset.Tables) - 1; i >= 0; i-- {
 		t := dataset.Tables[i]
 		drop := "DROP TABLE IF EXISTS " + t.Name
-		if d == Postgres {
+		if d == dbloc.Postgres {
 			drop += " CASCADE"
 		}
 		s.Drop = append(s.Drop, drop)
 	}
 	for _, t := range dataset.Tables {
 		s.Create = append(s.Create, createTable(d, t, o))
-		if d == Postgres {
+		if d == dbloc.Postgres {
 			s.After = append(s.After, fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", t.Name, strings.Join(t.Key, ", ")))
 		}
 	}
@@ -70,7 +51,7 @@ func DDL(d Dialect, o Options) Schema {
 			s.After = append(s.After, CreateIndex(t, r))
 		}
 	}
-	if d != SQLite && !o.NoForeignKeys { // SQLite declares them inline
+	if d != dbloc.SQLite && !o.NoForeignKeys { // SQLite declares them inline
 		for _, t := range dataset.Tables {
 			for _, r := range t.Refs {
 				s.After = append(s.After, fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)",
@@ -107,7 +88,7 @@ func ForeignKeyName(t *dataset.Table, r dataset.ForeignKey) string {
 	return strings.ToLower(t.Name + "_" + r.Column + "_fkey")
 }
 
-func createTable(d Dialect, t *dataset.Table, o Options) string {
+func createTable(d dbloc.Kind, t *dataset.Table, o Options) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (", t.Name)
 	single := len(t.Key) == 1
@@ -119,7 +100,7 @@ func createTable(d Dialect, t *dataset.Table, o Options) string {
 		if c.Name == t.Key[0] || (!single && contains(t.Key, c.Name)) {
 			b.WriteString(" NOT NULL")
 		}
-		if d == SQLite {
+		if d == dbloc.SQLite {
 			if single && c.Name == t.Key[0] {
 				b.WriteString(" PRIMARY KEY")
 			}
@@ -130,14 +111,14 @@ func createTable(d Dialect, t *dataset.Table, o Options) string {
 			}
 		}
 	}
-	if (d == SQLite && !single) || d == MySQL {
+	if (d == dbloc.SQLite && !single) || d == dbloc.MySQL {
 		fmt.Fprintf(&b, ", PRIMARY KEY (%s)", strings.Join(t.Key, ", "))
 	}
 	b.WriteString(")")
 	switch {
-	case d == SQLite && !single:
+	case d == dbloc.SQLite && !single:
 		b.WriteString(" WITHOUT ROWID")
-	case d == MySQL:
+	case d == dbloc.MySQL:
 		b.WriteString(" ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin")
 	}
 	return b.String()
@@ -152,19 +133,19 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func columnType(d Dialect, c dataset.Column) string {
+func columnType(d dbloc.Kind, c dataset.Column) string {
 	switch {
-	case c.Kind == dataset.Int && d == SQLite:
+	case c.Kind == dataset.Int && d == dbloc.SQLite:
 		return "INTEGER" // a single INTEGER PRIMARY KEY is the rowid: the fastest table SQLite has
 	case c.Kind == dataset.Int:
 		return "BIGINT"
-	case c.Size == 0 && d == MySQL:
+	case c.Size == 0 && d == dbloc.MySQL:
 		return "TEXT"
-	case c.Size == 0 && d == Postgres:
+	case c.Size == 0 && d == dbloc.Postgres:
 		return `TEXT COLLATE "C"`
 	case c.Size == 0:
 		return "TEXT"
-	case d == Postgres:
+	case d == dbloc.Postgres:
 		// Byte order, as DESIGN's answer semantics require (and SQLite's default).
 		return fmt.Sprintf(`VARCHAR(%d) COLLATE "C"`, c.Size)
 	default:
@@ -172,11 +153,11 @@ func columnType(d Dialect, c dataset.Column) string {
 	}
 }
 
-// MetaDDL creates MetaTable if it does not exist.
-func MetaDDL(d Dialect) string {
+// MetaDDL creates benchdb.MetaTable if it does not exist.
+func MetaDDL(d dbloc.Kind) string {
 	text := "TEXT"
-	if d == MySQL {
+	if d == dbloc.MySQL {
 		text = "LONGTEXT"
 	}
-	return fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL PRIMARY KEY, status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, meta %s)", MetaTable, text)
+	return fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (id INTEGER NOT NULL PRIMARY KEY, status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, meta %s)", benchdb.MetaTable, text)
 }

@@ -2,15 +2,15 @@
 // streamed through binary COPY on its own connection, then keys, indexes and
 // foreign keys in parallel), a SQLite file (the embedded default), SQL dumps
 // for PostgreSQL and MySQL, N-Triples and CSV. Each destination is a Target;
-// Load runs the generator (package dataset) into one and returns the
-// dataset's metadata, which a database also keeps beside the data (ReadMeta
-// reads it back). No destination looks complete before it is: PostgreSQL
+// Fill runs the generator (package dataset) into one and returns the
+// dataset's metadata, which a database also keeps beside the data
+// (benchdb.ReadMeta reads it back). No destination looks complete before it is: PostgreSQL
 // marks the dataset "loading" until the last step, and SQLite and the files
 // are written under a temporary name and renamed into place at the end.
 //
 //	target := &store.SQLiteTarget{Path: "lingbm.db"} // or &store.PostgresTarget{URL: url}, store.NewFile(format, path, opts)
-//	meta, err := store.Load(ctx, target, dataset.Config{Seed: 0, Scale: 1}, store.LoadOptions{})
+//	meta, err := store.Fill(ctx, target, dataset.Config{Seed: 0, Scale: 1}, store.FillOptions{})
 //
-// ExampleLoad runs it and checks the tables against the pinned fingerprint
+// ExampleFill runs it and checks the tables against the pinned fingerprint
 // (FingerprintDB). `gqlbench gen` is this call with flags.
 package store

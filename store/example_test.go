@@ -7,15 +7,16 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/store"
 )
 
-// ExampleLoad generates the sf=1 dataset into a SQLite file, as
+// ExampleFill generates the sf=1 dataset into a SQLite file, as
 // `gqlbench gen --sf 1 --db sqlite:lingbm.db` does, reads back the metadata
 // stored beside the data, and fingerprints the tables: the rows and sums
 // pinned for seed 0, sf=1 in dataset/testdata/fingerprint-v1.txt.
-func ExampleLoad() {
+func ExampleFill() {
 	dir, err := os.MkdirTemp("", "gqlbench-example")
 	if err != nil {
 		log.Fatal(err)
@@ -25,19 +26,19 @@ func ExampleLoad() {
 
 	ctx := context.Background()
 	target := &store.SQLiteTarget{Path: path} // or store.PostgresTarget, store.NewFile
-	meta, err := store.Load(ctx, target, dataset.Config{Seed: 0, Scale: 1}, store.LoadOptions{})
+	meta, err := store.Fill(ctx, target, dataset.Config{Seed: 0, Scale: 1}, store.FillOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("loaded", meta.TotalRows(), "rows")
 
-	stored, err := store.ReadMeta(ctx, "sqlite:"+path)
+	stored, err := benchdb.ReadMeta(ctx, "sqlite:"+path)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println("stored metadata: sf", stored.Scale, "seed", stored.Seed, "version", stored.Version)
 
-	db, err := store.OpenSQLite(path)
+	db, err := benchdb.OpenSQLite(path)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/store"
@@ -31,14 +32,14 @@ var fileConfig = dataset.Config{Seed: 7, Scale: 1}
 
 // writeFile generates c into a new file (a directory for csv) of format in
 // a temp dir and returns its path.
-func writeFile(t testing.TB, format string, c dataset.Config, o store.LoadOptions) string {
+func writeFile(t testing.TB, format string, c dataset.Config, o store.FillOptions) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "out."+format)
 	target, err := store.NewFile(format, path, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Load(context.Background(), target, c, o); err != nil {
+	if _, err := store.Fill(context.Background(), target, c, o); err != nil {
 		t.Fatalf("write %s: %v", format, err)
 	}
 	return path
@@ -47,7 +48,7 @@ func writeFile(t testing.TB, format string, c dataset.Config, o store.LoadOption
 func TestFileFormatsWriteTheDataset(t *testing.T) {
 	for _, format := range store.FileFormats() {
 		t.Run(format, func(t *testing.T) {
-			path := writeFile(t, format, fileConfig, store.LoadOptions{})
+			path := writeFile(t, format, fileConfig, store.FillOptions{})
 			// Nothing but the output is left in the directory.
 			entries, err := os.ReadDir(filepath.Dir(path))
 			if err != nil {
@@ -94,7 +95,7 @@ func TestAbandonedFileLeavesNothing(t *testing.T) {
 				path := filepath.Join(dir, "out")
 				if earlier { // the output of an earlier complete run
 					if format == "csv" {
-						path = writeFile(t, format, fileConfig, store.LoadOptions{})
+						path = writeFile(t, format, fileConfig, store.FillOptions{})
 						dir = filepath.Dir(path)
 					} else if err := os.WriteFile(path, []byte("earlier"), 0o644); err != nil {
 						t.Fatal(err)
@@ -151,7 +152,7 @@ func snapshot(t *testing.T, dir string) string {
 	return sb.String()
 }
 
-// TestInterruptedFileLoadLeavesNothing cancels Load half-way.
+// TestInterruptedFileLoadLeavesNothing cancels Fill half-way.
 func TestInterruptedFileLoadLeavesNothing(t *testing.T) {
 	for _, format := range store.FileFormats() {
 		t.Run(format, func(t *testing.T) {
@@ -162,7 +163,7 @@ func TestInterruptedFileLoadLeavesNothing(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			_, err = store.Load(ctx, target, dataset.Config{Seed: 1, Scale: 4}, store.LoadOptions{
+			_, err = store.Fill(ctx, target, dataset.Config{Seed: 1, Scale: 4}, store.FillOptions{
 				Progress: func(p store.Progress) {
 					if p.Units == 2 {
 						cancel()
@@ -203,7 +204,7 @@ func TestFileErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	target, _ := store.NewFile("csv", foreign, store.Options{})
-	if _, err := store.Load(context.Background(), target, fileConfig, store.LoadOptions{}); err == nil ||
+	if _, err := store.Fill(context.Background(), target, fileConfig, store.FillOptions{}); err == nil ||
 		!strings.Contains(err.Error(), foreign) {
 		t.Errorf("csv into a foreign directory: error %v, want a refusal naming it", err)
 	}
@@ -282,7 +283,7 @@ func wantPGDataset(t *testing.T, url string, c dataset.Config) {
 		t.Fatalf("the database holds other rows than the generator made:\ndatabase:\n%sgenerator:\n%s", got.String(), want.String())
 	}
 	var status, js string
-	if err := db.QueryRowContext(ctx, "SELECT status, meta FROM "+store.MetaTable).Scan(&status, &js); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT status, meta FROM "+benchdb.MetaTable).Scan(&status, &js); err != nil {
 		t.Fatal(err)
 	}
 	m, err := dataset.ReadMeta(strings.NewReader(js))
@@ -303,7 +304,7 @@ func wantRows(f dataset.Fingerprint) int64 {
 }
 
 func TestPostgresDumpLoadsWithPsql(t *testing.T) {
-	dump := writeFile(t, "sql-postgres", fileConfig, store.LoadOptions{})
+	dump := writeFile(t, "sql-postgres", fileConfig, store.FillOptions{})
 	url := pgtest.URL(t)
 	psqlFile(t, "", dump, url)
 	wantPGDataset(t, url, fileConfig)
@@ -312,7 +313,7 @@ func TestPostgresDumpLoadsWithPsql(t *testing.T) {
 }
 
 func TestCSVLoadScriptLoadsWithPsql(t *testing.T) {
-	dir := writeFile(t, "csv", fileConfig, store.LoadOptions{})
+	dir := writeFile(t, "csv", fileConfig, store.FillOptions{})
 	url := pgtest.URL(t)
 	psqlFile(t, dir, "load.sql", url)
 	wantPGDataset(t, url, fileConfig)
@@ -336,7 +337,7 @@ func ubTerm(name string) string { return "<" + store.UnivBench + name + ">" }
 // predicate as the dataset has rows for them.
 func TestNTriples(t *testing.T) {
 	w := writtenCounts{ranks: map[string]int{}}
-	path := writeFile(t, "ntriples", fileConfig, store.LoadOptions{Observe: w.observe})
+	path := writeFile(t, "ntriples", fileConfig, store.FillOptions{Observe: w.observe})
 	classes, preds := readTriples(t, path)
 	if want := w.classes(); fmt.Sprint(classes) != fmt.Sprint(want) {
 		t.Errorf("rdf:type triples per class:\n got %v\nwant %v", classes, want)
@@ -621,7 +622,7 @@ func ntUnescape(s string) string {
 func TestMySQLDump(t *testing.T) {
 	my := startMariaDB(t)
 	t.Run("dataset", func(t *testing.T) {
-		dump := writeFile(t, "sql-mysql", fileConfig, store.LoadOptions{})
+		dump := writeFile(t, "sql-mysql", fileConfig, store.FillOptions{})
 		my.createDB(t, "gqlbench")
 		my.load(t, "gqlbench", dump)
 		my.wantDataset(t, "gqlbench", fileConfig)
@@ -826,7 +827,7 @@ func (my *mariaDB) wantDataset(t *testing.T, db string, c dataset.Config) {
 	if got != want {
 		t.Fatalf("MariaDB holds other rows than the generator made:\ndatabase:\n%sgenerator:\n%s", got.String(), want.String())
 	}
-	meta := my.query(t, db, "SELECT status, HEX(meta) FROM "+store.MetaTable)
+	meta := my.query(t, db, "SELECT status, HEX(meta) FROM "+benchdb.MetaTable)
 	if len(meta) != 1 || meta[0][0] != "complete" {
 		t.Fatalf("metadata rows %.80q, want one 'complete'", meta)
 	}
@@ -863,7 +864,7 @@ func fieldValue(t *testing.T, kind dataset.Kind, s string) dataset.Value {
 // it starts with the session settings, every statement ends with ";", and
 // INSERT statements stay within the stated limits.
 func TestMySQLDumpStatements(t *testing.T) {
-	data, err := os.ReadFile(writeFile(t, "sql-mysql", fileConfig, store.LoadOptions{}))
+	data, err := os.ReadFile(writeFile(t, "sql-mysql", fileConfig, store.FillOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -874,7 +875,7 @@ func TestMySQLDumpStatements(t *testing.T) {
 		case strings.HasPrefix(line, "-- "):
 		case !strings.HasSuffix(line, ";"):
 			t.Fatalf("line %d does not end a statement: %.100q", i+1, line)
-		case strings.HasPrefix(line, "INSERT INTO "+store.MetaTable):
+		case strings.HasPrefix(line, "INSERT INTO "+benchdb.MetaTable):
 		case strings.HasPrefix(line, "INSERT INTO "):
 			inserts++
 			if len(line) > 1<<20+4096 {
@@ -897,7 +898,7 @@ func BenchmarkNewFile(b *testing.B) {
 		b.Run(format, func(b *testing.B) {
 			var bytes int64
 			for range b.N {
-				path := writeFile(b, format, dataset.Config{Seed: 1, Scale: 10}, store.LoadOptions{})
+				path := writeFile(b, format, dataset.Config{Seed: 1, Scale: 10}, store.FillOptions{})
 				bytes = treeBytes(b, path)
 			}
 			b.ReportMetric(float64(bytes)/1e6, "MB")

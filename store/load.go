@@ -6,9 +6,10 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
-// Target receives a generated dataset: a database or a file. Load calls
+// Target receives a generated dataset: a database or a file. Fill calls
 // Begin, then Encode for every batch on parallel workers and Write for every
 // batch in order (the university pool first), then Commit; Close always.
 type Target interface {
@@ -44,18 +45,18 @@ type Progress struct {
 	Phase             string // "data", "keys" (indexes, constraints, statistics), "done"
 }
 
-// LoadOptions tune Load.
-type LoadOptions struct {
+// FillOptions tune Fill.
+type FillOptions struct {
 	Workers  int                  // generator goroutines; 0: one per CPU
-	Progress func(Progress)       // called from Load's goroutine after every unit and phase; may be nil
+	Progress func(Progress)       // called from Fill's goroutine after every unit and phase; may be nil
 	Observe  func(*dataset.Batch) // called with every batch, in order, before Write; may be nil
 }
 
 // planner is a Target that is told the dataset before Begin.
 type planner interface{ plan(dataset.Config) }
 
-// Load generates dataset c into t and returns its metadata.
-func Load(ctx context.Context, t Target, c dataset.Config, o LoadOptions) (*dataset.Meta, error) {
+// Fill generates dataset c into t and returns its metadata: `gqlbench gen`.
+func Fill(ctx context.Context, t Target, c dataset.Config, o FillOptions) (*dataset.Meta, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -103,4 +104,14 @@ func Load(ctx context.Context, t Target, c dataset.Config, o LoadOptions) (*data
 	}
 	report("done")
 	return m, nil
+}
+
+// SQLitePath returns the file path of a sqlite:PATH (or sqlite://PATH)
+// location, "" for any other: dbloc.Location.SQLitePath for a string.
+func SQLitePath(dbURL string) string {
+	loc, err := dbloc.Parse(dbURL)
+	if err != nil {
+		return ""
+	}
+	return loc.SQLitePath()
 }

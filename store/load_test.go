@@ -14,7 +14,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" database/sql driver
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/store"
 )
@@ -45,7 +47,7 @@ var databases = []dbUnderTest{
 		name: "sqlite",
 		url:  func(t *testing.T) string { return "sqlite:" + filepath.Join(t.TempDir(), "gqlbench.db") },
 		open: func(t *testing.T, url string) *sql.DB {
-			db, err := store.OpenSQLite(store.SQLitePath(url))
+			db, err := benchdb.OpenSQLite(store.SQLitePath(url))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +62,7 @@ var databases = []dbUnderTest{
 
 func load(t *testing.T, d dbUnderTest, url string, c dataset.Config) *dataset.Meta {
 	t.Helper()
-	m, err := store.Load(context.Background(), d.target(url, false), c, store.LoadOptions{})
+	m, err := store.Fill(context.Background(), d.target(url, false), c, store.FillOptions{})
 	if err != nil {
 		t.Fatalf("load %s: %v", d.name, err)
 	}
@@ -91,7 +93,7 @@ func TestLoadGivesTheGeneratorsRows(t *testing.T) {
 			first := dataset.Config{Seed: 5, Scale: 2}
 			m := load(t, d, url, first)
 			wantFingerprint(t, d, url, first)
-			back, err := store.ReadMeta(context.Background(), url)
+			back, err := benchdb.ReadMeta(context.Background(), url)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +144,7 @@ func TestReferentialIntegrity(t *testing.T) {
 			if err := db.QueryRow(q).Scan(&indexes); err != nil {
 				t.Fatal(err)
 			}
-			if want := len(store.DDL(store.Postgres, store.Options{NoForeignKeys: true}).After) - dataset.NumTables; indexes != want {
+			if want := len(store.DDL(dbloc.Postgres, store.Options{NoForeignKeys: true}).After) - dataset.NumTables; indexes != want {
 				t.Errorf("%d foreign-key indexes, want %d", indexes, want)
 			}
 			// Each indexes its column and then the table's key: a parent's
@@ -212,11 +214,11 @@ func TestForeignTablesRefused(t *testing.T) {
 			} else if _, err := d.open(t, url).Exec("CREATE TABLE faculty (x int)"); err != nil {
 				t.Fatal(err)
 			}
-			_, err := store.Load(context.Background(), d.target(url, false), dataset.Config{Scale: 1}, store.LoadOptions{})
+			_, err := store.Fill(context.Background(), d.target(url, false), dataset.Config{Scale: 1}, store.FillOptions{})
 			if err == nil || !strings.Contains(err.Error(), "did not create") || !strings.Contains(err.Error(), "faculty") {
 				t.Fatalf("load over a foreign table: %v", err)
 			}
-			if _, err := store.Load(context.Background(), d.target(url, true), dataset.Config{Scale: 1}, store.LoadOptions{}); err != nil {
+			if _, err := store.Fill(context.Background(), d.target(url, true), dataset.Config{Scale: 1}, store.FillOptions{}); err != nil {
 				t.Fatalf("forced load: %v", err)
 			}
 			wantFingerprint(t, d, url, dataset.Config{Scale: 1})
@@ -234,7 +236,7 @@ func TestInterruptedLoadNeverLooksComplete(t *testing.T) {
 			load(t, d, url, before)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			_, err := store.Load(ctx, d.target(url, false), dataset.Config{Seed: 2, Scale: 4}, store.LoadOptions{
+			_, err := store.Fill(ctx, d.target(url, false), dataset.Config{Seed: 2, Scale: 4}, store.FillOptions{
 				Progress: func(p store.Progress) {
 					if p.Units == 2 {
 						cancel()
@@ -244,10 +246,10 @@ func TestInterruptedLoadNeverLooksComplete(t *testing.T) {
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("interrupted load returned %v", err)
 			}
-			_, err = store.ReadMeta(context.Background(), url)
+			_, err = benchdb.ReadMeta(context.Background(), url)
 			switch d.name {
 			case "postgres":
-				if !errors.Is(err, store.ErrIncomplete) {
+				if !errors.Is(err, benchdb.ErrIncomplete) {
 					t.Errorf("after an interrupted load ReadMeta says %v", err)
 				}
 			case "sqlite":
@@ -287,7 +289,7 @@ func TestPostgresErrors(t *testing.T) {
 		{"no CREATE permission", noCreate, "permission denied"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := store.Load(context.Background(), &store.PostgresTarget{URL: c.url}, dataset.Config{Scale: 1}, store.LoadOptions{})
+			_, err := store.Fill(context.Background(), &store.PostgresTarget{URL: c.url}, dataset.Config{Scale: 1}, store.FillOptions{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want an error saying %q", err, c.want)
 			}
@@ -316,13 +318,13 @@ func TestSQLiteErrors(t *testing.T) {
 		{"not a database", notDB, "not a SQLite database"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := store.Load(context.Background(), &store.SQLiteTarget{Path: c.path}, dataset.Config{Scale: 1}, store.LoadOptions{})
+			_, err := store.Fill(context.Background(), &store.SQLiteTarget{Path: c.path}, dataset.Config{Scale: 1}, store.FillOptions{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
 		})
 	}
-	if _, err := store.ReadMeta(context.Background(), "sqlite:"+filepath.Join(dir, "missing.db")); err == nil {
+	if _, err := benchdb.ReadMeta(context.Background(), "sqlite:"+filepath.Join(dir, "missing.db")); err == nil {
 		t.Error("ReadMeta of a missing file succeeded")
 	}
 }
@@ -334,8 +336,8 @@ func TestValuesLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := store.Load(context.Background(), &store.SQLiteTarget{Path: filepath.Join(t.TempDir(), "x.db")},
-		dataset.Config{Scale: 1}, store.LoadOptions{Observe: vw.Observe})
+	m, err := store.Fill(context.Background(), &store.SQLiteTarget{Path: filepath.Join(t.TempDir(), "x.db")},
+		dataset.Config{Scale: 1}, store.FillOptions{Observe: vw.Observe})
 	if err != nil {
 		t.Fatal(err)
 	}

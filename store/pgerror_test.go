@@ -5,12 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/store"
 )
 
 // TestPostgresMalformedLocation: a PostgreSQL location that cannot be read
-// is refused, by Load and by ReadMeta, with a message that says what is
+// is refused, by Fill and by benchdb.ReadMeta, with a message that says what is
 // wrong and shows the location redacted, never its password. (The URL that
 // no number follows the port of used to come back whole.)
 func TestPostgresMalformedLocation(t *testing.T) {
@@ -23,8 +24,8 @@ func TestPostgresMalformedLocation(t *testing.T) {
 		{"a setting pgx refuses", "postgres://bob:s3cr3t-XYZ@127.0.0.1/db?sslmode=bogus", "malformed PostgreSQL location: "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, loadErr := store.Load(context.Background(), &store.PostgresTarget{URL: c.url}, dataset.Config{Scale: 1}, store.LoadOptions{})
-			_, metaErr := store.ReadMeta(context.Background(), c.url)
+			_, loadErr := store.Fill(context.Background(), &store.PostgresTarget{URL: c.url}, dataset.Config{Scale: 1}, store.FillOptions{})
+			_, metaErr := benchdb.ReadMeta(context.Background(), c.url)
 			for _, err := range []error{loadErr, metaErr} {
 				if err == nil || !strings.Contains(err.Error(), c.want) {
 					t.Fatalf("got %v, want an error saying %q", err, c.want)

@@ -15,7 +15,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
 // PostgresTarget loads a dataset into PostgreSQL. Every table streams through
@@ -40,7 +42,7 @@ var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return
 
 // Begin implements Target.
 func (p *PostgresTarget) Begin(ctx context.Context) error {
-	conn, err := pgConnect(ctx, p.URL)
+	conn, err := benchdb.ConnectPostgres(ctx, p.URL)
 	if err != nil {
 		return err
 	}
@@ -48,10 +50,10 @@ func (p *PostgresTarget) Begin(ctx context.Context) error {
 	if err := p.checkForeign(ctx, conn); err != nil {
 		return err
 	}
-	schema := DDL(Postgres, p.Options)
-	stmts := []string{MetaDDL(Postgres),
-		fmt.Sprintf("DELETE FROM %s", MetaTable),
-		fmt.Sprintf("INSERT INTO %s VALUES (1, 'loading', %d, NULL)", MetaTable, dataset.Version)}
+	schema := DDL(dbloc.Postgres, p.Options)
+	stmts := []string{MetaDDL(dbloc.Postgres),
+		fmt.Sprintf("DELETE FROM %s", benchdb.MetaTable),
+		fmt.Sprintf("INSERT INTO %s VALUES (1, 'loading', %d, NULL)", benchdb.MetaTable, dataset.Version)}
 	if err := p.exec(ctx, conn, stmts); err != nil {
 		return err
 	}
@@ -59,7 +61,7 @@ func (p *PostgresTarget) Begin(ctx context.Context) error {
 		return err
 	}
 	for i := 1; i < dataset.NumTables; i++ {
-		if p.conns[i], err = pgConnect(ctx, p.URL); err != nil {
+		if p.conns[i], err = benchdb.ConnectPostgres(ctx, p.URL); err != nil {
 			return err
 		}
 	}
@@ -80,7 +82,7 @@ func (p *PostgresTarget) checkForeign(ctx context.Context, conn *pgx.Conn) error
 	for _, t := range dataset.Tables {
 		names = append(names, strings.ToLower(t.Name))
 	}
-	names = append(names, MetaTable)
+	names = append(names, benchdb.MetaTable)
 	rows, err := conn.Query(ctx, `SELECT table_name FROM information_schema.tables
 		WHERE table_schema = current_schema() AND table_name = ANY($1)`, names)
 	if err != nil {
@@ -93,7 +95,7 @@ func (p *PostgresTarget) checkForeign(ctx context.Context, conn *pgx.Conn) error
 	ours := false
 	var tables []string
 	for _, n := range found {
-		if n == MetaTable {
+		if n == benchdb.MetaTable {
 			ours = true
 		} else {
 			tables = append(tables, n)
@@ -110,7 +112,7 @@ func (p *PostgresTarget) exec(ctx context.Context, conn *pgx.Conn, stmts []strin
 	for _, s := range stmts {
 		if _, err := conn.Exec(ctx, s); err != nil {
 			cfg := conn.Config()
-			return pgExplain(fmt.Errorf("%s: %w", firstWords(s), err), cfg.Host, cfg.Port, cfg.User, cfg.Database)
+			return benchdb.ExplainPostgres(fmt.Errorf("%s: %w", firstWords(s), err), cfg.Host, cfg.Port, cfg.User, cfg.Database)
 		}
 	}
 	return nil
@@ -290,7 +292,7 @@ func (p *PostgresTarget) Commit(ctx context.Context, m *dataset.Meta) error {
 	if err != nil {
 		return err
 	}
-	_, err = p.conns[0].Exec(ctx, fmt.Sprintf("UPDATE %s SET status = 'complete', version = $1, meta = $2 WHERE id = 1", MetaTable), m.Version, string(js))
+	_, err = p.conns[0].Exec(ctx, fmt.Sprintf("UPDATE %s SET status = 'complete', version = $1, meta = $2 WHERE id = 1", benchdb.MetaTable), m.Version, string(js))
 	if err != nil {
 		return fmt.Errorf("record the dataset as complete: %w", err)
 	}

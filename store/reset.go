@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/dbloc"
 )
@@ -18,7 +19,7 @@ import (
 // for row. It returns the number of rows removed per table (tables with
 // none left out). The counters of written nrs stay, so nrs are not reused.
 func ResetWrites(ctx context.Context, dbURL string) (map[string]int64, error) {
-	if _, err := ReadMeta(ctx, dbURL); err != nil {
+	if _, err := benchdb.ReadMeta(ctx, dbURL); err != nil {
 		return nil, err
 	}
 	loc, err := dbloc.Parse(dbURL)
@@ -33,7 +34,7 @@ func ResetWrites(ctx context.Context, dbURL string) (map[string]int64, error) {
 		}
 	}
 	if loc.Kind() == dbloc.Postgres {
-		conn, err := pgConnect(ctx, loc.ConnString())
+		conn, err := benchdb.ConnectPostgres(ctx, loc.ConnString())
 		if err != nil {
 			return nil, err
 		}

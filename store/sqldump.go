@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
 // The SQL dumps follow the protocol of the database targets: the metadata
@@ -21,7 +23,7 @@ type pgDump struct {
 }
 
 func newPGDump(o Options) *pgDump {
-	d := &pgDump{schema: DDL(Postgres, o)}
+	d := &pgDump{schema: DDL(dbloc.Postgres, o)}
 	for i, t := range dataset.Tables {
 		d.copy[i] = "COPY " + t.Name + " (" + columnList(t, ", ") + ") FROM stdin;\n"
 	}
@@ -52,7 +54,7 @@ func pgPrologue(dst []byte, s Schema) []byte {
 		"SET client_encoding = 'UTF8';\n"+
 		"SET standard_conforming_strings = on;\n"+
 		"BEGIN;\n"...)
-	dst = appendStatements(dst, MetaDDL(Postgres))
+	dst = appendStatements(dst, MetaDDL(dbloc.Postgres))
 	dst = appendMetaStatus(dst, "loading", "NULL")
 	dst = appendStatements(dst, s.Drop...)
 	return appendStatements(dst, s.Create...)
@@ -75,8 +77,8 @@ func pgEpilogue(dst []byte, s Schema, m *dataset.Meta) ([]byte, error) {
 
 // appendMetaStatus replaces the metadata row; meta is an SQL literal.
 func appendMetaStatus(dst []byte, status, meta string) []byte {
-	dst = append(dst, "DELETE FROM "+MetaTable+";\n"...)
-	dst = append(dst, "INSERT INTO "+MetaTable+" VALUES (1, '"+status+"', "...)
+	dst = append(dst, "DELETE FROM "+benchdb.MetaTable+";\n"...)
+	dst = append(dst, "INSERT INTO "+benchdb.MetaTable+" VALUES (1, '"+status+"', "...)
 	dst = strconv.AppendInt(dst, dataset.Version, 10)
 	dst = append(dst, ", "...)
 	dst = append(dst, meta...)
@@ -140,7 +142,7 @@ func (d *pgDump) commit(dst []byte, m *dataset.Meta) ([]byte, error) {
 // the sql-postgres dump, with psql's \copy reading the CSV files (paths
 // relative to the directory psql runs in).
 func pgCSVScript(o Options, m *dataset.Meta) ([]byte, error) {
-	s := DDL(Postgres, o)
+	s := DDL(dbloc.Postgres, o)
 	dst := []byte(strings.TrimRight(string(fileHeader(nil, "--", m)), " \n"))
 	dst = append(dst, "\n-- Load from inside this directory: psql -v ON_ERROR_STOP=1 -f load.sql [DATABASE-URL]\n"...)
 	dst = pgPrologue(dst, s)
@@ -165,7 +167,7 @@ const (
 )
 
 func newMySQLDump(o Options) *mysqlDump {
-	d := &mysqlDump{schema: DDL(MySQL, o)}
+	d := &mysqlDump{schema: DDL(dbloc.MySQL, o)}
 	for i, t := range dataset.Tables {
 		d.insert[i] = "INSERT INTO " + t.Name + " (" + columnList(t, ",") + ") VALUES "
 	}
@@ -184,7 +186,7 @@ func (d *mysqlDump) begin(dst []byte) []byte {
 		"SET SESSION sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION';\n"+
 		"SET foreign_key_checks = 0;\n"+
 		"SET unique_checks = 0;\n"...)
-	dst = appendStatements(dst, MetaDDL(MySQL))
+	dst = appendStatements(dst, MetaDDL(dbloc.MySQL))
 	dst = appendMetaStatus(dst, "loading", "NULL")
 	dst = appendStatements(dst, d.schema.Drop...)
 	dst = appendStatements(dst, d.schema.Create...)

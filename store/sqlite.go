@@ -12,7 +12,9 @@ import (
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 )
 
@@ -61,7 +63,7 @@ func (s *SQLiteTarget) Begin(ctx context.Context) error {
 	if s.tx, err = s.db.BeginTx(ctx, nil); err != nil {
 		return fmt.Errorf("sqlite %s: %w", s.tmp, err)
 	}
-	for _, q := range DDL(SQLite, s.Options).Create {
+	for _, q := range DDL(dbloc.SQLite, s.Options).Create {
 		if _, err := s.tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("sqlite: %s: %w", firstWords(q), err)
 		}
@@ -114,7 +116,7 @@ func (s *SQLiteTarget) checkForeign(ctx context.Context) error {
 		if err := rows.Scan(&n); err != nil {
 			return err
 		}
-		if n == MetaTable {
+		if n == benchdb.MetaTable {
 			ours = true
 		} else if dataset.TableByName(n) != nil {
 			names = append(names, n)
@@ -178,13 +180,13 @@ func (s *SQLiteTarget) Commit(ctx context.Context, m *dataset.Meta) error {
 	if err != nil {
 		return err
 	}
-	stmts := append(DDL(SQLite, s.Options).After, "ANALYZE", MetaDDL(SQLite))
+	stmts := append(DDL(dbloc.SQLite, s.Options).After, "ANALYZE", MetaDDL(dbloc.SQLite))
 	for _, q := range stmts {
 		if _, err := s.tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("sqlite: %s: %w", firstWords(q), err)
 		}
 	}
-	if _, err := s.tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s VALUES (1, 'complete', ?, ?)", MetaTable), m.Version, string(js)); err != nil {
+	if _, err := s.tx.ExecContext(ctx, fmt.Sprintf("INSERT INTO %s VALUES (1, 'complete', ?, ?)", benchdb.MetaTable), m.Version, string(js)); err != nil {
 		return fmt.Errorf("sqlite: record the dataset: %w", err)
 	}
 	if err := s.tx.Commit(); err != nil {

@@ -204,7 +204,7 @@ func crudCycle(ordinal int) (task, error) {
 		}
 		return c
 	}
-	t.entry.Steps = queryfile.Plan{step(cycleCreate, `{"input":"{input}"}`, "createPublication", "created",
+	t.entry.GraphQLPlan = queryfile.Plan{step(cycleCreate, `{"input":"{input}"}`, "createPublication", "created",
 		step(cycleRead, `{"nr":"{.id}"}`, "publication", "read",
 			step(cycleUpdate, `{"nr":"{.id}","update":"{update}"}`, "updatePublication", "updated",
 				step(cycleDelete, `{"nr":"{.id}"}`, "", ""))))}

@@ -124,8 +124,8 @@ func Generate(ctx context.Context, meta *dataset.Meta, o Options, oracle Oracle)
 		if err := t.entry.Plan.Check(t.entry.Variables); err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.entry.ID, err)
 		}
-		if t.entry.Steps != nil {
-			if err := t.entry.Steps.CheckSteps(t.entry.Variables); err != nil {
+		if t.entry.GraphQLPlan != nil {
+			if err := t.entry.GraphQLPlan.CheckGraphQL(t.entry.Variables); err != nil {
 				return nil, fmt.Errorf("task %s: %w", t.entry.ID, err)
 			}
 		}

@@ -44,7 +44,7 @@ func load(t *testing.T) (*dataset.Meta, *inmem.Data, *fakeREST) {
 		}
 		f.done()
 		fixture.meta, fixture.rest = mb.Meta(), f
-		fixture.data, fixture.err = inmem.Load(ctx, c)
+		fixture.data, fixture.err = inmem.Generate(ctx, c)
 	})
 	if fixture.err != nil {
 		t.Fatal(fixture.err)
@@ -145,7 +145,7 @@ func TestTaskSets(t *testing.T) {
 	labels := map[string]int{}
 	for _, e := range entries {
 		labels[e.Label]++
-		if (e.Query == "") == (len(e.Steps) == 0) || len(e.Plan) == 0 || !queryfile.IsHash(e.Expect) || e.Dataset == nil || e.Dataset.SF != 1 {
+		if (e.Query == "") == (len(e.GraphQLPlan) == 0) || len(e.Plan) == 0 || !queryfile.IsHash(e.Expect) || e.Dataset == nil || e.Dataset.SF != 1 {
 			t.Errorf("%s: query %q, plan %v, expect %q, dataset %v", e.ID, e.Query, e.Plan, e.Expect, e.Dataset)
 		}
 	}
@@ -217,7 +217,7 @@ func TestCycleTask(t *testing.T) {
 	for c := cycle.Plan; len(c) == 1; c = c[0].Then {
 		calls = append(calls, c[0].Label())
 	}
-	for c := cycle.Steps; len(c) == 1; c = c[0].Then {
+	for c := cycle.GraphQLPlan; len(c) == 1; c = c[0].Then {
 		steps = append(steps, strings.Fields(c[0].Query)[0]+" "+c[0].From)
 	}
 	if strings.Join(calls, ", ") != "POST /rest/publications, GET /rest/publications/{.id}, PATCH /rest/publications/{.id}, DELETE /rest/publications/{.id}" ||

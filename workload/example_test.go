@@ -13,7 +13,7 @@ import (
 // ExampleGenerate draws 100 instances of each template from the metadata of
 // the sf=1 dataset, as `gqlbench queries --meta m.json --per-template 100
 // --seed 1` does. The metadata comes from the generator itself here; from a
-// file it is dataset.ReadMeta, from a database store.ReadMeta.
+// file it is dataset.ReadMeta, from a database benchdb.ReadMeta.
 func ExampleGenerate() {
 	c := dataset.Config{Seed: 0, Scale: 1}
 	mb := dataset.NewMetaBuilder(c)

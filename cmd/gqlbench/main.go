@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/gqlbench/gqlbench/internal/cli"
+	"github.com/gqlbench/gqlbench/cmd/gqlbench/cli"
 )
 
 func main() {

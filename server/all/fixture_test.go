@@ -144,7 +144,7 @@ func loadDB(ctx context.Context, url string, c dataset.Config) (*dataset.Meta, e
 	} else {
 		target = &store.PostgresTarget{URL: url}
 	}
-	return store.Load(ctx, target, c, store.LoadOptions{})
+	return store.Fill(ctx, target, c, store.FillOptions{})
 }
 
 // ask returns the oracle's answer to in.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/store"
 	"github.com/gqlbench/gqlbench/verify"
 )
@@ -183,7 +184,7 @@ func interestChecks(extra string) []sqlCheck {
 // database, for every template, level by level.
 func testOracleVsSQL(t *testing.T, f *fixture) {
 	ctx := context.Background()
-	db, err := store.OpenSQLite(store.SQLitePath(f.dbs[0].url))
+	db, err := benchdb.OpenSQLite(store.SQLitePath(f.dbs[0].url))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql over PostgreSQL, for counting rows
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/store"
 )
@@ -23,7 +24,7 @@ func plainDB(t *testing.T, url string) *sql.DB {
 	var db *sql.DB
 	var err error
 	if strings.HasPrefix(url, "sqlite:") {
-		db, err = store.OpenSQLite(store.SQLitePath(url))
+		db, err = benchdb.OpenSQLite(store.SQLitePath(url))
 	} else {
 		db, err = sql.Open("pgx", url)
 	}

@@ -61,7 +61,7 @@ func Open(ctx context.Context, c server.Config) (*Executor, error) {
 	if maxDepth <= 0 {
 		maxDepth = server.DefaultMaxDepth
 	}
-	return &Executor{db: d, d: dialectOf(d.Dialect), schema: workload.SchemaWithWrites(), maxDepth: maxDepth, cache: newCache(cacheSize),
+	return &Executor{db: d, d: dialectOf(d.Loc.Kind()), schema: workload.SchemaWithWrites(), maxDepth: maxDepth, cache: newCache(cacheSize),
 		meta: newMeta(maxDepth), store: write.NewStore(d)}, nil
 }
 

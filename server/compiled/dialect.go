@@ -3,7 +3,7 @@ package compiled
 import (
 	"strings"
 
-	"github.com/gqlbench/gqlbench/store"
+	"github.com/gqlbench/gqlbench/dbloc"
 )
 
 // dialect writes the SQL that differs between PostgreSQL and SQLite: how a
@@ -20,7 +20,7 @@ type dialect struct {
 	pg bool
 }
 
-func dialectOf(d store.Dialect) dialect { return dialect{pg: d == store.Postgres} }
+func dialectOf(k dbloc.Kind) dialect { return dialect{pg: k == dbloc.Postgres} }
 
 // pgMaxPairs is how many key/value pairs one json_build_object call takes
 // (PostgreSQL functions take at most 100 arguments).

@@ -82,7 +82,7 @@ func sqliteBackend(t testing.TB) *backend {
 func open(t testing.TB, name, url, driver, dsn string, target store.Target) *backend {
 	t.Helper()
 	ctx := context.Background()
-	meta, err := store.Load(ctx, target, dataset.Config{Scale: 1}, store.LoadOptions{})
+	meta, err := store.Fill(ctx, target, dataset.Config{Scale: 1}, store.FillOptions{})
 	if err != nil {
 		t.Fatalf("%s: loading: %v", name, err)
 	}

@@ -24,15 +24,14 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server/trace"
-	"github.com/gqlbench/gqlbench/store"
 )
 
 // DB is an open benchmark database.
 type DB struct {
-	Dialect store.Dialect
-	Loc     dbloc.Location // where it is; prints without the password
+	Loc dbloc.Location // where it is, and its kind (Loc.Kind()); prints without the password
 
 	pool *pgxpool.Pool // PostgreSQL
 	sql  *sql.DB       // SQLite, read-only
@@ -58,13 +57,12 @@ func Open(ctx context.Context, url string, pool int) (*DB, error) {
 	if pool <= 0 {
 		pool = 10
 	}
-	if _, err := store.ReadMeta(ctx, url); err != nil {
+	if _, err := benchdb.ReadMeta(ctx, url); err != nil {
 		return nil, err
 	}
 	d := &DB{Loc: loc}
 	switch loc.Kind() {
 	case dbloc.Postgres:
-		d.Dialect = store.Postgres
 		cfg, err := poolConfig(loc, pool)
 		if err != nil {
 			return nil, err
@@ -73,7 +71,6 @@ func Open(ctx context.Context, url string, pool int) (*DB, error) {
 			return nil, err
 		}
 	case dbloc.SQLite:
-		d.Dialect = store.SQLite
 		db, err := sql.Open("sqlite3", "file:"+loc.SQLitePath()+"?mode=ro&_query_only=1&cache=private&_stmt_cache_size=128")
 		if err != nil {
 			return nil, err
@@ -133,7 +130,7 @@ func (d *DB) Close() error {
 // PostgreSQL). Write every statement with ?; none of gqlbench's SQL uses ? as
 // an operator.
 func (d *DB) Rebind(q string) string {
-	if d.Dialect != store.Postgres || !strings.Contains(q, "?") {
+	if d.Loc.Kind() != dbloc.Postgres || !strings.Contains(q, "?") {
 		return q
 	}
 	var b strings.Builder

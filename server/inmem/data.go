@@ -60,9 +60,9 @@ type Data struct {
 	ugCoursesTakenBy map[int64][]*source.UndergraduateCourse  // by undergraduate student
 }
 
-// Load generates dataset c and holds it in memory. It uses every CPU; at
+// Generate generates dataset c and holds it in memory. It uses every CPU; at
 // sf=10 it takes about a second.
-func Load(ctx context.Context, c dataset.Config) (*Data, error) {
+func Generate(ctx context.Context, c dataset.Config) (*Data, error) {
 	var t tables
 	err := c.Stream(ctx, 0,
 		func(b *dataset.Batch) error { b.Out = convert(b); return nil },
@@ -80,7 +80,7 @@ func ForMeta(ctx context.Context, meta *dataset.Meta) (*Data, error) {
 	if meta.Version != dataset.Version {
 		return nil, fmt.Errorf("the dataset was made by generator version %d, this gqlbench generates version %d", meta.Version, dataset.Version)
 	}
-	d, err := Load(ctx, dataset.Config{Seed: meta.Seed, Scale: meta.Scale})
+	d, err := Generate(ctx, dataset.Config{Seed: meta.Seed, Scale: meta.Scale})
 	if err != nil {
 		return nil, err
 	}

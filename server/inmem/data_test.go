@@ -21,7 +21,7 @@ func meta(t *testing.T, c dataset.Config) *dataset.Meta {
 	return mb.Meta()
 }
 
-func TestLoad(t *testing.T) {
+func TestGenerate(t *testing.T) {
 	c := dataset.Config{Seed: 7, Scale: 2}
 	m := meta(t, c)
 	d, err := ForMeta(context.Background(), m)
@@ -84,13 +84,13 @@ func TestForMetaRefusesOtherData(t *testing.T) {
 	}
 }
 
-// TestLoadSF10 loads a larger dataset whole. How long it takes is measured by
-// BenchmarkLoad, never asserted: the machines are shared and noisy.
-func TestLoadSF10(t *testing.T) {
+// TestGenerateSF10 loads a larger dataset whole. How long it takes is measured by
+// BenchmarkGenerate, never asserted: the machines are shared and noisy.
+func TestGenerateSF10(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads sf=10")
 	}
-	d, err := Load(context.Background(), dataset.Config{Seed: 1, Scale: 10})
+	d, err := Generate(context.Background(), dataset.Config{Seed: 1, Scale: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,10 +99,10 @@ func TestLoadSF10(t *testing.T) {
 	}
 }
 
-// BenchmarkLoad times loading sf=10 into memory.
-func BenchmarkLoad(b *testing.B) {
+// BenchmarkGenerate times loading sf=10 into memory.
+func BenchmarkGenerate(b *testing.B) {
 	for b.Loop() {
-		if _, err := Load(context.Background(), dataset.Config{Seed: 1, Scale: 10}); err != nil {
+		if _, err := Generate(context.Background(), dataset.Config{Seed: 1, Scale: 10}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -22,9 +22,9 @@ import (
 	"context"
 	"errors"
 
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/graph"
-	"github.com/gqlbench/gqlbench/store"
 )
 
 func init() {
@@ -44,7 +44,7 @@ func Open(ctx context.Context, c server.Config) (server.Executor, error) {
 	if c.DB == "" {
 		return nil, errors.New("inmem needs --db URL: it serves the dataset whose seed and scale factor are stored there")
 	}
-	meta, err := store.ReadMeta(ctx, c.DB)
+	meta, err := benchdb.ReadMeta(ctx, c.DB)
 	if err != nil {
 		return nil, err
 	}

@@ -10,11 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/db"
 	"github.com/gqlbench/gqlbench/server/trace"
 	"github.com/gqlbench/gqlbench/server/write"
-	"github.com/gqlbench/gqlbench/store"
 )
 
 // Handler serves the REST API over one benchmark database (see the package
@@ -348,7 +348,7 @@ func (h *Handler) limitArg(limit *int64) any {
 	switch {
 	case limit != nil:
 		return *limit
-	case h.db.Dialect == store.Postgres:
+	case h.db.Loc.Kind() == dbloc.Postgres:
 		return nil
 	}
 	return int64(-1)

@@ -25,7 +25,7 @@ var testDB = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	url := "sqlite:" + filepath.Join(dir, "rest.db")
-	_, err = store.Load(context.Background(), &store.SQLiteTarget{Path: store.SQLitePath(url)}, dataset.Config{Seed: 2, Scale: 1}, store.LoadOptions{})
+	_, err = store.Fill(context.Background(), &store.SQLiteTarget{Path: store.SQLitePath(url)}, dataset.Config{Seed: 2, Scale: 1}, store.FillOptions{})
 	return url, err
 })
 

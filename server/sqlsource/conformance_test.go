@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gqlbench/gqlbench/store"
+	"github.com/gqlbench/gqlbench/benchdb"
 	"github.com/gqlbench/gqlbench/workload"
 )
 
@@ -13,7 +13,7 @@ import (
 // data, without errors.
 func TestSameAnswers(t *testing.T) {
 	dbs := databases(t)
-	meta, err := store.ReadMeta(t.Context(), dbs[0].url)
+	meta, err := benchdb.ReadMeta(t.Context(), dbs[0].url)
 	if err != nil {
 		t.Fatal(err)
 	}

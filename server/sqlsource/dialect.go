@@ -3,14 +3,14 @@ package sqlsource
 import (
 	"strconv"
 
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server/source"
-	"github.com/gqlbench/gqlbench/store"
 )
 
 // dialect holds every difference between the SQL gqlbench writes for
 // PostgreSQL and for SQLite; the rest of the package writes one SQL for both
 // (with ? placeholders, which db.Rebind turns into $n for PostgreSQL).
-type dialect store.Dialect
+type dialect dbloc.Kind
 
 // inSet is the condition "expr is one of the keys of the set argument";
 // setArg makes that argument. PostgreSQL takes an int8[] array (one
@@ -28,14 +28,14 @@ func (d dialect) keysIn(expr string, keys []int64) (string, any) {
 }
 
 func (d dialect) inSet(expr string) string {
-	if store.Dialect(d) == store.Postgres {
+	if dbloc.Kind(d) == dbloc.Postgres {
 		return expr + " = ANY(?)"
 	}
 	return expr + " IN (SELECT value FROM json_each(?))"
 }
 
 func (d dialect) setArg(keys []int64) any {
-	if store.Dialect(d) == store.Postgres {
+	if dbloc.Kind(d) == dbloc.Postgres {
 		return keys
 	}
 	b := make([]byte, 0, 2+len(keys)*8)
@@ -66,7 +66,7 @@ func (d dialect) match(col string, m source.StringMatch) (string, []any) {
 		return col + " = " + p, []any{m.Pattern}
 	default: // source.Contains
 		find := "instr"
-		if store.Dialect(d) == store.Postgres {
+		if dbloc.Kind(d) == dbloc.Postgres {
 			find = "strpos"
 		}
 		return find + "(" + col + ", " + p + ") > 0", []any{m.Pattern}
@@ -81,7 +81,7 @@ func (d dialect) page(limit, offset *int) (string, []any) {
 		return " LIMIT ? OFFSET ?", []any{int64(*limit), int64(*offset)}
 	case limit != nil:
 		return " LIMIT ?", []any{int64(*limit)}
-	case offset != nil && store.Dialect(d) == store.SQLite:
+	case offset != nil && dbloc.Kind(d) == dbloc.SQLite:
 		return " LIMIT -1 OFFSET ?", []any{int64(*offset)} // SQLite has no OFFSET without LIMIT
 	case offset != nil:
 		return " OFFSET ?", []any{int64(*offset)}

@@ -60,7 +60,7 @@ func databases(t *testing.T) []database {
 		{"sqlite", "sqlite:" + path, &store.SQLiteTarget{Path: path}},
 		{"postgres", pgURL, &store.PostgresTarget{URL: pgURL}},
 	} {
-		meta, err := store.Load(ctx, d.target, c, store.LoadOptions{})
+		meta, err := store.Fill(ctx, d.target, c, store.FillOptions{})
 		if err != nil {
 			t.Fatalf("loading %s: %v", d.name, err)
 		}

@@ -78,7 +78,7 @@ func New(d *db.DB, t Technique, o Options) (*Factory, error) {
 			f.opts = append(f.opts, dataloadgen.WithoutCache())
 		}
 	}
-	f.shared = &stmts{db: d, d: dialect(d.Dialect)}
+	f.shared = &stmts{db: d, d: dialect(d.Loc.Kind())}
 	return f, nil
 }
 

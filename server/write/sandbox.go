@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server/db"
-	"github.com/gqlbench/gqlbench/store"
 )
 
 // The sandbox's rows (dataset.SandboxUniversity and the rest), inserted
@@ -60,7 +60,7 @@ func sandboxIn(ctx context.Context, d *db.DB, tx *db.Tx) error {
 	r := strconv.FormatInt(dataset.Reserved, 10)
 	for _, e := range Entities {
 		var q string
-		if d.Dialect == store.Postgres {
+		if d.Loc.Kind() == dbloc.Postgres {
 			q = "CREATE SEQUENCE IF NOT EXISTS " + sequence(e) + " AS bigint MINVALUE " + r + " START WITH " + r
 		} else {
 			if _, err := tx.Exec(ctx, "CREATE TABLE IF NOT EXISTS "+sequenceTable+" (tbl TEXT NOT NULL PRIMARY KEY, next INTEGER NOT NULL)"); err != nil {

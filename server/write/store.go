@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/gqlbench/gqlbench/dataset"
+	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server/db"
-	"github.com/gqlbench/gqlbench/store"
 )
 
 // Store writes the entities into a benchmark database. Every write is one
@@ -203,7 +203,7 @@ func (s *Store) insert(ctx context.Context, tx *db.Tx, in *Input) (*Row, error) 
 	e := in.e
 	nr := "nextval('" + sequence(e) + "')"
 	var args []any
-	if s.db.Dialect != store.Postgres {
+	if s.db.Loc.Kind() != dbloc.Postgres {
 		next := int64(-1)
 		err := tx.Select(ctx, "UPDATE "+sequenceTable+" SET next = next + 1 WHERE tbl = ? RETURNING next - 1", []any{e.Table},
 			func(r db.Rows) error { return r.Scan(&next) })

@@ -88,7 +88,7 @@ func newFixture(t *testing.T) *fixture {
 func loaded(t *testing.T) (string, *dataset.Meta) {
 	t.Helper()
 	url := pgtest.URL(t)
-	meta, err := store.Load(context.Background(), &store.PostgresTarget{URL: url}, dataset.Config{Seed: 1, Scale: 1}, store.LoadOptions{})
+	meta, err := store.Fill(context.Background(), &store.PostgresTarget{URL: url}, dataset.Config{Seed: 1, Scale: 1}, store.FillOptions{})
 	if err != nil {
 		t.Fatalf("loading sf=1: %v", err)
 	}

@@ -38,7 +38,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	f := &fixture{install: installed(t), db: pgtest.URL(t)}
-	meta, err := store.Load(ctx, &store.PostgresTarget{URL: f.db}, dataset.Config{Seed: 1, Scale: 1}, store.LoadOptions{})
+	meta, err := store.Fill(ctx, &store.PostgresTarget{URL: f.db}, dataset.Config{Seed: 1, Scale: 1}, store.FillOptions{})
 	if err != nil {
 		t.Fatalf("loading sf=1: %v", err)
 	}

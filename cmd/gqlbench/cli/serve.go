@@ -1,0 +1,241 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"strings"
+	"time"
+
+	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/internal/outfile"
+	"github.com/gqlbench/gqlbench/server"
+	_ "github.com/gqlbench/gqlbench/server/all" // every variant
+)
+
+func init() {
+	register("serve", "serve a reference GraphQL server variant over HTTP (naive, batch, compiled, null, ...)", runServe)
+}
+
+func runServe(ctx context.Context, env Env, args []string) error {
+	a, err := parseServe(env, args)
+	if err != nil {
+		return err
+	}
+	v, loc, err := a.variant(env)
+	if err != nil {
+		return err
+	}
+	if v.Process != nil {
+		if a.pprof != "" || a.trace {
+			return usagef("--pprof and --trace are for gqlbench's own variants, not %s", v.Name)
+		}
+		return serveProcess(ctx, env, v, server.ProcessConfig{
+			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},
+			Variant: v.Name, Addr: a.addr,
+		})
+	}
+	if a.pprof != "" {
+		if err := servePprof(ctx, a.pprof, env.Stderr); err != nil {
+			return err
+		}
+	}
+	return a.serve(ctx, env, v, loc)
+}
+
+// serveArgs are serve's command line, parsed and checked.
+type serveArgs struct {
+	variantName     string
+	db, from        string // the database, and where it came from (--db or $GQLBENCH_DB)
+	addr, pprof     string
+	pool, maxDepth  int
+	batchWait       time.Duration
+	timeout         time.Duration
+	maxResp, maxReq int64
+	trace           bool
+}
+
+// parseServe parses serve's flags and its one VARIANT, and checks their
+// ranges.
+func parseServe(env Env, args []string) (*serveArgs, error) {
+	var a serveArgs
+	fs := newFlags(env, "serve", serveSynopsis())
+	fs.StringVar(&a.db, "db", "", "database: postgres://USER:PASS@HOST:PORT/DB, a keyword/value DSN or sqlite:PATH (for the variants that need one; default $"+server.DBEnv+", which keeps a password out of the process list)")
+	fs.StringVar(&a.addr, "addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
+	fs.IntVar(&a.pool, "pool", 10, "maximum database connections")
+	fs.DurationVar(&a.batchWait, "batch-wait", 0, "how long a DataLoader collects keys before it fetches (batch, batch-memo; 0: the variant's default)")
+	fs.DurationVar(&a.timeout, "timeout", server.DefaultTimeout, "per-request timeout; past it the answer is 504")
+	fs.IntVar(&a.maxDepth, "max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries are refused (400, or 200 with errors for a client that accepts only application/json)")
+	fs.Int64Var(&a.maxResp, "max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
+	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
+	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
+	fs.BoolVar(&a.trace, "trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements (rest: a Server-Timing header with the same)")
+	flags, pos := splitArgs(fs, args)
+	if err := parse(fs, flags); err != nil {
+		return nil, err
+	}
+	a.from = "--db"
+	if a.db == "" && env.Getenv != nil {
+		a.db, a.from = env.Getenv(server.DBEnv), "$"+server.DBEnv
+	}
+	switch {
+	case len(pos) == 0:
+		return nil, usagef("missing VARIANT: one of %s", variantNames())
+	case len(pos) > 1:
+		return nil, usagef("unexpected argument %q", strings.Join(pos[1:], " "))
+	case a.pool < 1:
+		return nil, usagef("--pool must be at least 1, got %d", a.pool)
+	case a.timeout <= 0:
+		return nil, usagef("--timeout must be positive, got %v", a.timeout)
+	case a.maxDepth < 1:
+		return nil, usagef("--max-depth must be at least 1, got %d", a.maxDepth)
+	case a.maxResp < 1 || a.maxReq < 1:
+		return nil, usagef("--max-response-bytes and --max-request-bytes must be positive")
+	}
+	a.variantName = pos[0]
+	return &a, nil
+}
+
+// variant looks the variant up and checks its database and the listen
+// address, warning on stderr of what is ignored or exposed.
+func (a *serveArgs) variant(env Env) (server.Variant, dbloc.Location, error) {
+	var loc dbloc.Location
+	v, ok := server.Lookup(a.variantName)
+	if !ok {
+		return v, loc, usagef("unknown variant %q: the variants are %s", a.variantName, variantNames())
+	}
+	if v.NeedsDB && a.db == "" {
+		return v, loc, usagef("variant %s needs a database: --db postgres://... or --db sqlite:PATH (see gqlbench gen)", v.Name)
+	}
+	if v.NeedsDB {
+		var err error
+		if loc, err = dbloc.Parse(a.db); err != nil {
+			return v, loc, usagef("%s: %v", a.from, err)
+		}
+		if loc.Kind() == dbloc.SQLite { // sqlite:/dev/null is no database, and not to be written beside
+			if err := outfile.CheckFile(loc.SQLitePath(), "an SQLite database"); err != nil {
+				return v, loc, usagef("%s: %v", a.from, err)
+			}
+		}
+	}
+	if !v.NeedsDB && a.db != "" {
+		fmt.Fprintf(env.Stderr, "serve: variant %s uses no database; %s ignored\n", v.Name, a.from)
+	}
+	loop, err := isLoopback(a.addr)
+	if err != nil {
+		return v, loc, usagef("%v", err)
+	}
+	if !loop {
+		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", a.addr)
+	}
+	return v, loc, nil
+}
+
+// serve starts one of gqlbench's own variants, v, on loc and serves it
+// until ctx ends.
+func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc dbloc.Location) error {
+	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait},
+		server.HTTPOptions{
+			MaxResponseBytes: a.maxResp,
+			Timeout:          a.timeout,
+			Trace:            a.trace,
+			MaxRequestBytes:  a.maxReq,
+			Variant:          v.Name,
+			Log:              env.Stderr,
+		})
+	if err != nil {
+		return fmt.Errorf("cannot start %s: %w", v.Name, err)
+	}
+	where := ""
+	if v.NeedsDB {
+		where = fmt.Sprintf(" on %s, pool %d,", loc, a.pool)
+	}
+	depth := fmt.Sprintf(" max depth %d,", a.maxDepth)
+	if !v.GraphQL() {
+		depth = ""
+	}
+	fmt.Fprintf(env.Stderr, "serve: %s%s timeout %v,%s max response %d bytes, trace %v\n",
+		v.Name, where, a.timeout, depth, a.maxResp, a.trace)
+	root := v.Root
+	if root == "" {
+		root = "/graphql"
+	}
+	err = server.ServeAt(ctx, a.addr, root, h, env.Stderr)
+	if closer != nil {
+		if cerr := closer.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close %s: %w", v.Name, cerr)
+		}
+	}
+	return err
+}
+
+// servePprof serves net/http/pprof's handlers at addr (loopback only) until
+// ctx ends.
+func servePprof(ctx context.Context, addr string, log io.Writer) error {
+	if loop, err := isLoopback(addr); err != nil || !loop {
+		return usagef("--pprof %q: want a loopback HOST:PORT, e.g. 127.0.0.1:6060", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("--pprof: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux}
+	go srv.Serve(ln)
+	context.AfterFunc(ctx, func() { srv.Close() })
+	fmt.Fprintf(log, "serve: profiles at http://%s/debug/pprof/\n", ln.Addr())
+	return nil
+}
+
+// serveSynopsis is the usage line plus the variants, for --help.
+func serveSynopsis() string {
+	var b strings.Builder
+	b.WriteString("serve VARIANT [--db URL] [--addr 127.0.0.1:4000] [--pool 10] [--timeout 30s] [--trace] [flags]\n\nVariants:\n")
+	width := 0
+	for _, v := range server.Variants() {
+		width = max(width, len(v.Name))
+	}
+	for _, v := range server.Variants() {
+		db := ""
+		if v.NeedsDB {
+			db = " (needs --db)"
+		}
+		fmt.Fprintf(&b, "  %-*s %s%s\n", width, v.Name, v.Summary, db)
+	}
+	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), rest's API under http://ADDR/rest/\n(docs/rest.md), health at /healthz; Ctrl-C shuts down gracefully, letting in-flight\nrequests finish.")
+	return b.String()
+}
+
+func variantNames() string {
+	var names []string
+	for _, v := range server.Variants() {
+		names = append(names, v.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// isLoopback says whether a listen address binds the loopback interface
+// only, or why it is not an address.
+func isLoopback(addr string) (bool, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("--addr %q: want HOST:PORT, e.g. 127.0.0.1:4000", addr)
+	}
+	if port == "" {
+		return false, errors.New("--addr " + addr + ": missing port")
+	}
+	if host == "localhost" {
+		return true, nil
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback(), nil
+}
