@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 	"strings"
 	"sync"
 	"testing"
@@ -46,24 +47,6 @@ func hostileRun(t *testing.T, mode string, healthy int, client string, o HTTPOpt
 	return r, srv
 }
 
-// syncBuffer is a log several goroutines write.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestOpenStallEndsWithItsWindow: an open run against a server that stops
 // answering ends within its duration plus --timeout: no send is made after
 // the window (the sends still due are counted as dropped: every scheduled
@@ -72,7 +55,7 @@ func (s *syncBuffer) String() string {
 func TestOpenStallEndsWithItsWindow(t *testing.T) {
 	for _, client := range clients {
 		t.Run(client, func(t *testing.T) {
-			var log syncBuffer
+			var log peertest.Buffer
 			window := time.Second
 			r, _ := hostileRun(t, "stall", 10, client, HTTPOptions{Timeout: 2 * time.Second},
 				Config{Mode: Open, Rate: 100, Duration: window, Connections: 4, Runs: 1, Interval: 250 * time.Millisecond, Log: &log},

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,27 +18,9 @@ import (
 	"github.com/gqlbench/gqlbench/runfile/schema"
 )
 
-// syncBuffer is a buffer safe for concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // gqlbench runs a command line in-process, as cmd/gqlbench would.
 func gqlbench(ctx context.Context, args ...string) (code int, stdout, stderr string) {
-	var out, errw syncBuffer
+	var out, errw peertest.Buffer
 	code = cli.Run(ctx, cli.Env{Args: args, Stdout: &out, Stderr: &errw, Getenv: os.Getenv})
 	return code, out.String(), errw.String()
 }

@@ -2,6 +2,7 @@ package experiment_test
 
 import (
 	"context"
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,7 +154,7 @@ func TestInterrupted(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}()
-	log := &syncBuffer{}
+	log := &peertest.Buffer{}
 	res, err := experiment.Quickstart{
 		Common:   experiment.Common{Dir: dir, Pin: true, Log: log},
 		Variants: []string{"naive", "batch"}, Templates: []int{3, 5, 8}, Duration: 300 * time.Millisecond, PerTemplate: 5,

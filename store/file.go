@@ -186,18 +186,6 @@ func syncDir(dir string) {
 	}
 }
 
-// pathError explains why the output path cannot be written.
-func pathError(path string, err error) error {
-	dir := filepath.Dir(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("cannot write %s: directory %s does not exist", path, dir)
-	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("cannot write %s: no permission to create files in %s", path, dir)
-	}
-	return fmt.Errorf("cannot write %s: %w", path, err)
-}
-
 // headerBytes is the fixed length of a file's first line. Begin writes it
 // before the seed and scale are known (Target gets them only with the
 // metadata), and Commit overwrites it in place with the same length.
@@ -260,7 +248,7 @@ func (t *csvTarget) Begin(ctx context.Context) error {
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".tmp-*")
 	if err != nil {
-		return pathError(t.dir, err)
+		return outfile.PathError(t.dir, err)
 	}
 	t.tmp = tmp
 	if err := os.Chmod(tmp, 0o755); err != nil {

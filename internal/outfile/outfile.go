@@ -127,20 +127,11 @@ func CheckFile(path, what string) error {
 // Dir checks that path names a directory or nothing, for an output
 // directory flag, and creates it (with its parents) if it does not exist.
 func Dir(path string) error {
-	if path == "" {
-		return errors.New("no output directory given")
+	if err := CheckDir(path); err != nil {
+		return err
 	}
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.MkdirAll(path, 0o755); err != nil {
-			return fmt.Errorf("cannot create the directory %s: %w", path, err)
-		}
-		return nil
-	case err != nil:
-		return fmt.Errorf("cannot write into %s: %w", path, err)
-	case !fi.IsDir():
-		return fmt.Errorf("cannot write into %s: it is a %s, and a directory is expected here", path, describe(fi.Mode()))
+	if err := os.MkdirAll(path, 0o755); err != nil {
+		return fmt.Errorf("cannot create the directory %s: %w", path, err)
 	}
 	return nil
 }
@@ -232,7 +223,7 @@ func Create(path string, perm os.FileMode) (*File, error) {
 	real := target(path)
 	fh, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".tmp-*")
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, PathError(path, err)
 	}
 	if err := fh.Chmod(perm); err != nil {
 		fh.Close()
@@ -301,7 +292,7 @@ func Open(path string, perm os.FileMode) (*os.File, error) {
 	}
 	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
-		return nil, pathError(path, err)
+		return nil, PathError(path, err)
 	}
 	return fh, nil
 }
@@ -315,8 +306,9 @@ func openStream(path string) (*os.File, error) {
 	return fh, nil
 }
 
-// pathError explains why path cannot be created.
-func pathError(path string, err error) error {
+// PathError explains why path cannot be created: a missing directory or
+// a permission named as such.
+func PathError(path string, err error) error {
 	dir := filepath.Dir(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
