@@ -11,7 +11,7 @@ import (
 // writeReport writes Dir/report.html and Dir/report.md over every run file
 // written, and the report's summary table to Out.
 func (s *session) writeReport() error {
-	runs, err := report.Load(s.res.Runs...)
+	runs, err := report.ReadRuns(s.res.Runs...)
 	if err != nil {
 		return err
 	}

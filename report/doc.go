@@ -16,7 +16,7 @@
 // do not say as sections of its own after the first screen
 // (Options.Sections: paragraphs, tables, box plots).
 //
-//	runs, err := report.Load("naive.jsonl", "batch.jsonl") // or NewRun for a run file read elsewhere
+//	runs, err := report.ReadRuns("naive.jsonl", "batch.jsonl") // or NewRun for a run file read elsewhere
 //	rep, err := report.Build(runs, report.Options{Title: "naive vs batch"})
 //	err = rep.Write(w, "html")
 //	rep.Summary(os.Stderr)

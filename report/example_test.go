@@ -14,7 +14,7 @@ import (
 // does: every figure recomputed from the files' intervals, the terminal
 // summary, and a CI gate. Write renders the whole report (html, md, csv, json).
 func ExampleBuild() {
-	runs, err := report.Load("testdata/naive-qt3.jsonl", "testdata/batch-qt3.jsonl")
+	runs, err := report.ReadRuns("testdata/naive-qt3.jsonl", "testdata/batch-qt3.jsonl")
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func fixtures(t *testing.T) []*Run {
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no fixtures: %v", err)
 	}
-	runs, err := Load(paths...)
+	runs, err := ReadRuns(paths...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestScalingCharts(t *testing.T) {
 func TestLoadErrorsNameTheFile(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.jsonl")
-	if _, err := Load(missing); err == nil || !strings.Contains(err.Error(), missing) {
+	if _, err := ReadRuns(missing); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: %v", err)
 	}
 	bad := filepath.Join(dir, "bad.jsonl")
@@ -445,7 +445,7 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 	lines := strings.SplitAfter(string(data), "\n")
 	lines[2] = `{"type":"interval","run":"one"}` + "\n" // a string for a number
 	os.WriteFile(bad, []byte(strings.Join(lines, "")), 0o644)
-	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "line 3") {
+	if _, err := ReadRuns(bad); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "line 3") {
 		t.Errorf("corrupt file: %v", err)
 	}
 	if _, err := Build(nil, Options{}); err == nil {

@@ -44,9 +44,9 @@ type runWindow struct {
 	count     map[string]int64 // per template, completed within the window
 }
 
-// Load reads run files and recomputes their summaries. The error names the
+// ReadRuns reads run files and recomputes their summaries. The error names the
 // file (and line) at fault.
-func Load(paths ...string) ([]*Run, error) {
+func ReadRuns(paths ...string) ([]*Run, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no run files: name at least one (written by gqlbench load)")
 	}

@@ -43,7 +43,7 @@ func TestStatementsPerRequest(t *testing.T) {
 	if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	runs, err := Load(path)
+	runs, err := ReadRuns(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func loadRuns(env Env, names []string) ([]*report.Run, error) {
 	runs := make([]*report.Run, 0, len(names))
 	for _, name := range names {
 		if name != stdinArg {
-			rs, err := report.Load(name)
+			rs, err := report.ReadRuns(name)
 			if err != nil {
 				return nil, err
 			}
