@@ -122,7 +122,7 @@ func TestDialectRecorded(t *testing.T) {
 		w.Write([]byte(pgAnswer(3)))
 	}))
 	defer srv.Close()
-	rec := Recorder{Target: srv.URL, HTTP: HTTPOptions{Timeout: time.Second}}
+	rec := Golden{Target: srv.URL, HTTP: HTTPOptions{Timeout: time.Second}}
 	golden, err := rec.Record(context.Background(), []queryfile.Entry{qt15(t, "1", 3)})
 	if err != nil {
 		t.Fatal(err)

@@ -31,7 +31,7 @@
 // are sent, how their answers are checked (the file's expected answers, a
 // reference server's, or status only), the processes watched, and the run
 // file's header. The CLI's load and the experiments make every run through
-// it. Recorder fetches the right answers from a trusted server once: the
+// it. Golden fetches the right answers from a trusted server once: the
 // golden file later runs are checked against.
 //
 // The generator tells on itself: in every mode the summary says whether it,

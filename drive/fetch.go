@@ -112,9 +112,9 @@ func firstLine(s string) string {
 	return s
 }
 
-// Recorder fetches the answers of a queries file's entries from a server
+// Golden fetches the answers of a queries file's entries from a server
 // the user trusts: the golden file that later loads verify against.
-type Recorder struct {
+type Golden struct {
 	Target      string
 	Client      string      // "gqlbench" (default) or "net/http"
 	HTTP        HTTPOptions // headers, method, timeout
@@ -124,7 +124,7 @@ type Recorder struct {
 // Record returns the entries with their answers ("answer") and hashes
 // ("expect", under each entry's unordered option). Every entry must be
 // answered: an *AnswersError names those that were not.
-func (r *Recorder) Record(ctx context.Context, entries []queryfile.Entry) ([]queryfile.Entry, error) {
+func (r *Golden) Record(ctx context.Context, entries []queryfile.Entry) ([]queryfile.Entry, error) {
 	reqs, err := Requests(entries)
 	if err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func (r *Recorder) Record(ctx context.Context, entries []queryfile.Entry) ([]que
 // When a request runs a mutation, every request is sent, one at a time in
 // the order given, none left out as a duplicate: a write changes the
 // answers after it, so the answers are those of that order.
-func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]Answer, error) {
+func (r *Golden) fetch(ctx context.Context, target string, reqs []Request) ([]Answer, error) {
 	distinct, of := dedupe(reqs)
 	conns := r.Connections
 	if conns <= 0 {
@@ -195,7 +195,7 @@ func (r *Recorder) fetch(ctx context.Context, target string, reqs []Request) ([]
 // noAPQ reports, when every answer under --apq failed, whether the first
 // request is answered sent in full: the server does not take persisted
 // queries. A mutation is not sent again to find out.
-func (r *Recorder) noAPQ(ctx context.Context, target string, reqs []Request, ans []Answer) bool {
+func (r *Golden) noAPQ(ctx context.Context, target string, reqs []Request, ans []Answer) bool {
 	if !r.HTTP.APQ || len(reqs) == 0 || reqs[0].Mutation {
 		return false
 	}
@@ -295,7 +295,7 @@ func newTransport(client, target string, reqs []Request, o HTTPOptions) (Transpo
 	case hasGraphQLPlan(reqs) && client == "net/http":
 		return nil, &exitcode.UsageError{Err: errors.New("tasks in GraphQL steps are carried out by gqlbench's own client: --client net/http does not apply")}
 	case hasGraphQLPlan(reqs):
-		return NewSteps(target, reqs, o)
+		return NewGraphQLPlans(target, reqs, o)
 	}
 	o.Parallel = 0                       // a plan's calls at a time
 	if client == "net/http" || o.HTTP2 { // HTTP/2: net/http's, one connection per client

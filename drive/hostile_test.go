@@ -332,7 +332,7 @@ func TestResetWhileWritingIsReached(t *testing.T) {
 	}
 	// Recording: the one query's reset is no "cannot reach".
 	srv := hostile.Start(t, "reset-after-body", 0)
-	rec := &Recorder{Target: srv.URL(), HTTP: HTTPOptions{Timeout: 5 * time.Second}, Connections: 1}
+	rec := &Golden{Target: srv.URL(), HTTP: HTTPOptions{Timeout: 5 * time.Second}, Connections: 1}
 	_, err := rec.fetch(context.Background(), srv.URL(), big)
 	if err == nil || strings.Contains(err.Error(), "cannot reach") {
 		t.Errorf("error %v", err)

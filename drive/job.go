@@ -373,7 +373,7 @@ func (j *Job) expectations(ctx context.Context, reqs []Request) (string, error) 
 	case j.Verify != "":
 		return "", &exitcode.UsageError{Err: fmt.Errorf("unknown --check %q: want status (or none, to check the answers)", j.Verify)}
 	case j.Reference != "":
-		rec := Recorder{Target: j.Reference, Client: j.Client, HTTP: j.HTTP}
+		rec := Golden{Target: j.Reference, Client: j.Client, HTTP: j.HTTP}
 		ans, err := rec.fetch(ctx, j.Reference, reqs)
 		if err != nil {
 			return "", fmt.Errorf("the reference: %w", err)

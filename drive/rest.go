@@ -18,16 +18,16 @@ import (
 	"time"
 )
 
-// REST is a transport that carries out REST plans (queryfile.Plan): one
-// task is the calls of its plan, each after the call it depends on, calls
-// that do not depend on each other at the same time on up to Parallel
+// Plans is a transport that carries out plans (queryfile.Plan: REST calls,
+// or GraphQL calls for NewGraphQLPlans): one task is the calls of its plan,
+// each after the call it depends on, calls that do not depend on each other at the same time on up to Parallel
 // connections of the client (HTTP/1.1, gqlbench's own client) or as
 // streams of one HTTP/2 connection (HTTP2: h2c for http://, through Go's
 // net/http). A Conn's Do answers with one response: from the first call's
 // first byte sent to the last call's last byte received, the bytes of
 // every call summed, their number in Calls, and as body
 // {"data": the assembled answer}, checked as a GraphQL answer is.
-type REST struct {
+type Plans struct {
 	prefix   string // the base URL's path, without a trailing /
 	h1       *HTTP  // HTTP/1.1: the host, timeout and headers
 	h2url    string // HTTP/2: scheme://host
@@ -61,7 +61,7 @@ func parallelOf(o HTTPOptions) int {
 
 // NewREST returns a REST transport to the base URL base (http://HOST:PORT
 // or with a path prefix) for reqs, every one of which must have a plan.
-func NewREST(base string, reqs []Request, o HTTPOptions) (*REST, error) {
+func NewREST(base string, reqs []Request, o HTTPOptions) (*Plans, error) {
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
 		return nil, fmt.Errorf("REST target %q: want http://HOST[:PORT][/PREFIX] or https://...", base)
@@ -85,13 +85,13 @@ func NewREST(base string, reqs []Request, o HTTPOptions) (*REST, error) {
 	return r, nil
 }
 
-// NewSteps returns a transport to the GraphQL endpoint target for reqs
+// NewGraphQLPlans returns a transport to the GraphQL endpoint target for reqs
 // some of which are several GraphQL requests (Request.GraphQLPlan): each task
 // carried out as a plan whose calls are POSTs to target, each after the
 // answer it needs, with a REST plan's client (Parallel connections or
 // HTTP/2 streams). A request with one query is a plan of one call whose
 // data is the answer.
-func NewSteps(target string, reqs []Request, o HTTPOptions) (*REST, error) {
+func NewGraphQLPlans(target string, reqs []Request, o HTTPOptions) (*Plans, error) {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("target %q: want http://HOST[:PORT]/PATH or https://...", target)
@@ -129,8 +129,8 @@ func hasGraphQLPlan(reqs []Request) bool {
 
 // newPlans returns a plan transport to u's host, its calls' paths after
 // prefix.
-func newPlans(u *url.URL, prefix string, o HTTPOptions) (*REST, error) {
-	r := &REST{prefix: prefix, o: o, parallel: parallelOf(o), ua: o.UserAgent}
+func newPlans(u *url.URL, prefix string, o HTTPOptions) (*Plans, error) {
+	r := &Plans{prefix: prefix, o: o, parallel: parallelOf(o), ua: o.UserAgent}
 	if r.ua == "" {
 		r.ua = "gqlbench"
 	}
@@ -145,7 +145,7 @@ func newPlans(u *url.URL, prefix string, o HTTPOptions) (*REST, error) {
 
 // NewConn returns a client: Parallel HTTP/1.1 connections, each made on
 // its first call, or one HTTP/2 connection.
-func (r *REST) NewConn() Conn {
+func (r *Plans) NewConn() Conn {
 	c := &restConn{t: r, buf: &bytes.Buffer{}}
 	if r.h2url != "" {
 		c.h2 = newH2Client(r)
@@ -165,7 +165,7 @@ func (r *REST) NewConn() Conn {
 
 // newH2Client is a net/http client that speaks HTTP/2 only: h2c with prior
 // knowledge for http://, ALPN for https://.
-func newH2Client(r *REST) *http.Client {
+func newH2Client(r *Plans) *http.Client {
 	var p http.Protocols
 	if strings.HasPrefix(r.h2url, "https:") {
 		p.SetHTTP2(true)
@@ -178,7 +178,7 @@ func newH2Client(r *REST) *http.Client {
 
 // restConn is one REST client.
 type restConn struct {
-	t     *REST
+	t     *Plans
 	all   []*restH1
 	slots chan struct{} // HTTP/1.1 connections in use
 	mu    sync.Mutex
@@ -601,7 +601,7 @@ type partMissing string
 
 // wire appends one HTTP/1.1 request, and says where per-request header
 // values go.
-func (r *REST) wire(w []byte, method, path string, body []byte) ([]byte, int) {
+func (r *Plans) wire(w []byte, method, path string, body []byte) ([]byte, int) {
 	w = append(append(append(w, method...), ' '), path...)
 	w = append(append(append(w, " HTTP/1.1\r\nHost: "...), r.h1.host...), "\r\nUser-Agent: "...)
 	w = append(append(w, r.ua...), "\r\nAccept: application/json\r\n"...)

@@ -73,7 +73,7 @@ func (s *pipeREST) serve(c net.Conn) {
 
 // restTransport returns a REST transport for plans (each with its
 // variables) whose connections are pipes to s.
-func restTransport(t *testing.T, s *pipeREST, parallel int, plans ...string) (*REST, []Request) {
+func restTransport(t *testing.T, s *pipeREST, parallel int, plans ...string) (*Plans, []Request) {
 	t.Helper()
 	var reqs []Request
 	for i, p := range plans {

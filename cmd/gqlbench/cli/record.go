@@ -80,7 +80,7 @@ func runRecord(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	start := time.Now()
-	r := drive.Recorder{Target: *target, Client: req.client, HTTP: o, Connections: *conns}
+	r := drive.Golden{Target: *target, Client: req.client, HTTP: o, Connections: *conns}
 	golden, err := r.Record(ctx, q.Entries)
 	if err != nil {
 		return err

@@ -36,7 +36,7 @@ func TestPostGraphile(t *testing.T) {
 
 // testConformance: each instance's answer, mapped, hashes to the oracle's.
 func testConformance(t *testing.T, f *fixture, url string) {
-	rec := drive.Recorder{Target: url, HTTP: drive.HTTPOptions{Timeout: 30 * time.Second}}
+	rec := drive.Golden{Target: url, HTTP: drive.HTTPOptions{Timeout: 30 * time.Second}}
 	got, err := rec.Record(context.Background(), f.entries)
 	if err != nil {
 		t.Fatal(err)
