@@ -74,7 +74,7 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 	}
 	sum.Check = e.cfg.Check
 	sum.APQMisses = e.apqMisses.Load()
-	sum.Connects, sum.ConnectsPerRequest = connectsPerRequest(e.connects.Load(), e.all)
+	sum.Connects, sum.ConnectsPerRequest = runfile.ConnectsPerRequest(e.connects.Load(), e.all)
 	if ferr != nil && e.cfg.Log != nil {
 		fmt.Fprintf(e.cfg.Log, "load: cannot write the failures directory: %v\n", ferr)
 	}
@@ -140,19 +140,4 @@ func (e *engine) checks(sum *runfile.Summary) string {
 		return "objective " + sum.SLO + " not met: " + sum.SLOWhy
 	}
 	return ""
-}
-
-// connectsPerRequest is the connections made inside requests' time, and
-// per request sent (every interval, warm-up included).
-func connectsPerRequest(connects int64, ivs []*runfile.Interval) (int64, float64) {
-	var n int64
-	for _, iv := range ivs {
-		for _, t := range iv.Templates {
-			n += t.Count
-		}
-	}
-	if connects == 0 || n == 0 {
-		return connects, 0
-	}
-	return connects, float64(connects) / float64(n)
 }

@@ -325,6 +325,7 @@ func mergeSummary(out *File, files []*File) *Summary {
 				sum.End = fs.End
 			}
 			sum.ElapsedNS = max(sum.ElapsedNS, fs.ElapsedNS)
+			sum.Connects += fs.Connects
 			if fs.DriverLimit {
 				sum.DriverLimit = true
 				drivers = append(drivers, fmt.Sprintf("file %d: %s", i+1, fs.DriverWhy))
@@ -344,6 +345,7 @@ func mergeSummary(out *File, files []*File) *Summary {
 	}
 	sum.Reason = strings.Join(reasons, "; ")
 	sum.DriverWhy = strings.Join(drivers, "; ")
+	sum.Connects, sum.ConnectsPerRequest = ConnectsPerRequest(sum.Connects, out.Intervals)
 	if sum.SLO != "" && out.Header.ModeTraits().SLOAtEnd {
 		if slo, err := measure.ParseSLO(sum.SLO); err == nil {
 			qet, _, lat := s.Hists()
@@ -393,4 +395,20 @@ func RampOf(ivs []*Interval) *Ramp {
 		r.MaxUsers = max(r.MaxUsers, iv.Users)
 	}
 	return r
+}
+
+// ConnectsPerRequest is the connections made inside requests' time, and
+// per request sent (every interval, warm-up included): a run's, or the sum
+// of merged runs' over their merged intervals.
+func ConnectsPerRequest(connects int64, ivs []*Interval) (int64, float64) {
+	var n int64
+	for _, iv := range ivs {
+		for _, t := range iv.Templates {
+			n += t.Count
+		}
+	}
+	if connects == 0 || n == 0 {
+		return connects, 0
+	}
+	return connects, float64(connects) / float64(n)
 }

@@ -184,6 +184,7 @@ func TestReadRejects(t *testing.T) {
 func TestMerge(t *testing.T) {
 	a, _ := Read(bytes.NewReader(sampleFile(t, "a", []int64{1000, 2000, 3000})))
 	b, _ := Read(bytes.NewReader(sampleFile(t, "b", []int64{5000, 7_000_000})))
+	a.Summary.Connects, b.Summary.Connects = 3, 2 // connections made inside requests' time
 	m, err := Merge([]*File{a, b})
 	if err != nil {
 		t.Fatal(err)
@@ -201,6 +202,9 @@ func TestMerge(t *testing.T) {
 	}
 	if m.Summary.Total.Count != 10 || m.Summary.Total.QET.Max != want.Max() || m.Summary.Generators != 2 {
 		t.Errorf("summary %+v", m.Summary.Total)
+	}
+	if m.Summary.Connects != 5 || m.Summary.ConnectsPerRequest != 0.5 {
+		t.Errorf("merged connects %d, %.2f per request; want the files' 3 + 2 over their 10 requests", m.Summary.Connects, m.Summary.ConnectsPerRequest)
 	}
 	// The merged file reads back as it was written.
 	var buf bytes.Buffer
