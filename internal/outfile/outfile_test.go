@@ -6,48 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/gqlbench/gqlbench/internal/outfile"
+	"github.com/gqlbench/gqlbench/internal/outfile/outfiletest"
 )
-
-// devNullNumber is /dev/null's device number, major 1 minor 3, as Linux
-// encodes it for mknod.
-const devNullNumber = 1<<8 | 3
-
-// mknodNull makes a character device like /dev/null at dir/name, or skips
-// the test where that is not allowed (not root, a restricted container).
-func mknodNull(t *testing.T, dir, name string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, devNullNumber); err != nil {
-		t.Skipf("cannot make a character device with mknod (needs root; CI runs as root): %v", err)
-	}
-	return p
-}
-
-// mkfifo makes a FIFO at dir/name and reads it whole on a goroutine; the
-// returned function waits for the reader and returns what it read.
-func mkfifo(t *testing.T, dir, name string) (string, func() string) {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
-		t.Skipf("cannot make a FIFO: %v", err)
-	}
-	got := make(chan string, 1)
-	go func() {
-		f, err := os.Open(p) // blocks until the writer opens
-		if err != nil {
-			got <- "open: " + err.Error()
-			return
-		}
-		b, _ := io.ReadAll(f)
-		f.Close()
-		got <- string(b)
-	}()
-	return p, func() string { return <-got }
-}
 
 // isCharDevice says whether p is still a character device.
 func isCharDevice(t *testing.T, p string) bool {
@@ -68,7 +31,7 @@ func writeHello(w io.Writer) error { _, err := io.WriteString(w, "hello\n"); ret
 // straight into it, and the device is still one; no temporary file is left.
 func TestWriteFileDevice(t *testing.T) {
 	dir := t.TempDir()
-	dev := mknodNull(t, dir, "null")
+	dev := outfiletest.NullDevice(t, dir, "null")
 	if err := outfile.WriteFile(dev, 0o644, writeHello); err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +63,7 @@ func TestWriteFileDevice(t *testing.T) {
 // and by Open.
 func TestWriteFileFIFO(t *testing.T) {
 	dir := t.TempDir()
-	p, read := mkfifo(t, dir, "pipe")
+	p, read := outfiletest.FIFO(t, dir, "pipe")
 	if err := outfile.WriteFile(p, 0o644, writeHello); err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +74,7 @@ func TestWriteFileFIFO(t *testing.T) {
 		t.Fatal("the FIFO was replaced")
 	}
 	os.Remove(p)
-	p, read = mkfifo(t, dir, "pipe2")
+	p, read = outfiletest.FIFO(t, dir, "pipe2")
 	f, err := outfile.Open(p, 0o644)
 	if err != nil {
 		t.Fatal(err)

@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"io"
+	"github.com/gqlbench/gqlbench/internal/outfile/outfiletest"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/gqlbench/gqlbench/exitcode"
@@ -17,51 +16,12 @@ import (
 // renamed a temporary file onto /dev/null broke every program of the
 // machine that writes to it.
 
-// mknodNull makes a character device like /dev/null (major 1, minor 3) at
-// dir/null, or skips the test where mknod is not allowed.
-func mknodNull(t *testing.T, dir string) string {
-	t.Helper()
-	p := filepath.Join(dir, "null")
-	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
-		t.Skipf("cannot make a character device with mknod (needs root, as CI runs): %v", err)
-	}
-	return p
-}
-
 // stillCharDevice fails the test when p is no longer a character device.
 func stillCharDevice(t *testing.T, p, after string) {
 	t.Helper()
 	fi, err := os.Lstat(p)
 	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		t.Fatalf("after %s, %s is no longer a character device (%v, %v)", after, p, fi.Mode(), err)
-	}
-}
-
-// fifo makes a FIFO at dir/name and reads it on a goroutine: got waits for
-// the reader's end and returns what it read.
-func fifo(t *testing.T, dir, name string) (path string, got func() string) {
-	t.Helper()
-	path = filepath.Join(dir, name)
-	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("cannot make a FIFO: %v", err)
-	}
-	ch := make(chan string, 1)
-	go func() {
-		f, err := os.Open(path)
-		if err != nil {
-			ch <- "open: " + err.Error()
-			return
-		}
-		b, _ := io.ReadAll(f)
-		f.Close()
-		ch <- string(b)
-	}()
-	return path, func() string {
-		fi, err := os.Lstat(path)
-		if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
-			t.Errorf("%s is no longer a FIFO (%v)", path, err)
-		}
-		return <-ch
 	}
 }
 
@@ -86,7 +46,7 @@ func onlyEntries(t *testing.T, dir string, names ...string) {
 func TestOutputsOntoADevice(t *testing.T) {
 	work := t.TempDir()
 	devDir := t.TempDir()
-	dev := mknodNull(t, devDir)
+	dev := outfiletest.NullDevice(t, devDir, "null")
 	meta := writeTestMeta(t, work)
 	url := graphqlServer(t)
 	q := writeQueries(t, work, 2, "")
@@ -148,7 +108,7 @@ func TestOutputsIntoAFIFO(t *testing.T) {
 	url := graphqlServer(t)
 	q := writeQueries(t, work, 2, "")
 
-	p, got := fifo(t, pipes, "queries")
+	p, got := outfiletest.FIFO(t, pipes, "queries")
 	if code, _, stderr := run("queries", "--meta", meta, "--per-template", "1", "--templates", "3", "-o", p); code != exitcode.OK {
 		t.Fatalf("queries: exit %d: %s", code, stderr)
 	}
@@ -156,7 +116,7 @@ func TestOutputsIntoAFIFO(t *testing.T) {
 		t.Errorf("the reader of the queries FIFO got %q", s)
 	}
 
-	p, got = fifo(t, pipes, "meta")
+	p, got = outfiletest.FIFO(t, pipes, "meta")
 	if code, _, stderr := run("gen", "--sf", "1", "--db", "sqlite:"+filepath.Join(work, "x.db"), "--meta", p, "--quiet"); code != exitcode.OK {
 		t.Fatalf("gen --meta: exit %d: %s", code, stderr)
 	}
@@ -164,7 +124,7 @@ func TestOutputsIntoAFIFO(t *testing.T) {
 		t.Errorf("the reader of the metadata FIFO got %.200q", s)
 	}
 
-	p, got = fifo(t, pipes, "run")
+	p, got = outfiletest.FIFO(t, pipes, "run")
 	if code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "100ms", "--runs", "1", "--quiet", "-o", p); code != exitcode.OK {
 		t.Fatalf("load: exit %d: %s", code, stderr)
 	}
@@ -172,7 +132,7 @@ func TestOutputsIntoAFIFO(t *testing.T) {
 		t.Errorf("the reader of the run FIFO got no summary line: %.300q", s)
 	}
 
-	p, got = fifo(t, pipes, "dump")
+	p, got = outfiletest.FIFO(t, pipes, "dump")
 	if code, _, stderr := run("gen", "--sf", "1", "--format", "sql-postgres", "-o", p, "--quiet"); code != exitcode.OK {
 		t.Fatalf("gen --format: exit %d: %s", code, stderr)
 	}
