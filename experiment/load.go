@@ -16,6 +16,7 @@ import (
 	"github.com/gqlbench/gqlbench/measure/pgstat"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/server"
 )
 
 // runSpec is one load run against a server.
@@ -157,6 +158,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		job.PairedTarget = s.target(r.paired, other)
 	}
 	r.setHTTP2(job)
+	job.WatchRuntime = runtimeURLs(srv, r.paired)
 	if r.paired == nil { // paired: the two servers' statements would be mixed
 		if c := s.statements(ctx, srv.Spec.DB); c != nil {
 			defer c.Close()
@@ -190,6 +192,19 @@ func (s *session) watched(srv *Server, r runSpec) []int {
 		watch = append(watch, s.postmaster)
 	}
 	return watch
+}
+
+// runtimeURLs maps the servers of gqlbench's own Go variants among srvs
+// to their runtime metrics endpoint (server.MetricsPath), scraped with
+// every interval's sample; the peers and a --target have none.
+func runtimeURLs(srvs ...*Server) map[int]string {
+	m := map[int]string{}
+	for _, srv := range srvs {
+		if srv != nil && srv.PID > 0 && srv.GoRuntime() {
+			m[srv.PID] = srv.Base() + server.MetricsPath
+		}
+	}
+	return m
 }
 
 // outcome records a run's summary, when it has one, in the result and the
