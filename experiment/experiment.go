@@ -39,6 +39,7 @@ type Common struct {
 type Result struct {
 	Runs     []string // the run files, in the order they were written
 	HTML, MD string   // the report files ("" when no report could be made)
+	JSON     string   // the report as JSON (report.json), beside them
 	Wrong    int64    // wrong answers over every run
 	Errors   int64    // failed requests over every run
 }
@@ -240,8 +241,8 @@ func (s *session) tryServer(ctx context.Context, variant, db string, pool int, t
 }
 
 // startServer starts a server and tracks it until stopServer.
-func (s *session) startServer(ctx context.Context, variant, db string, pool int, tag string) (*Server, error) {
-	spec := ServerSpec{Exe: s.Exe, Variant: variant, DB: db, Pool: pool, CPU: s.serverCPU,
+func (s *session) startServer(ctx context.Context, variant, db string, pool int, tag string, args ...string) (*Server, error) {
+	spec := ServerSpec{Exe: s.Exe, Variant: variant, DB: db, Pool: pool, CPU: s.serverCPU, Args: args,
 		LogPath: filepath.Join(s.Dir, "logs", tag+".log")}
 	t := time.Now()
 	srv, err := StartServer(ctx, spec)

@@ -13,6 +13,7 @@ import (
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/internal/outfile"
+	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/measure/pgstat"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -46,6 +47,12 @@ type runSpec struct {
 	// http2 is the APIs spoken to over HTTP/2: "" none, "both", or
 	// drive.APIREST or drive.APIGraphQL only.
 	http2 string
+	// think is the closed loop's and the ramp's think time (uniform in
+	// [0, think]); rampRate, maxClients and slo are the ramp's (drive.Config).
+	think      time.Duration
+	rampRate   float64
+	maxClients int
+	slo        measure.SLO
 }
 
 // setHTTP2 sets job's HTTP/2 as r says: in a paired run for the side
@@ -125,7 +132,8 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		return err
 	}
 	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
-		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group}
+		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group,
+		Think: r.think, RampRate: r.rampRate, MaxClients: r.maxClients, SLO: r.slo}
 	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}

@@ -77,7 +77,9 @@ func ReadRuntime() RuntimeSnapshot {
 }
 
 // Metrics serves ReadRuntime as JSON at MetricsPath (GET only) and hands
-// every other path to next. The runtime's figures say nothing of the
+// every other path to next. With ?gc=1 it collects garbage first
+// (runtime.GC), so the live heap is what is live now: a soak's reading
+// before and after its load, never during it. The runtime's figures say nothing of the
 // data, but they do tell a stranger how busy and how big the server is:
 // `gqlbench serve` mounts it on a loopback address only, unless asked
 // (--debug-metrics).
@@ -91,6 +93,9 @@ func Metrics(next http.Handler) http.Handler {
 			w.Header().Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed: GET "+MetricsPath, http.StatusMethodNotAllowed)
 			return
+		}
+		if r.URL.Query().Get("gc") == "1" { // a settled reading: what is live now, not at the last cycle
+			runtime.GC()
 		}
 		b, err := json.Marshal(ReadRuntime())
 		if err != nil {

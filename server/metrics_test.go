@@ -32,6 +32,15 @@ func TestMetricsServesTheRuntime(t *testing.T) {
 		t.Errorf("implausible readings: %v", snap.Metrics)
 	}
 	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", MetricsPath+"?gc=1", nil))
+	var after RuntimeSnapshot
+	if err := json.Unmarshal(rec.Body.Bytes(), &after); err != nil {
+		t.Fatal(err)
+	}
+	if after.Metrics["/gc/cycles/total:gc-cycles"] <= snap.Metrics["/gc/cycles/total:gc-cycles"] {
+		t.Errorf("?gc=1 ran no GC cycle: %v then %v", snap.Metrics["/gc/cycles/total:gc-cycles"], after.Metrics["/gc/cycles/total:gc-cycles"])
+	}
+	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("POST", MetricsPath, nil))
 	if rec.Code != http.StatusMethodNotAllowed {
 		t.Errorf("POST: %d", rec.Code)
