@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/sameoutput.py — are two result directories the same except for measured numbers?
 
-    bench/sameoutput.py OLD_DIR NEW_DIR
+    bench/sameoutput.py OLD_DIR NEW_DIR [OLD_BIN NEW_BIN]
 
 Compares every run file (*.jsonl under runs/ or beside the reports) and every report
 (report.md, report.json, report.html) of two result directories written by the same command
@@ -14,7 +14,11 @@ measured; what must not is everything else:
              pids, ports and the results directory's path. Every other line by its shape: which
              line types occur, with which members, every number replaced by 0 except run and
              step numbers and the wrong/errors counts, which must match (0 on a correct server).
-  reports    text with every number replaced by N.
+  reports    the report is a function of the run files: with OLD_BIN and NEW_BIN given, each
+             build renders every runs/ directory of OLD_DIR (HTML, Markdown, JSON, CSV) and
+             the two must be equal byte for byte, the build's version aside. Without them,
+             the reports of the two directories are compared as text with every number
+             replaced by N (measured words — a winner, a ≈ — may then differ).
 
 Prints each difference (at most 20 per file) and exits 1 when there is one; 0 when the two
 directories differ only in measured numbers. bench/sameoutput.sh runs the commands.
@@ -22,9 +26,13 @@ directories differ only in measured numbers. bench/sameoutput.sh runs the comman
 import json
 import os
 import re
+import subprocess
 import sys
 
 KEEP_NUMBERS = {"run", "step", "wrong", "errors", "warmup"}
+# Members whose presence itself is measured: a tail interval (requests in flight when the
+# window closed), an interval collected late, the count of those.
+TIMED = {"tail", "collected_late_ns", "late_intervals"}
 VOLATILE_HEADER = {"generator", "machine", "start"}
 PORT = re.compile(r"127\.0\.0\.1:\d+")
 NUMBER = re.compile(r"[-+]?\d[\d,]*(\.\d+)?([eE][-+]?\d+)?")
@@ -58,7 +66,7 @@ def shape(v, key=None):
         return "H" if v.startswith("HISTF") else ("T" if key in ("end", "start") else v)
     if isinstance(v, list):
         return [shape(x, key) for x in v]
-    return {k: shape(x, k) for k, x in v.items()}
+    return {k: shape(x, k) for k, x in v.items() if k not in TIMED}
 
 
 def runfile(path, root):
@@ -70,10 +78,11 @@ def runfile(path, root):
             if obj.get("type") == "header":
                 out.append(json.dumps(header(obj, root), sort_keys=True))
                 continue
+            if obj.get("type") == "interval":
+                # how many intervals a run has depends on timing: their shapes, as a set
+                obj = {k: v for k, v in obj.items() if k not in ("run", "index")}
             s = json.dumps(shape(obj), sort_keys=True)
             if obj.get("type") == "interval":
-                # intervals' number depends on timing (a tail interval or not): their shapes
-                # as a set
                 s = scrub(s, root)
                 if s in seen:
                     continue
@@ -105,11 +114,45 @@ def files(root):
     return got
 
 
+def render(binary, runs, fmt):
+    files = sorted(os.path.join(runs, n) for n in os.listdir(runs) if n.endswith(".jsonl"))
+    out = subprocess.run([binary, "report", "--quiet", "--format", fmt] + files,
+                         capture_output=True, check=False)
+    if out.returncode not in (0, 3):
+        sys.exit(f"{binary} report {runs}: exit {out.returncode}: {out.stderr.decode()[-500:]}")
+    return out.stdout.decode(errors="replace")
+
+
+def reports(old_bin, new_bin, root):
+    """Every runs/ directory under root rendered by both builds: the differences."""
+    diffs = 0
+    version = re.compile(r"gqlbench[ /]v?[0-9][^\s<\"]*|commit [0-9a-f]{7,40}")
+    for d, subdirs, _ in os.walk(root):
+        if os.path.basename(d) != "runs":
+            continue
+        for fmt in ("html", "md", "json", "csv"):
+            ro, rn = (version.sub("V", render(b, d, fmt)) for b in (old_bin, new_bin))
+            if ro == rn:
+                continue
+            diffs += 1
+            lo, ln = ro.splitlines(), rn.splitlines()
+            print(f"report of {os.path.relpath(d, root)} ({fmt}) differs:")
+            for x in [x for x in lo if x not in set(ln)][:10]:
+                print(f"  - {x[:600]}")
+            for x in [x for x in ln if x not in set(lo)][:10]:
+                print(f"  + {x[:600]}")
+    return diffs
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 5):
         sys.exit(__doc__)
-    a, b = (os.path.abspath(x) for x in sys.argv[1:])
+    a, b = (os.path.abspath(x) for x in sys.argv[1:3])
     fa, fb = files(a), files(b)
+    rendered = len(sys.argv) == 5
+    if rendered:
+        fa = {k: v for k, v in fa.items() if v is runfile}
+        fb = {k: v for k, v in fb.items() if v is runfile}
     diffs = 0
     for rel in sorted(set(fa) ^ set(fb)):
         print(f"only in {'old' if rel in fa else 'new'}: {rel}")
@@ -126,6 +169,10 @@ def main():
                 print(f"  {tag} {x[:600]}")
     n = len(set(fa) & set(fb))
     print(f"{n} files compared, {diffs} differ")
+    if rendered:
+        r = reports(os.path.abspath(sys.argv[3]), os.path.abspath(sys.argv[4]), a)
+        print(f"reports rendered by both builds: {r} differ")
+        diffs += r
     sys.exit(1 if diffs else 0)
 
 

@@ -30,5 +30,5 @@ for side in old new; do
   (cd "$work/$side" && ./gqlbench quickstart --dir results/qs >qs.out 2>qs.err) || { echo "sameoutput: $side quickstart failed: $work/$side/qs.err" >&2; exit 1; }
   (cd "$work/$side" && ./gqlbench experiment generic --quick --dir results/generic >generic.out 2>generic.err) || { echo "sameoutput: $side generic failed: $work/$side/generic.err" >&2; exit 1; }
 done
-python3 bench/sameoutput.py "$work/old/results" "$work/new/results"
+python3 bench/sameoutput.py "$work/old/results" "$work/new/results" "$work/old/gqlbench" "$work/new/gqlbench"
 echo "sameoutput: outputs kept in $work" >&2
