@@ -63,9 +63,9 @@ const soakSynopsis = `experiment soak [--variants batch] [--users 15] [--request
 
 Seed 003's memory profile test: --users closed-loop users, each sending a
 single-object query (faculty(nr), verified) at most --think apart (uniform
-in [0, think]), --requests each (the load's length is requests × think/2,
-the mean think time; the report gives the requests made) or for
---duration. Each variant's server is sampled every --sample through a
+in [0, think]), --requests each (the load lasts as long as the warm-up's
+pace takes for them, or requests × think/2 without a warm-up; the report
+gives the requests made) or for --duration. Each variant's server is sampled every --sample through a
 --warmup load, a baseline (after a forced GC), the load and --settle after
 it: RSS and CPU, and for gqlbench's Go servers the runtime's own heap in
 use, live heap, live objects and GC cycles (docs/suite.md). The verdict,
@@ -247,7 +247,7 @@ func (e Soak) phases(ctx context.Context, s *session, srv *Server, tl *timeline,
 	v := srv.Spec.Variant
 	if e.Warmup > 0 {
 		tl.setPhase("warm-up")
-		if err := load("soak-"+v+"-warmup", v+" warm-up", e.Warmup, func(*runfile.Summary) {}); err != nil {
+		if err := load("soak-"+v+"-warmup", v+" warm-up", e.Warmup, func(sum *runfile.Summary) { r.warmRate = sum.Throughput.Mean }); err != nil {
 			return err
 		}
 	}
@@ -258,7 +258,11 @@ func (e Soak) phases(ctx context.Context, s *session, srv *Server, tl *timeline,
 	r.baseline = tl.sample(true)
 	tl.setPhase("load")
 	r.loadFrom = time.Since(tl.start).Seconds()
-	err := load("soak-"+v, fmt.Sprintf("%s soak %d users", v, e.Users), e.loadDuration(), func(sum *runfile.Summary) { r.sum = sum })
+	d := e.loadDuration()
+	if e.Duration == 0 && r.warmRate > 0 { // a user's cycle as the warm-up measured it: think, answer, the timers' own delay
+		d = time.Duration(float64(e.Requests*e.Users) / r.warmRate * float64(time.Second))
+	}
+	err := load("soak-"+v, fmt.Sprintf("%s soak %d users, %v", v, e.Users, d.Round(time.Second)), d, func(sum *runfile.Summary) { r.sum = sum })
 	r.loadTo = time.Since(tl.start).Seconds()
 	if err != nil {
 		return err
@@ -279,7 +283,7 @@ func isGoVariant(v string) bool {
 
 // config discloses the parameters.
 func (e Soak) config() [][2]string {
-	length := fmt.Sprintf("%d requests per user at most %v apart: %v at the mean think time %v", e.Requests, e.Think, e.loadDuration(), e.Think/2)
+	length := fmt.Sprintf("%d requests per user at most %v apart: as long as the warm-up's pace takes for them (%v at the mean think time %v alone)", e.Requests, e.Think, e.loadDuration(), e.Think/2)
 	if e.Duration > 0 {
 		length = fmt.Sprintf("%v, requests at most %v apart", e.Duration, e.Think)
 	}

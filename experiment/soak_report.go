@@ -17,6 +17,7 @@ type soakResult struct {
 	users     int
 	points    []memPoint
 	sum       *runfile.Summary // the load's run
+	warmRate  float64          // the warm-up's answers/s: the load's length for --requests
 
 	baseline, after  memPoint // read after a forced GC
 	settled          bool     // the settle period completed
