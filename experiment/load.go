@@ -54,6 +54,9 @@ type runSpec struct {
 	rampRate   float64
 	maxClients int
 	slo        measure.SLO
+	// rate and connections are the open loop's (drive.Config).
+	rate        float64
+	connections int
 }
 
 // setHTTP2 sets job's HTTP/2 as r says: in a paired run for the side
@@ -134,7 +137,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	}
 	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
 		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group,
-		Think: r.think, RampRate: r.rampRate, MaxClients: r.maxClients, SLO: r.slo}
+		Think: r.think, RampRate: r.rampRate, MaxClients: r.maxClients, SLO: r.slo, Rate: r.rate, Connections: r.connections}
 	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,11 +22,12 @@ import (
 // fetch and single-object mutation through a variant's GraphQL endpoint and
 // through a REST control (serve rest's handlers mounted beside it in the
 // same process: `serve VARIANT --rest-control`), closed-loop users each a
-// request at most Think apart. GraphQL and REST are compared at a matched
-// arrival rate (both at Think) and at the seed's settings (REST at
-// SeedRESTThink), each Runs times in alternation, on the server's CPU, its
-// GC time (the Go runtime's own), throughput and latency, with seed 003's
-// thresholds as pass/fail lines.
+// request at most Think apart. GraphQL and REST are compared at the same
+// arrival rate (open loop at Rate: CPU and GC time), with the same users
+// and think time (closed loop: throughput) and at the seed's settings
+// (REST at SeedRESTThink), each Runs times in alternation, on the server's
+// CPU, its GC time (the Go runtime's own), throughput and latency, with
+// seed 003's thresholds as pass/fail lines.
 type Overhead struct {
 	Common
 	SF       int
@@ -38,7 +40,10 @@ type Overhead struct {
 	SeedRESTThink time.Duration // REST's at the seed's settings (seed 003: 15 ms); 0: not run
 	Duration      time.Duration // each run
 	Warmup        time.Duration // each API's warm-up run, before the measured ones
-	Runs          int           // measured runs of each side and setting
+	// Rate is the matched comparison's arrival rate (open loop, both
+	// APIs); 0: MatchedShare of the slower API's warm-up throughput.
+	Rate float64
+	Runs int // measured runs of each side and setting
 	// Thresholds (seed 003's): GraphQL's CPU at most MaxCPU percentage
 	// points above REST's, its GC time at most MaxGC points above, its
 	// throughput at most MaxDrop percent below.
@@ -59,24 +64,27 @@ func init() {
 	})
 }
 
-const overheadSynopsis = `experiment overhead [--variants batch] [--scale 0.05] [--think 30ms] [--seed-rest-think 15ms] [--duration 20s] [--runs 3] [--max-cpu-increase 5] [--max-gc-increase 1] [--max-throughput-drop 10] [--quick] [flags]
+const overheadSynopsis = `experiment overhead [--variants batch] [--scale 0.05] [--think 30ms] [--rate R] [--seed-rest-think 15ms] [--duration 20s] [--runs 3] [--max-cpu-increase 5] [--max-gc-increase 1] [--max-throughput-drop 10] [--quick] [flags]
 
 Seed 003's general usage load test: how much a variant's GraphQL layer costs
 over a REST control doing the same work in the same process (serve VARIANT
 --rest-control mounts serve rest's API beside the GraphQL endpoint: one
 runtime, one CPU budget, the same database). Seed 003's users — 300 querying
 one object and 300 mutating one, each a request at most 30 ms apart — times
---scale, against each API, every answer verified on both. Compared at a
-matched arrival rate (both APIs at --think) and at the seed's own settings
-(REST at --seed-rest-think, 15 ms, which makes REST's load twice GraphQL's),
---runs times each in alternation: the server's CPU utilisation, its GC time
-(the Go runtime's own, /debug/metrics), throughput and latency, GraphQL
-against REST with the spread over the runs, and seed 003's thresholds as
-pass/fail lines on the matched comparison (GraphQL's CPU at most 5 points
-above REST's, GC time at most 1 point above, throughput at most 10 %
-below). The peers have no REST control in their process: serve rest runs
-beside them as a process of its own, and their GC time is not measured.
---quick: 6 + 6 users, 2 runs of 4 s.`
+--scale, every answer of both APIs verified. Three comparisons, --runs times
+each in alternation: the same arrival rate (open loop at --rate, by default
+80 % of the slower API's warm-up throughput: the same requests a second,
+so CPU and GC time differ by GraphQL's cost), the same users and think time
+(closed loop at --think: how many answers each API gives them), and the
+seed's own settings (REST at --seed-rest-think, 15 ms, so REST's users send
+twice as often). Reported: the server's CPU utilisation, its GC time (the Go
+runtime's own, /debug/metrics), throughput, latency and RSS, GraphQL against
+REST with the spread over the runs, and seed 003's thresholds as pass/fail
+lines: GraphQL's CPU at most 5 points and its GC time at most 1 point above
+REST's at the same rate, its throughput at most 10 % below REST's with the
+same users. The peers have no REST control in their process: serve rest
+runs beside them as a process of its own, and their GC time is not
+measured. --quick: 6 + 6 users, 2 rounds of 4 s runs, about a minute.`
 
 func overheadFlags(fs *flag.FlagSet) Setup {
 	var e Overhead
@@ -89,6 +97,7 @@ func overheadFlags(fs *flag.FlagSet) Setup {
 	fs.DurationVar(&e.SeedRESTThink, "seed-rest-think", 15*time.Millisecond, "REST's think time at the seed's settings (0: leave them out)")
 	fs.DurationVar(&e.Duration, "duration", 20*time.Second, "each run")
 	fs.DurationVar(&e.Warmup, "warmup", 3*time.Second, "each API's warm-up run before the measured ones")
+	fs.Float64Var(&e.Rate, "rate", 0, "the matched comparison's arrival rate, requests/s, open loop on both APIs (0: 80 % of the slower API's warm-up throughput)")
 	fs.IntVar(&e.Runs, "runs", 3, "measured runs of each API and setting, in alternation")
 	fs.Float64Var(&e.MaxCPU, "max-cpu-increase", 5, "GraphQL's CPU utilisation at most this many percentage points above REST's (seed 003: 5)")
 	fs.Float64Var(&e.MaxGC, "max-gc-increase", 1, "GraphQL's GC time at most this many percentage points above REST's (seed 003: 1)")
@@ -105,8 +114,8 @@ func (e *Overhead) check() error {
 	switch {
 	case e.Scale <= 0 || e.Scale > 1:
 		return usagef("--scale must be in (0, 1]")
-	case e.Think < 0 || e.SeedRESTThink < 0 || e.Warmup < 0:
-		return usagef("--think, --seed-rest-think and --warmup must not be negative")
+	case e.Think < 0 || e.SeedRESTThink < 0 || e.Warmup < 0 || e.Rate < 0:
+		return usagef("--think, --seed-rest-think, --warmup and --rate must not be negative")
 	case e.Duration <= 0:
 		return usagef("--duration must be positive")
 	case e.Runs < 1 || e.Pool < 1:
@@ -224,24 +233,25 @@ func (e Overhead) variant(ctx context.Context, s *session, r *ovhVariant, url, d
 		entries = append(entries, byLabel(qf.Entries, labelWrite)...)
 	}
 	users := len(entries) // one entry each: the first half query, the second mutate
-	sides := []ovhSide{{api: drive.APIGraphQL, setting: "matched", think: e.Think, srv: gql}, {api: drive.APIREST, setting: "matched", think: e.Think, srv: rest}}
-	if e.SeedRESTThink > 0 && e.SeedRESTThink != e.Think {
-		sides = append(sides, ovhSide{api: drive.APIREST, setting: "seed", think: e.SeedRESTThink, srv: rest})
-	}
+	closed := []ovhSide{{api: drive.APIGraphQL, setting: "closed", think: e.Think, srv: gql}, {api: drive.APIREST, setting: "closed", think: e.Think, srv: rest}}
 	one := func(sd ovhSide, name string, d time.Duration, warm bool, into func(*ovhRun)) error {
 		series := v + " " + sd.series()
 		if warm {
 			series += " warm-up"
 		}
+		spec := runSpec{name: name, what: fmt.Sprintf("%s %s", v, series[len(v)+1:]), queries: qf, entries: entries,
+			mode: drive.Closed, clients: users, duration: d, runs: 1, think: sd.think, api: sd.api, check: warm,
+			labels: withSeries(labels(series, e.SF, e.Pool, users, "overhead", db), series, sd.api)}
+		if sd.rate > 0 { // open loop: the same arrivals on both sides
+			spec.mode, spec.rate, spec.connections = drive.Open, sd.rate, 2*users
+		}
 		// The GC's share over the whole run: a reading just before and
 		// just after it (the intervals' own may see no GC cycle between
 		// their first and last in a short run).
 		var run *ovhRun
+		spec.done = func(path string, sum *runfile.Summary) { run = ovhRunOf(path, sum, r.cores) }
 		before, hasRT := readRuntime(ctx, sd.srv)
-		err := s.run(ctx, sd.srv, runSpec{name: name, what: fmt.Sprintf("%s %s", v, series[len(v)+1:]), queries: qf, entries: entries,
-			mode: drive.Closed, clients: users, duration: d, runs: 1, think: sd.think, api: sd.api, check: warm,
-			labels: withSeries(labels(series, e.SF, e.Pool, users, "overhead", db), series, sd.api),
-			done:   func(path string, sum *runfile.Summary) { run = ovhRunOf(path, sum, r.cores) }})
+		err := s.run(ctx, sd.srv, spec)
 		if run != nil && hasRT {
 			if after, ok := readRuntime(ctx, sd.srv); ok {
 				if pct, ok := measure.GCPercent(before, after); ok {
@@ -254,17 +264,34 @@ func (e Overhead) variant(ctx context.Context, s *session, r *ovhVariant, url, d
 		}
 		return err
 	}
-	for _, sd := range sides[:2] {
+	warm := map[string]float64{}
+	for _, sd := range closed {
 		if e.Warmup > 0 {
-			if err := one(sd, fmt.Sprintf("ovh-%s-%s-warmup", v, sd.api), e.Warmup, true, nil); err != nil {
+			err := one(sd, fmt.Sprintf("ovh-%s-%s-warmup", v, sd.api), e.Warmup, true, func(run *ovhRun) { warm[sd.api] = run.throughput })
+			if err != nil {
 				return skipped(err)
 			}
 		}
 	}
+	r.rate = e.matchedRate(warm)
+	var sides []ovhSide
+	if r.rate > 0 {
+		sides = append(sides, ovhSide{api: drive.APIGraphQL, setting: "matched", rate: r.rate, srv: gql}, ovhSide{api: drive.APIREST, setting: "matched", rate: r.rate, srv: rest})
+	} else {
+		s.warn("%s: no matched-rate comparison: give --rate, or a --warmup to measure it by", v)
+	}
+	sides = append(sides, closed...)
+	if e.SeedRESTThink > 0 && e.SeedRESTThink != e.Think {
+		sides = append(sides, ovhSide{api: drive.APIREST, setting: "seed", think: e.SeedRESTThink, srv: rest})
+	}
 	for i := range e.Runs {
-		order := sides
+		order := slices.Clone(sides)
 		if i%2 == 1 { // alternate, so that drift weighs on both sides alike
-			order = append([]ovhSide{sides[1], sides[0]}, sides[2:]...)
+			for k := 0; k+1 < len(order); k += 2 {
+				if order[k].setting == order[k+1].setting {
+					order[k], order[k+1] = order[k+1], order[k]
+				}
+			}
 		}
 		for _, sd := range order {
 			name := fmt.Sprintf("ovh-%s-%s-%s-r%d", v, sd.api, sd.setting, i+1)
@@ -279,6 +306,25 @@ func (e Overhead) variant(ctx context.Context, s *session, r *ovhVariant, url, d
 	}
 	return nil
 }
+
+// matchedRate is the open loop's rate of the matched comparison: --rate,
+// or MatchedShare of the slower API's warm-up throughput (both APIs then
+// keep up, and the same requests arrive at both); 0 when unknown.
+func (e Overhead) matchedRate(warm map[string]float64) float64 {
+	if e.Rate > 0 {
+		return e.Rate
+	}
+	g, r := warm[drive.APIGraphQL], warm[drive.APIREST]
+	if g <= 0 || r <= 0 {
+		return 0
+	}
+	return math.Round(MatchedShare * min(g, r))
+}
+
+// MatchedShare is the share of the slower API's closed-loop warm-up
+// throughput at which the matched comparison offers both APIs the same
+// arrivals: below both APIs' capacity, so that neither falls behind.
+const MatchedShare = 0.8
 
 // readRuntime reads srv's runtime metrics now, without a GC; ok is false
 // for a server without them.

@@ -23,20 +23,24 @@ func TestOverhead(t *testing.T) {
 	runs := runFiles(t, dir)
 	var names []string
 	for _, api := range []string{"graphql", "rest"} {
-		names = append(names, "ovh-batch-"+api+"-warmup")
-		for _, r := range []string{"1", "2"} {
-			names = append(names, "ovh-batch-"+api+"-matched-r"+r)
-		}
+		names = append(names, "ovh-batch-"+api+"-warmup", "ovh-batch-"+api+"-matched-r1", "ovh-batch-"+api+"-matched-r2")
 	}
-	names = append(names, "ovh-batch-rest-seed-r1", "ovh-batch-rest-seed-r2")
+	for _, r := range []string{"1", "2"} {
+		names = append(names, "ovh-batch-rest-seed-r"+r, "ovh-batch-graphql-closed-r"+r, "ovh-batch-rest-closed-r"+r)
+	}
 	wantRuns(t, runs, names...)
 	for name, f := range runs {
 		checkCorrect(t, name, f)
 		if f.Summary.Templates["one-read"] == nil || f.Summary.Templates["one-write"] == nil {
 			t.Errorf("%s: want the querying and the mutating users: %v", name, keys(f.Summary.Templates))
 		}
-		if f.Header.Params.Clients != 6 || f.Header.Params.ThinkNS != 30e6 && !strings.Contains(name, "seed") {
-			t.Errorf("%s: %d clients, think %d ns", name, f.Header.Params.Clients, f.Header.Params.ThinkNS)
+		switch p := f.Header.Params; {
+		case strings.Contains(name, "matched"): // the same arrivals: open loop at the rate the warm-ups set
+			if f.Header.Mode != "open" || p.Rate <= 0 || p.Rate != runs["ovh-batch-graphql-matched-r1"].Header.Params.Rate {
+				t.Errorf("%s: mode %s at %v/s: want open loop, one rate for both APIs", name, f.Header.Mode, p.Rate)
+			}
+		case p.Clients != 6 || p.ThinkNS != 30e6 && !strings.Contains(name, "seed"):
+			t.Errorf("%s: %d clients, think %d ns", name, p.Clients, p.ThinkNS)
 		}
 		if strings.Contains(name, "seed") && f.Header.Params.ThinkNS != 15e6 {
 			t.Errorf("%s: the seed's REST think time is 15ms, got %d ns", name, f.Header.Params.ThinkNS)
@@ -45,12 +49,12 @@ func TestOverhead(t *testing.T) {
 			t.Errorf("%s: server pid %d: REST and GraphQL must share one process", name, pid)
 		}
 	}
-	for _, want := range []string{"batch matched CPU: ", "batch matched GC time: ", "batch matched throughput: ", "batch seed throughput: "} {
+	for _, want := range []string{"batch matched CPU: ", "batch matched GC time: ", "batch closed throughput: ", "batch seed throughput: "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no verdict line %q:\n%s", want, stdout)
 		}
 	}
-	checkReport(t, dir, "GraphQL overhead over a REST control (seed 003)", "batch: GraphQL against REST, matched arrival rate", "37,490 req/s")
+	checkReport(t, dir, "GraphQL overhead over a REST control (seed 003)", "batch: GraphQL against REST at the same arrival rate", "37,490 req/s")
 	checkNoChildren(t)
 }
 
