@@ -25,17 +25,18 @@ const (
 
 // ModeSpec is everything that makes a load mode, in one place: its name and
 // help, the parameters it uses and its settings (their defaults,
-// validation, header and flags), how it runs and what its summary reports. A new mode is one
-// file that registers its spec; the CLI, Run, the header and the summary
-// take it from the registry.
+// validation, header and flags), how it runs and what its summary
+// reports. A new mode is one file that registers its spec and defines its
+// settings; the CLI, Run, the header and the summary take it from the
+// registry.
 type ModeSpec struct {
 	Name Mode
 	// Help describes the mode for `gqlbench load --help`: its first line
 	// says what it does, the rest names its parameters.
 	Help string
-	// Params are the Config parameters the mode uses, by their flag names
-	// ("clients", "rate", ...); setting another mode's parameter is a
-	// usage error.
+	// Params are the parameters the mode's settings take, by their flag
+	// names ("clients", "rate", ...); setting another mode's parameter is
+	// a usage error.
 	Params []string
 	// Traits are what the mode measures and how (its Order is its place
 	// in help and in Modes); the header records them, and merge, the
