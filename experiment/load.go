@@ -135,9 +135,9 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	if err != nil {
 		return err
 	}
-	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
-		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group,
-		Think: r.think, RampRate: r.rampRate, MaxClients: r.maxClients, SLO: r.slo, Rate: r.rate, Connections: r.connections}
+	cfg := drive.Config{Mode: r.mode, Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, SLO: r.slo,
+		Settings: spec.Settings(drive.Params{Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1, Group: r.group,
+			Think: r.think, RampRate: r.rampRate, MaxClients: r.maxClients, Rate: r.rate, Connections: r.connections})}
 	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}
