@@ -176,6 +176,9 @@ func (l ovhVerdict) text() string {
 	if l.what == "throughput" {
 		bound = "≥"
 	}
+	if !l.gate {
+		res += " (shown, not judged)"
+	}
 	return fmt.Sprintf("%s %s: %+.2f %s (%s), threshold %s %+g: %s", l.setting, l.what, l.value, l.unit, l.detail, bound, l.limit, res)
 }
 
