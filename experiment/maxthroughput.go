@@ -30,6 +30,7 @@ type MaxThroughput struct {
 	Think        time.Duration // each user's requests every 0–Think (seed 003: 15 ms)
 	MaxUsers     int
 	Duration     time.Duration // the ramp at most
+	Warmup       time.Duration // a closed-loop load before the ramp: a cold server's first seconds are not its capacity
 	SLO          measure.SLO   // a failure too (none: errors and wrong answers only)
 	MaxErrorRate float64
 }
@@ -40,7 +41,7 @@ func init() {
 		Summary:  "seed 003: +20 users/s, a query every 0–15 ms, until failure; the throughput before it, why it stopped, the server's CPU and memory, and whether the load generator was the limit",
 		Synopsis: maxThroughputSynopsis,
 		Dir:      "gqlbench-max-throughput",
-		Quick:    [][2]string{{"duration", "30s"}, {"max-users", "600"}},
+		Quick:    [][2]string{{"duration", "30s"}, {"max-users", "600"}, {"warmup", "2s"}},
 		Flags:    maxThroughputFlags,
 	})
 }
@@ -49,7 +50,8 @@ const maxThroughputSynopsis = `experiment max-throughput [--variants batch] [--r
 
 Seed 003's max throughput test: closed-loop users, each with a connection
 and a single-object query (faculty(nr), verified) every 0–--think, added at
---ramp-rate per second (load --mode ramp) until failure: wrong answers,
+--ramp-rate per second (load --mode ramp), after a --warmup of 10 users,
+until failure: wrong answers,
 errors above --max-error-rate (timeouts included), the --slo broken on an
 interval — or the load generator itself saturating (its CPU, or its sends
 late), or --max-users, or --duration. Per variant: the summed throughput of
@@ -57,7 +59,7 @@ the best interval before the failure, the users then and at the stop, why
 it stopped, the server's CPU, RSS and heap at that point, and the load
 generator's CPU and lateness: when the generator was the limit, the figure
 is a lower bound of the server's (seed 003 "ran out of client machines").
---quick: at most 30 s and 600 users.`
+--quick: a 2 s warm-up, at most 30 s and 600 users.`
 
 func maxThroughputFlags(fs *flag.FlagSet) Setup {
 	var e MaxThroughput
@@ -69,6 +71,7 @@ func maxThroughputFlags(fs *flag.FlagSet) Setup {
 	fs.DurationVar(&e.Think, "think", 15*time.Millisecond, "each user's next query 0 to this after an answer (seed 003: 0–15 ms)")
 	fs.IntVar(&e.MaxUsers, "max-users", 2000, "users at most")
 	fs.DurationVar(&e.Duration, "duration", 2*time.Minute, "the ramp at most")
+	fs.DurationVar(&e.Warmup, "warmup", 5*time.Second, "a closed-loop load of 10 users before the ramp (its own run file), so that the ramp meets a warm server (0: none)")
 	slo := fs.String("slo", "p99<1s", "a latency objective whose breach on an interval is a failure, e.g. 'p99<500ms' (\"\": none)")
 	fs.Float64Var(&e.MaxErrorRate, "max-error-rate", 0, "the share of an interval's requests that may fail before it counts as a failure (0: any error)")
 	return newSetup(&e, func() error {
@@ -90,8 +93,8 @@ func (e *MaxThroughput) check() error {
 	switch {
 	case e.RampRate <= 0 || e.MaxUsers < 1 || e.Pool < 1:
 		return usagef("--ramp-rate must be positive, --max-users and --pool at least 1")
-	case e.Think < 0 || e.Duration <= 0:
-		return usagef("--think must not be negative, --duration must be positive")
+	case e.Think < 0 || e.Warmup < 0 || e.Duration <= 0:
+		return usagef("--think and --warmup must not be negative, --duration must be positive")
 	case e.MaxErrorRate < 0 || e.MaxErrorRate >= 1:
 		return usagef("--max-error-rate must be in [0, 1)")
 	}
@@ -158,8 +161,20 @@ func (e MaxThroughput) variant(ctx context.Context, s *session, v, url, db strin
 		return nil, err
 	}
 	defer s.stopServer(srv)
+	entries := byLabel(qf.Entries, labelRead)
+	if e.Warmup > 0 {
+		const users = 10
+		err := s.run(ctx, srv, runSpec{name: "mt-" + v + "-warmup", what: v + " warm-up", queries: qf, entries: entries, mode: drive.Closed,
+			clients: users, duration: e.Warmup, runs: 1, think: e.Think, check: true, labels: labels(v+" warm-up", e.SF, e.Pool, users, "max-throughput", db)})
+		if err == errSkip {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	var r *mtResult
-	err = s.run(ctx, srv, runSpec{name: "mt-" + v, what: v + " ramp", queries: qf, entries: byLabel(qf.Entries, labelRead),
+	err = s.run(ctx, srv, runSpec{name: "mt-" + v, what: v + " ramp", queries: qf, entries: entries,
 		mode: drive.Ramp, duration: e.Duration, think: e.Think, rampRate: e.RampRate, maxClients: e.MaxUsers, slo: e.SLO,
 		labels: labels(v, e.SF, e.Pool, e.MaxUsers, "max-throughput", db),
 		done:   func(path string, sum *runfile.Summary) { r = mtResultOf(v, path, sum, s.loadCores(), s.serverCores()) }})

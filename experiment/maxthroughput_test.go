@@ -15,12 +15,12 @@ import (
 func TestMaxThroughput(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "experiment", "max-throughput", "--dir", dir, "--ramp-rate", "20",
-		"--max-users", "20", "--duration", "3s", "--slo", "p99<30s")
+		"--max-users", "20", "--duration", "3s", "--slo", "p99<30s", "--warmup", "300ms")
 	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	runs := runFiles(t, dir)
-	wantRuns(t, runs, "mt-batch")
+	wantRuns(t, runs, "mt-batch-warmup", "mt-batch")
 	f := runs["mt-batch"]
 	checkCorrect(t, "mt-batch", f)
 	if r := f.Summary.Ramp; r == nil || r.MaxThroughput <= 0 || r.UsersAtMax < 1 || r.Stop == "" {
@@ -43,7 +43,7 @@ func TestMaxThroughput(t *testing.T) {
 func TestMaxThroughputWrongAnswers(t *testing.T) {
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "experiment", "max-throughput", "--dir", dir, "--variants", "test-wrong",
-		"--max-users", "20", "--duration", "3s")
+		"--max-users", "20", "--duration", "3s", "--warmup", "0s")
 	if code != exitcode.Check {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitcode.Check, stdout, stderr)
 	}
@@ -54,7 +54,7 @@ func TestMaxThroughputWrongAnswers(t *testing.T) {
 
 func TestMaxThroughputBadFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"--ramp-rate", "0"}, {"--max-users", "0"}, {"--duration", "0s"}, {"--slo", "p99<"}, {"--max-error-rate", "1"}, {"--think", "-1ms"},
+		{"--ramp-rate", "0"}, {"--max-users", "0"}, {"--duration", "0s"}, {"--slo", "p99<"}, {"--max-error-rate", "1"}, {"--think", "-1ms"}, {"--warmup", "-1s"},
 	} {
 		code, _, stderr := gqlbench(context.Background(), append([]string{"experiment", "max-throughput", "--dir", t.TempDir()}, args...)...)
 		if code != exitcode.Usage {
