@@ -127,6 +127,7 @@ type timeline struct {
 	start time.Time
 	rt    *measure.Runtime // nil: not a Go server of gqlbench's
 
+	smu   sync.Mutex // one sample at a time: the ticker's and a forced one share proc
 	mu    sync.Mutex
 	phase string
 	pts   []memPoint
@@ -172,6 +173,8 @@ func (tl *timeline) loop() {
 
 // sample takes a point now; forced reads the runtime after a GC.
 func (tl *timeline) sample(forced bool) memPoint {
+	tl.smu.Lock()
+	defer tl.smu.Unlock()
 	ps := tl.proc.Sample()
 	pt := memPoint{T: time.Since(tl.start).Seconds(), CPUPct: ps.CPUPercent, RSSBytes: ps.RSSBytes, Forced: forced}
 	if tl.rt != nil && !ps.Gone {
