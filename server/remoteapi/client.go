@@ -147,7 +147,9 @@ func (c *Client) Many(ctx context.Context, f Field, nrs []int64) ([]int64, error
 // says: not JSON, or not the ids asked for.
 type MalformedError struct{ Reason string }
 
-func (e *MalformedError) Error() string { return "malformed answer from the remote service: " + e.Reason }
+func (e *MalformedError) Error() string {
+	return "malformed answer from the remote service: " + e.Reason
+}
 
 // client is the HTTP client of one call and what releases it.
 func (c *Client) client() (*http.Client, func()) {
