@@ -184,7 +184,7 @@ var (
 	_ graphql.FieldInterceptor = remoteBatcher{}
 )
 
-func (remoteBatcher) ExtensionName() string                 { return "RemoteBatch" }
+func (remoteBatcher) ExtensionName() string                   { return "RemoteBatch" }
 func (remoteBatcher) Validate(graphql.ExecutableSchema) error { return nil }
 
 func (remoteBatcher) InterceptField(ctx context.Context, next graphql.Resolver) (any, error) {
@@ -224,4 +224,3 @@ func (l *lazyRemote) MarshalGQL(w io.Writer) {
 	}
 	io.WriteString(w, strconv.FormatInt(v, 10))
 }
-

@@ -15,6 +15,9 @@ const (
 	HIndex                     // Faculty.hIndex (Professor and Lecturer): 0–59
 )
 
+// NumFields is the number of remote fields.
+const NumFields = 3
+
 // Fields lists every remote field.
 var Fields = []Field{CitationCount, Ranking, HIndex}
 
