@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -31,8 +32,8 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if v.Process != nil {
-		if a.pprof != "" || a.trace {
-			return usagef("--pprof and --trace are for gqlbench's own variants, not %s", v.Name)
+		if a.pprof != "" || a.trace || a.remote.URL != "" {
+			return usagef("--pprof, --trace and --remote-url are for gqlbench's own variants, not %s", v.Name)
 		}
 		return serveProcess(ctx, env, v, server.ProcessConfig{
 			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},
@@ -57,6 +58,9 @@ type serveArgs struct {
 	timeout         time.Duration
 	maxResp, maxReq int64
 	trace           bool
+	remote          server.Remote // the remote fields (serve_remote.go)
+	remoteClient    string
+	set             map[string]bool // the flags given
 }
 
 // parseServe parses serve's flags and its one VARIANT, and checks their
@@ -74,10 +78,13 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
 	fs.BoolVar(&a.trace, "trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements (rest: a Server-Timing header with the same)")
+	remoteFlags(fs, &a)
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return nil, err
 	}
+	a.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { a.set[f.Name] = true })
 	a.from = "--db"
 	if a.db == "" && env.Getenv != nil {
 		a.db, a.from = env.Getenv(server.DBEnv), "$"+server.DBEnv
@@ -97,6 +104,9 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 		return nil, usagef("--max-response-bytes and --max-request-bytes must be positive")
 	}
 	a.variantName = pos[0]
+	if err := a.checkRemote(); err != nil {
+		return nil, err
+	}
 	return &a, nil
 }
 
@@ -138,7 +148,10 @@ func (a *serveArgs) variant(env Env) (server.Variant, dbloc.Location, error) {
 // serve starts one of gqlbench's own variants, v, on loc and serves it
 // until ctx ends.
 func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc dbloc.Location) error {
-	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait},
+	if err := a.reachRemote(ctx, env, v); err != nil {
+		return err
+	}
+	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait, Remote: a.remoteConfig(v)},
 		server.HTTPOptions{
 			MaxResponseBytes: a.maxResp,
 			Timeout:          a.timeout,
