@@ -224,7 +224,7 @@ func serveSynopsis() string {
 		}
 		fmt.Fprintf(&b, "  %-*s %s%s\n", width, v.Name, v.Summary, db)
 	}
-	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), rest's API under http://ADDR/rest/\n(docs/rest.md), health at /healthz; Ctrl-C shuts down gracefully, letting in-flight\nrequests finish.")
+	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), rest's API under http://ADDR/rest/\n(docs/rest.md), remote-api's under http://ADDR/v1/ (docs/remote-fields.md), health at\n/healthz; Ctrl-C shuts down gracefully, letting in-flight requests finish.")
 	return b.String()
 }
 
