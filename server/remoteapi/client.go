@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/server"
+	"github.com/gqlbench/gqlbench/server/trace"
 )
 
 // DefaultConns and DefaultTimeout are the client's connection limit and
@@ -180,6 +181,8 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 	}
 	hc, done := c.client()
 	defer done()
+	start := time.Now()
+	defer func() { trace.Remote(ctx, time.Since(start)) }() // the call's time, for --trace
 	resp, err := hc.Do(req)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
