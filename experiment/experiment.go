@@ -39,7 +39,6 @@ type Common struct {
 type Result struct {
 	Runs     []string // the run files, in the order they were written
 	HTML, MD string   // the report files ("" when no report could be made)
-	JSON     string   // the report as JSON (report.json), beside them
 	Wrong    int64    // wrong answers over every run
 	Errors   int64    // failed requests over every run
 }

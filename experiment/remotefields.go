@@ -201,10 +201,35 @@ func (r *RemoteFields) defaults() {
 	}
 }
 
-// Run runs the experiment.
+// Run runs the experiment. Beside report.html and report.md it writes
+// report.json, the report with the experiment's tables as data.
 func (r RemoteFields) Run(ctx context.Context) (*Result, error) {
 	r.defaults()
-	return runSession(ctx, "remote-fields", r.Common, r.run)
+	var sess *session
+	res, err := runSession(ctx, "remote-fields", r.Common, func(ctx context.Context, s *session, dbs *databases) error {
+		sess = s
+		return r.run(ctx, s, dbs)
+	})
+	if sess != nil && res != nil && res.HTML != "" {
+		if jerr := sess.writeJSONReport(); jerr != nil && err == nil {
+			err = fmt.Errorf("report: %w", jerr)
+		}
+	}
+	return res, err
+}
+
+// writeJSONReport writes Dir/report.json over the session's run files, as
+// writeReport writes the HTML and Markdown ones.
+func (s *session) writeJSONReport() error {
+	runs, err := report.ReadRuns(s.res.Runs...)
+	if err != nil {
+		return err
+	}
+	rep, err := report.Build(runs, report.Options{Title: "gqlbench " + s.name, Config: s.config, Notes: s.notes, Sections: s.sections})
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(s.Dir, "report.json"), func(w io.Writer) error { return rep.Write(w, "json") })
 }
 
 // remotePoint is one measured point of the grid.

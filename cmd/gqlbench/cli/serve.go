@@ -32,8 +32,8 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if v.Process != nil {
-		if a.pprof != "" || a.trace || a.remote.URL != "" {
-			return usagef("--pprof, --trace and --remote-url are for gqlbench's own variants, not %s", v.Name)
+		if a.pprof != "" || a.trace {
+			return usagef("--pprof and --trace are for gqlbench's own variants, not %s", v.Name)
 		}
 		return serveProcess(ctx, env, v, server.ProcessConfig{
 			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},

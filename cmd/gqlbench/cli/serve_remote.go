@@ -49,6 +49,9 @@ func (a *serveArgs) checkRemote() error {
 		if _, err := remoteapi.NewClient(a.remote); err != nil {
 			return usagef("--remote-url: %v", err)
 		}
+		if v, ok := server.Lookup(a.variantName); ok && v.Process != nil {
+			return usagef("--remote-url is for gqlbench's own variants, not %s", v.Name)
+		}
 	}
 	o := remoteapi.Options{Latency: a.remote.Latency, P99: a.remote.LatencyP99, FailureRate: a.remote.FailureRate}
 	if err := o.Check(); err != nil {
