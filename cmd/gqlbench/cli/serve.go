@@ -68,6 +68,7 @@ type serveArgs struct {
 func parseServe(env Env, args []string) (*serveArgs, error) {
 	var a serveArgs
 	fs := newFlags(env, "serve", serveSynopsis())
+	remoteFlags(fs, &a) // serve_remote.go
 	fs.StringVar(&a.db, "db", "", "database: postgres://USER:PASS@HOST:PORT/DB, a keyword/value DSN or sqlite:PATH (for the variants that need one; default $"+server.DBEnv+", which keeps a password out of the process list)")
 	fs.StringVar(&a.addr, "addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
 	fs.IntVar(&a.pool, "pool", 10, "maximum database connections")
@@ -78,7 +79,6 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
 	fs.BoolVar(&a.trace, "trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements (rest: a Server-Timing header with the same)")
-	remoteFlags(fs, &a)
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return nil, err
