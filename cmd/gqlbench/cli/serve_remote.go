@@ -72,7 +72,15 @@ func (a *serveArgs) checkRemote() error {
 
 // reachRemote checks, before v starts, that the remote service answers:
 // a server whose remote fields would all fail is no server to measure.
+// Starting remote-api, it says how the service answers.
 func (a *serveArgs) reachRemote(ctx context.Context, env Env, v server.Variant) error {
+	if v.Name == "remote-api" {
+		lat := a.remote.Latency.String()
+		if a.remote.LatencyP99 > a.remote.Latency {
+			lat = fmt.Sprintf("lognormal, median %v, p99 %v", a.remote.Latency, a.remote.LatencyP99)
+		}
+		fmt.Fprintf(env.Stderr, "serve: remote-api: latency %s, failure rate %g, draws seeded %d\n", lat, a.remote.FailureRate, a.remote.LatencySeed)
+	}
 	if a.remote.URL == "" || !v.GraphQL() {
 		return nil
 	}
