@@ -513,7 +513,7 @@ func remoteSections(points []remotePoint) []report.Section {
 		return nil
 	}
 	ratio := func(a, b *remotePoint) string {
-		if a == nil || b == nil || b.sum.Throughput.Mean == 0 {
+		if a == nil || b == nil || a.sum.Throughput.Mean == 0 || b.sum.Throughput.Mean == 0 {
 			return "–"
 		}
 		return fmt.Sprintf("%.2f×", a.sum.Throughput.Mean/b.sum.Throughput.Mean)
