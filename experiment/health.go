@@ -240,19 +240,6 @@ func metricsReachable(ctx context.Context, srv *Server) error {
 	return nil
 }
 
-// tryServerArgs is tryServer with further serve flags.
-func (s *session) tryServerArgs(ctx context.Context, variant, db string, pool int, tag string, args []string) (*Server, error) {
-	srv, err := s.startServer(ctx, variant, db, pool, tag, args...)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		s.fail(err)
-		return nil, nil
-	}
-	return srv, nil
-}
-
 // sleepCtx waits d or until ctx is done.
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
