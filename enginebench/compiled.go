@@ -69,7 +69,7 @@ func CheckStatements(ctx context.Context, f *Fixture, dir string) (*Statements, 
 }
 
 // CompiledOps returns the timed operations of engine compiled for shape s
-// (nil, with errNotApplicable, for introspection alone):
+// (nil, with ErrNotApplicable, for introspection alone):
 //
 //	compile-miss  the statement cache emptied first: parse, validate, the
 //	              depth check, variables coerced, the plan compiled to SQL
@@ -83,7 +83,7 @@ func CompiledOps(st *Statements, s Shape) (map[string]Op, error) {
 	}
 	want, ok := st.ok[s.Name]
 	if !ok {
-		return nil, errNotApplicable
+		return nil, ErrNotApplicable
 	}
 	req, err := s.Request()
 	if err != nil {
@@ -115,5 +115,5 @@ func CompiledOps(st *Statements, s Shape) (map[string]Op, error) {
 	}, nil
 }
 
-// errNotApplicable: the engine has no such operation for the shape.
-var errNotApplicable = errors.New(NoStatement)
+// ErrNotApplicable: the engine has no such operation for the shape.
+var ErrNotApplicable = errors.New(NoStatement)

@@ -148,7 +148,7 @@ func Run(ctx context.Context, o Options, emit func(line any) error) (*Outcome, e
 			} else {
 				ops, err = CompiledOps(st, s)
 			}
-			if errors.Is(err, errNotApplicable) {
+			if errors.Is(err, ErrNotApplicable) {
 				continue
 			}
 			for _, phase := range e.Phases {
