@@ -74,6 +74,12 @@ func BuildEngine(files []*runfile.EngineFile, names []string, title string) (*En
 		title = "gqlbench engine in isolation"
 	}
 	r := &EngineReport{Title: title}
+	names = slices.Clone(names)
+	for i := range names { // a file named twice is compared with itself: two names
+		for n := 2; slices.Contains(names[:i], names[i]); n++ {
+			names[i] = fmt.Sprintf("%s (%d)", strings.TrimSuffix(names[i], fmt.Sprintf(" (%d)", n-1)), n)
+		}
+	}
 	for i, f := range files {
 		src := EngineSource{Name: names[i], Header: f.Header, results: f.Results}
 		for _, e := range f.Header.Engines {
