@@ -27,9 +27,9 @@ type EngineReport struct {
 
 // EngineSource is one engine file of the report.
 type EngineSource struct {
-	Name    string                 `json:"name"`
-	Header  *runfile.EngineHeader  `json:"header"`
-	Skipped []runfile.EngineInfo   `json:"skipped,omitempty"`
+	Name    string                  `json:"name"`
+	Header  *runfile.EngineHeader   `json:"header"`
+	Skipped []runfile.EngineInfo    `json:"skipped,omitempty"`
 	results []*runfile.EngineResult // in file order
 }
 
