@@ -27,10 +27,9 @@ type EngineReport struct {
 
 // EngineSource is one engine file of the report.
 type EngineSource struct {
-	Name    string                  `json:"name"`
-	Header  *runfile.EngineHeader   `json:"header"`
-	Skipped []runfile.EngineInfo    `json:"skipped,omitempty"`
-	results []*runfile.EngineResult // in file order
+	Name    string                `json:"name"`
+	Header  *runfile.EngineHeader `json:"header"`
+	Skipped []runfile.EngineInfo  `json:"skipped,omitempty"`
 }
 
 // EngineRow is one engine, shape and phase of one file.
@@ -81,7 +80,7 @@ func BuildEngine(files []*runfile.EngineFile, names []string, title string) (*En
 		}
 	}
 	for i, f := range files {
-		src := EngineSource{Name: names[i], Header: f.Header, results: f.Results}
+		src := EngineSource{Name: names[i], Header: f.Header}
 		for _, e := range f.Header.Engines {
 			if e.Skipped != "" {
 				src.Skipped = append(src.Skipped, e)
