@@ -200,3 +200,27 @@ func TestUnknownNames(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeUnavailable: without an install and without npm to make one,
+// the Node engines are skipped with a one-line reason in the header and
+// the outcome, and the Go engines still run.
+func TestNodeUnavailable(t *testing.T) {
+	f := testFixture(t)
+	t.Setenv("GQLBENCH_CACHE", t.TempDir())
+	t.Setenv("PATH", t.TempDir())
+	h, rs, out := run(t, Options{Fixture: f, Settings: tiny, Engines: []string{"graphql-jit", "gqlgen"}, Shapes: []string{"one-object"}})
+	if len(out.Skipped) != 1 || !strings.Contains(out.Skipped[0], "npm") || strings.Contains(out.Skipped[0], "\n") {
+		t.Errorf("skipped: %q", out.Skipped)
+	}
+	if len(h.Engines) != 2 || h.Engines[0].Name != "gqlgen" || h.Engines[1].Skipped == "" {
+		t.Errorf("header engines: %+v", h.Engines)
+	}
+	if len(rs) != 3 {
+		t.Errorf("%d results, want gqlgen's 3", len(rs))
+	}
+	for _, r := range rs {
+		if r.Engine != "gqlgen" || !r.Checked {
+			t.Errorf("%+v", r)
+		}
+	}
+}
