@@ -30,7 +30,7 @@ var Engines = []Engine{
 		[]string{CompileMiss, CompileHit}, false},
 	{"graphql-js", "graphql-js parse, validate, execute (+ JSON.stringify) with synchronous resolvers over the same data in Node",
 		[]string{Parse, Validate, Execute}, true},
-	{"graphql-jit", "graphql-jit: compileQuery (a miss; parse and validate are graphql-js's) and the compiled query's execute (+ JSON.stringify)",
+	{"graphql-jit", "graphql-jit: a cache miss (graphql-js parse and validate, then compileQuery) and the compiled query's execute (+ JSON.stringify)",
 		[]string{CompileMiss, Execute}, true},
 }
 

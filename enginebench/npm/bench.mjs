@@ -95,8 +95,13 @@ function phases(engine, shape) {
         execute: () => data(execute({ schema, document: doc, variableValues: vars, contextValue: {} })),
       };
     case 'graphql-jit': {
+      // A cache miss of a graphql-jit server: parse, validate, compile
+      // (as the compiled variant's compile-miss parses and validates too).
       const compile = () => {
-        const c = compileQuery(schema, doc);
+        const d = parseOp();
+        const errs = validate(schema, d);
+        if (errs.length) throw new Error('validate: ' + errs.map((e) => e.message).join('; '));
+        const c = compileQuery(schema, d);
         if (!isCompiledQuery(c)) throw new Error('compile: ' + JSON.stringify(c.errors));
         return c;
       };
