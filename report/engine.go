@@ -247,8 +247,12 @@ func (r *EngineReport) sections() []section {
 		"Every answer was checked against the oracle's; a wrong one is listed and never timed. docs/engine.md says what each phase includes.")
 	for _, f := range r.Files {
 		h := f.Header
-		about.Paras = append(about.Paras, fmt.Sprintf("%s: %s, %d cores, %s; dataset sf=%d seed %d; %d samples of about %s each after a %s warm-up; started %s.",
-			f.Name, h.Machine.CPU, h.Machine.Cores, h.Tool.Go, h.Dataset.Scale, h.Dataset.Seed, h.Samples,
+		cores := fmt.Sprintf("%d cores", h.Machine.Cores)
+		if h.Machine.Cores == 1 {
+			cores = "1 core (pinned)"
+		}
+		about.Paras = append(about.Paras, fmt.Sprintf("%s: %s, %s, %s; dataset sf=%d seed %d; %d samples of about %s each after a %s warm-up; started %s.",
+			f.Name, h.Machine.CPU, cores, h.Tool.Go, h.Dataset.Scale, h.Dataset.Seed, h.Samples,
 			durText(h.SampleNS), durText(h.WarmupNS), h.Start.UTC().Format("2006-01-02 15:04 UTC")))
 		t := table{Title: "Engines of " + f.Name, Head: []string{"engine", "version", "what it times"}}
 		for _, e := range h.Engines {
