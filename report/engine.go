@@ -64,7 +64,10 @@ type EngineDelta struct {
 	OldNs  float64 `json:"old_ns_per_op"`
 	NewNs  float64 `json:"new_ns_per_op"`
 	Change float64 `json:"change"` // new/old − 1: +0.1 is 10 % slower
-	Test   TTest   `json:"test"`   // Welch's, over the samples' ns/op
+	Test   TTest   `json:"test"`   // Welch's, over the samples' ns/op: it decides
+	// UTestP is the Mann–Whitney U test's p over the same samples
+	// (benchstat's test), beside Welch's.
+	UTestP float64 `json:"u_test_p"`
 }
 
 // BuildEngine makes the report of engine files, named by names.
@@ -143,9 +146,10 @@ func (r *EngineReport) compare(old, cur string) []EngineDelta {
 		if row.File != cur || len(row.ns) == 0 || !ok {
 			continue
 		}
+		_, up := MannWhitney(row.ns, o.ns)
 		out = append(out, EngineDelta{Old: old, New: cur, Engine: row.Engine, Shape: row.Shape, Phase: row.Phase,
 			OldNs: o.NsPerOp.Mean, NewNs: row.NsPerOp.Mean, Change: row.NsPerOp.Mean/o.NsPerOp.Mean - 1,
-			Test: WelchTest(row.ns, o.ns)})
+			Test: WelchTest(row.ns, o.ns), UTestP: up})
 	}
 	return out
 }
@@ -286,15 +290,15 @@ func (r *EngineReport) sections() []section {
 func (r *EngineReport) deltaSection() section {
 	s := section{ID: "comparison", Title: "Comparison with " + r.Files[0].Name}
 	sig := r.Significant()
-	s.Paras = []string{fmt.Sprintf("Mean ns/op of each later file against %s; the change is significant when Welch's t-test over the samples' ns/op gives p < 0.05 (benchstat shows the others as ~). %d of %d differences are significant.",
+	s.Paras = []string{fmt.Sprintf("Mean ns/op of each later file against %s; the change is significant when Welch's t-test over the samples' ns/op gives p < 0.05 (benchstat shows the others as ~); the Mann–Whitney U test's p (benchstat's test) is beside it. %d of %d differences are significant.",
 		r.Files[0].Name, len(sig), len(r.Deltas))}
-	t := table{Title: "Changes", Head: []string{"file", "engine", "shape", "phase", "old ns/op", "new ns/op", "change", "p"}}
+	t := table{Title: "Changes", Head: []string{"file", "engine", "shape", "phase", "old ns/op", "new ns/op", "change", "p (Welch)", "p (U test)"}}
 	for _, d := range r.Deltas {
 		change := fmt.Sprintf("%+.1f %%", 100*d.Change)
 		if !d.Test.Valid || !d.Test.Significant {
 			change = "~"
 		}
-		t.add(false, d.New, d.Engine, d.Shape, d.Phase, nsText(d.OldNs), nsText(d.NewNs), change, pCell(d.Test.P))
+		t.add(false, d.New, d.Engine, d.Shape, d.Phase, nsText(d.OldNs), nsText(d.NewNs), change, pCell(d.Test.P), pCell(d.UTestP))
 	}
 	s.Tables = []table{t}
 	return s
