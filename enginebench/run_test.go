@@ -224,3 +224,23 @@ func TestNodeUnavailable(t *testing.T) {
 		}
 	}
 }
+
+// TestInterrupted: a run cancelled mid-way stops at the next result and
+// keeps every result emitted so far.
+func TestInterrupted(t *testing.T) {
+	f := testFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var n int
+	out, err := Run(ctx, Options{Fixture: f, Settings: tiny, Engines: []string{"gqlgen"}, Dir: t.TempDir()}, func(line any) error {
+		if _, ok := line.(*runfile.EngineResult); ok {
+			if n++; n == 2 {
+				cancel()
+			}
+		}
+		return nil
+	})
+	if err == nil || ctx.Err() == nil || out == nil || out.Results != 2 || n != 2 {
+		t.Errorf("err %v, outcome %+v, %d emitted", err, out, n)
+	}
+}
