@@ -100,6 +100,7 @@ func Run(ctx context.Context, o Options, emit func(line any) error) (*Outcome, e
 	versions := nodeVersions()
 	var st *Statements
 	var install peer.Install
+	var nodeErr error // why the Node engines cannot run
 	var nodeRun []string
 	for _, e := range engines {
 		info := runfile.EngineInfo{Name: e.Name, Summary: e.Summary}
@@ -114,11 +115,11 @@ func Run(ctx context.Context, o Options, emit func(line any) error) (*Outcome, e
 			}
 		case e.Node:
 			info.Version = versions[e.Name] + ", Node " + versions["node"]
-			if install.Node == "" && info.Skipped == "" {
-				install, err = peer.Ensure(ctx, NodePackage(), log)
+			if install.Node == "" && nodeErr == nil {
+				install, nodeErr = peer.Ensure(ctx, NodePackage(), log)
 			}
-			if err != nil {
-				info.Skipped = firstLine(err.Error())
+			if nodeErr != nil {
+				info.Skipped = firstLine(nodeErr.Error())
 				out.Skipped = append(out.Skipped, e.Name+": "+info.Skipped)
 			} else {
 				nodeRun = append(nodeRun, e.Name)
