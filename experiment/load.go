@@ -124,8 +124,8 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	if err != nil {
 		return err
 	}
-	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
-		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group}
+	cfg := drive.Config{Mode: r.mode, Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample,
+		Settings: spec.Settings(drive.Params{Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1, Group: r.group})}
 	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}
