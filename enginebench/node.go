@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing/fstest"
+	"time"
 
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/server/peer"
@@ -170,7 +171,7 @@ func RunNode(ctx context.Context, in peer.Install, f *Fixture, shapes []Shape, e
 	return nil
 }
 
-func ms(d interface{ Seconds() float64 }) float64 { return d.Seconds() * 1000 }
+func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
 
 // writeFile writes path with write.
 func writeFile(path string, write func(io.Writer) error) error {
