@@ -29,10 +29,9 @@ var NodeEngines = []string{"graphql-js", "graphql-jit"}
 
 // NodePackage is the npm package of the Node side (npm/: graphql-js and
 // graphql-jit pinned by the committed lock file, Node 22 from npm like the
-// peers) with the benchmark schema (workload.SchemaSource) as
-// schema.graphql; peer.Ensure installs it into gqlbench's cache once.
+// peers) with the served schema (ServedSDL) as schema.graphql; peer.Ensure installs it into gqlbench's cache once.
 var NodePackage = sync.OnceValue(func() peer.Package {
-	files := fstest.MapFS{"schema.graphql": {Data: []byte(workload.SchemaSource()), Mode: 0o644}}
+	files := fstest.MapFS{"schema.graphql": {Data: []byte(ServedSDL()), Mode: 0o644}}
 	sub, err := fs.Sub(npmFiles, "npm")
 	if err != nil {
 		panic(err)
@@ -50,6 +49,14 @@ var NodePackage = sync.OnceValue(func() peer.Package {
 	}
 	return peer.Package{Name: "engine", Files: files, Main: "bench.mjs"}
 })
+
+// ServedSDL is the schema gqlgen's executor serves (server/graph's
+// gqlgen.yml): the benchmark schema with its write and remote extensions,
+// as one document, so that the Node engines validate and introspect the
+// same schema (TestServedSDL holds them to it).
+func ServedSDL() string {
+	return workload.SchemaSource() + "\n" + workload.WritesSource() + "\n" + workload.RemoteSource()
+}
 
 // nodeVersions are the pinned versions of the Node engines' libraries,
 // from the package's package.json.

@@ -3,10 +3,14 @@ package enginebench
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gqlbench/gqlbench/dataset"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -242,5 +246,42 @@ func TestInterrupted(t *testing.T) {
 	})
 	if err == nil || ctx.Err() == nil || out == nil || out.Results != 2 || n != 2 {
 		t.Errorf("err %v, outcome %+v, %d emitted", err, out, n)
+	}
+}
+
+// TestServedSDL: the schema the Node engines load has the types, fields
+// and arguments of the one gqlgen's executor serves, in the same order.
+func TestServedSDL(t *testing.T) {
+	node, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: ServedSDL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := gqlgenSchema()
+	describe := func(s *ast.Schema) map[string]string {
+		out := map[string]string{}
+		for name, def := range s.Types {
+			if def.BuiltIn {
+				continue
+			}
+			var b strings.Builder
+			for _, f := range def.Fields {
+				b.WriteString(f.Name + "(")
+				for _, a := range f.Arguments {
+					b.WriteString(a.Name + ":" + a.Type.String() + " ")
+				}
+				b.WriteString("):" + fmt.Sprint(f.Type) + " ")
+			}
+			out[name] = b.String()
+		}
+		return out
+	}
+	want, got := describe(served), describe(node)
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("type %s: Node's schema has\n%s\nthe served one\n%s", name, got[name], w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d types, the served schema %d", len(got), len(want))
 	}
 }
