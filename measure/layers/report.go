@@ -1,0 +1,134 @@
+package layers
+
+// Report is the split of the server's time over a run, per template, as
+// the responses reported it: the run file's summary "layers" (load
+// --layers).
+type Report struct {
+	// Source is what the figures were read from: "server-timing",
+	// "apollo-tracing", both joined by "+", or "none" when no response
+	// carried either.
+	Source string `json:"source"`
+	// Without counts the responses that carried neither.
+	Without   int64      `json:"without,omitempty"`
+	Templates []Template `json:"templates"`
+	// Database, when not "", says where a database share not reported by
+	// the server came from (e.g. "pg_stat_statements"), and DatabaseNS is
+	// then that total over the run, for all templates.
+	Database   string `json:"database,omitempty"`
+	DatabaseNS int64  `json:"database_total_ns,omitempty"`
+}
+
+// Template is one template's sums over its N responses with figures; the
+// means are the sums ÷ N (DatabaseNS ÷ DatabaseN).
+type Template struct {
+	Template     string `json:"template"`
+	N            int64  `json:"n"`                       // responses with figures
+	Without      int64  `json:"without,omitempty"`       // responses without
+	ServerTiming int64  `json:"server_timing,omitempty"` // of N, read from Server-Timing
+	Apollo       int64  `json:"apollo_tracing,omitempty"`
+	// RoundTripNS is the client's time, send start to last byte; TotalNS
+	// the server's own total; the phases are the server's.
+	RoundTripNS int64 `json:"round_trip_ns"`
+	TotalNS     int64 `json:"total_ns"`
+	ReadNS      int64 `json:"read_ns"`
+	ParseNS     int64 `json:"parse_ns"`
+	ValidateNS  int64 `json:"validate_ns"`
+	ExecuteNS   int64 `json:"execute_ns"`
+	WriteNS     int64 `json:"write_ns"`
+	DatabaseNS  int64 `json:"database_ns"`
+	DatabaseN   int64 `json:"database_n"` // responses that reported a database time
+	Statements  int64 `json:"sql_statements,omitempty"`
+	// Fields are the resolvers of the most time in all (Apollo tracing),
+	// the slowest first.
+	Fields []Field `json:"slowest_fields,omitempty"`
+	// Requests are the first requests' own figures, in completion order.
+	Requests []Request `json:"requests,omitempty"`
+}
+
+// Field is one field's resolver calls.
+type Field struct {
+	Field      string `json:"field"` // ParentType.fieldName
+	ReturnType string `json:"return_type,omitempty"`
+	Path       string `json:"path,omitempty"` // one path it was resolved at, lists as []
+	Count      int64  `json:"count"`
+	TotalNS    int64  `json:"total_ns"`
+	MaxNS      int64  `json:"max_ns"`
+}
+
+// Request is one request's figures; DatabaseNS is −1 when the server
+// reported none.
+type Request struct {
+	RoundTripNS int64 `json:"round_trip_ns"`
+	TotalNS     int64 `json:"total_ns"`
+	DatabaseNS  int64 `json:"database_ns"`
+	ParseNS     int64 `json:"parse_ns"`
+	ValidateNS  int64 `json:"validate_ns"`
+	ExecuteNS   int64 `json:"execute_ns"`
+}
+
+// Mean is the mean of sum over t's N responses (0 without any).
+func (t *Template) Mean(sum int64) float64 {
+	if t.N == 0 {
+		return 0
+	}
+	return float64(sum) / float64(t.N)
+}
+
+// Database is the mean database time, and whether any response reported
+// one.
+func (t *Template) Database() (float64, bool) {
+	if t.DatabaseN == 0 {
+		return 0, false
+	}
+	return float64(t.DatabaseNS) / float64(t.DatabaseN), true
+}
+
+// GraphQL is the mean time of the GraphQL layer, seed 002's "GraphQL
+// time": the server's total less the database's (the whole total when
+// the server reported no database time).
+func (t *Template) GraphQL() float64 {
+	db, _ := t.Database()
+	return max(t.Mean(t.TotalNS)-db, 0)
+}
+
+// Overhead is the mean of round trip − server total: the network, HTTP
+// and serialisation outside the server's own account.
+func (t *Template) Overhead() float64 {
+	return max(t.Mean(t.RoundTripNS)-t.Mean(t.TotalNS), 0)
+}
+
+// Covered is the share of the server's total that its named phases
+// (read, parse, validate, execute, write) account for.
+func (t *Template) Covered() float64 {
+	if t.TotalNS == 0 {
+		return 0
+	}
+	return float64(t.ReadNS+t.ParseNS+t.ValidateNS+t.ExecuteNS+t.WriteNS) / float64(t.TotalNS)
+}
+
+// Total is every template's figures added up (fields and requests left
+// out).
+func (r *Report) Total() Template {
+	t := Template{Template: "all"}
+	for _, x := range r.Templates {
+		t.N += x.N
+		t.Without += x.Without
+		t.ServerTiming += x.ServerTiming
+		t.Apollo += x.Apollo
+		t.RoundTripNS += x.RoundTripNS
+		t.TotalNS += x.TotalNS
+		t.ReadNS += x.ReadNS
+		t.ParseNS += x.ParseNS
+		t.ValidateNS += x.ValidateNS
+		t.ExecuteNS += x.ExecuteNS
+		t.WriteNS += x.WriteNS
+		t.DatabaseNS += x.DatabaseNS
+		t.DatabaseN += x.DatabaseN
+		t.Statements += x.Statements
+	}
+	return t
+}
+
+// NoneLine is what a run whose server emitted neither Server-Timing nor
+// Apollo tracing says, in one line.
+const NoneLine = "layers: the server sent neither a Server-Timing header nor Apollo tracing (extensions.tracing): no split of its time (gqlbench servers send one with serve --trace)"
