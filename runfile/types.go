@@ -5,6 +5,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gqlbench/gqlbench/measure/layers"
 )
 
 // Version is the run file's version: what Format ends with. It changes
@@ -431,6 +433,11 @@ type Summary struct {
 	Statements *Statements `json:"db_statements,omitempty"`
 	// Paired is a paired run's account of its pairs.
 	Paired *Paired `json:"paired,omitempty"`
+	// Layers is where the server said the measured requests' time went
+	// (load --layers): per template, the sums of its Server-Timing or
+	// Apollo tracing figures beside the round trips (package
+	// measure/layers; docs/layers.md).
+	Layers *layers.Report `json:"layers,omitempty"`
 }
 
 // Statements is the database's count of statements over the measured

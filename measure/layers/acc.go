@@ -102,6 +102,9 @@ func (g *agg) add(s Split, rt time.Duration, keep int) {
 	if s.Has&HasStatements != 0 {
 		g.Statements += s.Statements
 	}
+	if s.Has&HasDBSum != 0 {
+		g.DatabaseSumNS += int64(s.DBSum)
+	}
 	if len(g.Requests) < keep {
 		r := Request{RoundTripNS: int64(rt), TotalNS: int64(s.Total), ParseNS: int64(s.Parse),
 			ValidateNS: int64(s.Validate), ExecuteNS: int64(s.Execute), DatabaseNS: -1}
@@ -181,6 +184,7 @@ func (a *Acc) Merge(b *Acc) {
 		g.DatabaseNS += h.DatabaseNS
 		g.DatabaseN += h.DatabaseN
 		g.Statements += h.Statements
+		g.DatabaseSumNS += h.DatabaseSumNS
 		for _, r := range h.Requests {
 			if len(g.Requests) >= a.keep {
 				break

@@ -37,7 +37,10 @@ type Template struct {
 	WriteNS     int64 `json:"write_ns"`
 	DatabaseNS  int64 `json:"database_ns"`
 	DatabaseN   int64 `json:"database_n"` // responses that reported a database time
-	Statements  int64 `json:"sql_statements,omitempty"`
+	// DatabaseSumNS is the statements' own times added up (db-sum), above
+	// DatabaseNS by the time statements ran at once.
+	DatabaseSumNS int64 `json:"database_sum_ns,omitempty"`
+	Statements    int64 `json:"sql_statements,omitempty"`
 	// Fields are the resolvers of the most time in all (Apollo tracing),
 	// the slowest first.
 	Fields []Field `json:"slowest_fields,omitempty"`
@@ -125,6 +128,7 @@ func (r *Report) Total() Template {
 		t.DatabaseNS += x.DatabaseNS
 		t.DatabaseN += x.DatabaseN
 		t.Statements += x.Statements
+		t.DatabaseSumNS += x.DatabaseSumNS
 	}
 	return t
 }

@@ -35,8 +35,11 @@ type Split struct {
 	// Apollo tracing's duration.
 	Total                                     time.Duration
 	Read, Parse, Validate, Execute, DB, Write time.Duration
-	Has                                       Phases // which of the above the server reported
-	Statements                                int64  // SQL statements (sql;count=), when Has&HasStatements
+	// DBSum is the statements' times added up (db-sum), above DB when
+	// statements overlapped.
+	DBSum      time.Duration
+	Has        Phases // which of the above the server reported
+	Statements int64  // SQL statements (sql;count=), when Has&HasStatements
 }
 
 // Phases is a set of the phases a server reported.
@@ -51,11 +54,12 @@ const (
 	HasDB
 	HasWrite
 	HasStatements
+	HasDBSum
 )
 
 // ParseServerTiming reads a Server-Timing header's value (several header
 // lines joined with ", "): the metrics total, read, parse, validate
-// (validation), execute (execution), db, write, with their dur parameter
+// (validation), execute (execution), db, db-sum, write, with their dur parameter
 // in milliseconds, and sql with count= or desc=N; names are compared
 // without case, other metrics are ignored. Without total, the total is
 // the sum of the phases given (none overlaps another but db, which is
@@ -106,11 +110,13 @@ func ParseServerTiming(v []byte) (s Split, ok bool) {
 			s.Execute, s.Has = dur, s.Has|HasExecute
 		case asciiEqualFold(name, "db"):
 			s.DB, s.Has = dur, s.Has|HasDB
+		case asciiEqualFold(name, "db-sum"):
+			s.DBSum, s.Has = dur, s.Has|HasDBSum
 		case asciiEqualFold(name, "write"):
 			s.Write, s.Has = dur, s.Has|HasWrite
 		}
 	}
-	if s.Has&^HasStatements == 0 {
+	if s.Has&^(HasStatements|HasDBSum) == 0 {
 		return Split{}, false
 	}
 	if s.Has&HasTotal == 0 {
