@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/gqlbench/gqlbench/measure/layers"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -73,6 +74,19 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 		sum.LastError = e.errs.lastError()
 	}
 	sum.Check = e.cfg.Check
+	if e.cfg.Layers {
+		sum.Layers = e.layersReport()
+		if sum.Layers.Source == layers.None.String() && e.cfg.Log != nil {
+			fmt.Fprintln(e.cfg.Log, layers.NoneLine)
+		}
+	}
+	if e.cfg.Profiler != nil {
+		ps, err := e.cfg.Profiler.Stop(context.WithoutCancel(ctx))
+		sum.Profiles = ps
+		if err != nil && e.cfg.Log != nil {
+			fmt.Fprintf(e.cfg.Log, "load: no profiles: %v\n", err)
+		}
+	}
 	sum.APQMisses = e.apqMisses.Load()
 	sum.Connects, sum.ConnectsPerRequest = runfile.ConnectsPerRequest(e.connects.Load(), e.all)
 	if ferr != nil && e.cfg.Log != nil {
