@@ -14,6 +14,7 @@ import (
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure/pgstat"
+	"github.com/gqlbench/gqlbench/measure/profiles"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -45,6 +46,13 @@ type runSpec struct {
 	// http2 is the APIs spoken to over HTTP/2: "" none, "both", or
 	// drive.APIREST or drive.APIGraphQL only.
 	http2 string
+	// layers reads the server's own account of each response (load
+	// --layers); cold leaves out the sequential warm-up pass, so the first
+	// pass meets the server cold; profile is the server's pprof endpoint,
+	// whose profiles are recorded over the measured passes (load
+	// --profile), beside the run file.
+	layers, cold bool
+	profile      string
 }
 
 // setHTTP2 sets job's HTTP/2 as r says: in a paired run for the side
@@ -124,7 +132,13 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		return err
 	}
 	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
-		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group}
+		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group, Layers: r.layers}
+	if r.cold {
+		cfg.WarmupPasses = 0
+	}
+	if r.profile != "" {
+		cfg.Profiler = &profiles.Recorder{Base: r.profile, Dir: filepath.Join(s.Dir, "runs"), Name: r.name}
+	}
 	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}

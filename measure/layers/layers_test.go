@@ -107,3 +107,27 @@ func TestAcc(t *testing.T) {
 		t.Error("a response without figures")
 	}
 }
+
+// TestParseYoga: what graphql-yoga with envelop's useApolloTracing sent
+// (internal/nodetest's yoga.mjs --tracing): no parsing or validation
+// phase, resolvers with list indexes in their paths.
+func TestParseYoga(t *testing.T) {
+	body, err := os.ReadFile("testdata/yoga-tracing.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, ok := ParseApolloTracing(body)
+	if !ok || tr.Version != 1 || tr.Duration <= 0 || tr.Parsing != nil || len(tr.Execution.Resolvers) != 7 {
+		t.Fatalf("%+v %v", tr, ok)
+	}
+	s := tr.Split()
+	if s.Total != time.Duration(tr.Duration) || s.Execute != s.Total || s.Has&(HasParse|HasDB) != 0 {
+		t.Errorf("split %+v", s)
+	}
+	a := NewAcc([]string{"books"}, 0)
+	a.Add(0, s.Total+time.Millisecond, nil, body)
+	f := a.Report().Templates[0].Fields
+	if len(f) != 4 || f[0].Field != "Query.books" && f[0].Count != 1 || !strings.HasPrefix(f[len(f)-1].Path, "books[]") {
+		t.Errorf("fields %+v", f)
+	}
+}
