@@ -115,6 +115,10 @@ type ProcessConfig struct {
 	Variant string
 	Addr    string // HOST:PORT; port 0 picks a free one
 	Log     io.Writer
+	// Trace asks the program for its own account of each request's time
+	// (serve --trace), in whichever form it has one: the Node servers add
+	// Apollo tracing (GQLBENCH_TRACE=1); a program without one ignores it.
+	Trace bool
 }
 
 // Program is a command to run: Path and its arguments (without argv[0]), in
