@@ -41,9 +41,9 @@ type Result struct {
 	HTML, MD string   // the report files ("" when no report could be made)
 	// Extra are the experiment's other report files (report.json,
 	// report.csv), when it writes them.
-	Extra []string
-	Wrong    int64    // wrong answers over every run
-	Errors   int64    // failed requests over every run
+	Extra  []string
+	Wrong  int64 // wrong answers over every run
+	Errors int64 // failed requests over every run
 }
 
 // CheckError says that every run completed but some failed a check: wrong
@@ -68,8 +68,8 @@ type session struct {
 	// formats are the report's formats written besides html and md (json,
 	// csv), as Dir/report.FORMAT.
 	formats []string
-	checks   []string // runs that failed a check
-	fails    []error  // servers that failed, runs that could not complete
+	checks  []string // runs that failed a check
+	fails   []error  // servers that failed, runs that could not complete
 
 	mu      sync.Mutex
 	servers map[*Server]bool // running
