@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -56,7 +57,7 @@ func TestCapacityBusyMachine(t *testing.T) {
 	srv := httptest.NewServer(&oneWorker{service: 5 * time.Millisecond})
 	t.Cleanup(srv.Close)
 	reqs := requests(2, "QT1")
-	tr, err := NewHTTP(srv.URL, reqs, HTTPOptions{Timeout: 5 * time.Second})
+	tr, err := wire.NewHTTP(srv.URL, reqs, wire.Options{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
@@ -15,12 +16,12 @@ import (
 // Config is a load run. Zero values take the defaults of Defaults.
 type Config struct {
 	Mode      Mode
-	Transport Transport
-	Requests  []Request
+	Transport wire.Transport
+	Requests  []wire.Request
 	// Partner is the paired mode's second API (--paired-target), for the
 	// same Requests; APIs names the two sides ("graphql", "rest"), Group
 	// is the pairs per group (default 100: seed 001's groups).
-	Partner Transport
+	Partner wire.Transport
 	APIs    [2]string
 	Group   int
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/internal/hostile"
 )
 
@@ -20,20 +21,20 @@ func TestConnectsAreTheServers(t *testing.T) {
 		t.Run(client, func(t *testing.T) {
 			srv := hostile.Start(t, "close-each", 0) // every answer closes its connection
 			reqs := requests(2, "QT1")
-			var tr Transport
+			var tr wire.Transport
 			if client == "net/http" {
-				s, err := NewStdHTTP(srv.URL(), reqs, HTTPOptions{Timeout: 2 * time.Second})
+				s, err := wire.NewStdHTTP(srv.URL(), reqs, wire.Options{Timeout: 2 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
 				tr = s
 			} else {
-				h, err := NewHTTP(srv.URL(), reqs, HTTPOptions{Timeout: 2 * time.Second})
+				h, err := wire.NewHTTP(srv.URL(), reqs, wire.Options{Timeout: 2 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
 				// a slow handshake: every connect takes 20 ms
-				h.dial = func(ctx context.Context) (net.Conn, error) {
+				h.DialFunc = func(ctx context.Context) (net.Conn, error) {
 					time.Sleep(handshake)
 					var d net.Dialer
 					return d.DialContext(ctx, "tcp", srv.Addr())

@@ -21,10 +21,10 @@
 //
 // Every response is checked (or a stated fraction of them): HTTP status 200,
 // no GraphQL errors, and the data equal to the oracle's answer when the
-// query carries its hash. Requests travel on gqlbench's own HTTP/1.1 client
-// (keep-alive, request bytes prepared once per query, no allocation per
-// request) or on net/http. Measurements go to package measure; results are
-// written as a run file (package runfile).
+// query carries its hash. Requests travel on the transports of package
+// wire (gqlbench's own HTTP/1.1 client, net/http for HTTP/2, REST and
+// GraphQL plans), which knows nothing of the engine. Measurements go to
+// package measure; results are written as a run file (package runfile).
 //
 // One verified run into one run file is a Job (see ExampleJob): the
 // queries file's entries (package queryfile), where they go and how they
@@ -45,5 +45,6 @@
 // Each mode is a ModeSpec registered in its own file; Modes lists them.
 //
 // The package shares no code with the servers and databases it measures,
-// and links no GraphQL parser (a test enforces an allow-list of imports).
+// and links no GraphQL parser (a test enforces an allow-list of imports);
+// it imports wire, never the other way round.
 package drive

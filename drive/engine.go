@@ -10,6 +10,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/measure/layers"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -105,9 +106,9 @@ type worker struct {
 	id      int32
 	side    int32 // paired mode: 1 for the --paired-target's side
 	pair    int64 // paired mode: the number of the pair being sent
-	conn    Conn
+	conn    wire.Conn
 	rec     *measure.Recorder
-	res     Response
+	res     wire.Response
 	s       measure.Sample
 	sl      sleeper
 	vacc    float64
@@ -142,7 +143,7 @@ func (e *engine) worker(c int) (*worker, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.done {
-		return nil, ErrClosed
+		return nil, wire.ErrClosed
 	}
 	for len(e.workers) <= c {
 		e.workers = append(e.workers, nil)
@@ -247,9 +248,9 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 		s.Intended = s.Start
 	}
 	if err != nil {
-		s.Outcome = classify(err)
+		s.Outcome = wire.Classify(err)
 		s.NoResponse = true // never a latency sample, even a response that is not HTTP (bad_response)
-		e.errs.add(s.Outcome, 0, transportReason(err, s.Outcome, e.cfg.Timeout), nil)
+		e.errs.add(s.Outcome, 0, wire.Reason(err, s.Outcome, e.cfg.Timeout), nil)
 	} else {
 		s.Status = int16(w.res.Status)
 		s.FirstByte = w.res.FirstByte.Sub(ph.base)
@@ -489,3 +490,20 @@ func (l *phaseLoop) tick(to time.Duration) (over bool) {
 type hdrHist = hdrhistogram.Histogram
 
 func newHist() *hdrHist { return measure.NewHist() }
+
+// templates returns the distinct templates of reqs in order of first
+// appearance and, per request, its template's index.
+func templates(reqs []wire.Request) (names []string, of []int32) {
+	idx := map[string]int32{}
+	of = make([]int32, len(reqs))
+	for i, r := range reqs {
+		t, ok := idx[r.Template]
+		if !ok {
+			t = int32(len(names))
+			idx[r.Template] = t
+			names = append(names, r.Template)
+		}
+		of[i] = t
+	}
+	return names, of
+}

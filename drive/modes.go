@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -232,7 +233,7 @@ func welford(mean, m2 *float64, n int64, x float64) {
 }
 
 // query returns the query line: means with their sample standard deviations.
-func (q *queryStat) query(r Request) *runfile.Query {
+func (q *queryStat) query(r wire.Request) *runfile.Query {
 	out := &runfile.Query{ID: r.ID, Template: r.Template, N: q.n, Errors: q.errors, Wrong: q.wrong,
 		QETMean: q.qetMean, QRTMean: q.qrtMean}
 	if q.n > 1 {

@@ -12,6 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -116,7 +117,7 @@ func TestNewModeMergesAndReports(t *testing.T) {
 
 // runWindow runs the test's mode against tr, with the header a load
 // command writes, and reads its run file back.
-func runWindow(t *testing.T, server string, tr Transport) *runfile.File {
+func runWindow(t *testing.T, server string, tr wire.Transport) *runfile.File {
 	t.Helper()
 	cfg := (Config{Mode: window, Transport: tr, Requests: requests(3, "QT1", "QT2"), Clients: 2,
 		Duration: 300 * time.Millisecond, Runs: 3, Interval: 100 * time.Millisecond}).Defaults()

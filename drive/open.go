@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -101,7 +102,7 @@ func (e *engine) connect(n int) {
 		if err != nil {
 			return
 		}
-		if cc, ok := w.conn.(Connecter); ok {
+		if cc, ok := w.conn.(wire.Connecter); ok {
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()

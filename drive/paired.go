@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -238,7 +239,7 @@ func (j *Job) partnerTransport(cfg *Config) error {
 	return nil
 }
 
-func (j *Job) pairedTransport() func([]Request) (Transport, error) {
+func (j *Job) pairedTransport() func([]wire.Request) (wire.Transport, error) {
 	return j.transportTo(j.pairedAPI(), j.PairedTarget)
 }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -105,7 +106,7 @@ func runAPI(t *testing.T, api, target string, http2 bool, clients int, entries .
 		Config:  drive.Config{Mode: drive.Closed, Clients: clients, Duration: 200 * time.Millisecond, Runs: 1},
 		Target:  target,
 		API:     api,
-		HTTP:    drive.HTTPOptions{Timeout: 10 * time.Second, HTTP2: http2},
+		HTTP:    wire.Options{Timeout: 10 * time.Second, HTTP2: http2},
 		Queries: &queryfile.File{Path: "tasks.jsonl", Entries: entries},
 		Check:   true,
 		Out:     func() (io.Writer, error) { return &out, nil },
@@ -138,7 +139,7 @@ func TestRESTJob(t *testing.T) {
 		if tot.Count == 0 || tot.Wrong != 0 || tot.Errors != 0 || tot.Verified != tot.Count || tot.Calls != 3*tot.Count {
 			t.Errorf("http2 %v: %d tasks, %d verified, %d wrong, %d errors, %d calls", h2, tot.Count, tot.Verified, tot.Wrong, tot.Errors, tot.Calls)
 		}
-		if p := f.Header.Params; p.API != "rest" || p.HTTP2 != h2 || (h2 && p.Parallel != drive.DefaultParallelHTTP2 || !h2 && p.Parallel != drive.DefaultParallel) {
+		if p := f.Header.Params; p.API != "rest" || p.HTTP2 != h2 || (h2 && p.Parallel != wire.DefaultParallelHTTP2 || !h2 && p.Parallel != wire.DefaultParallel) {
 			t.Errorf("http2 %v: header params %+v", h2, p)
 		}
 		switch {
@@ -217,7 +218,7 @@ func TestRESTTaskGoroutines(t *testing.T) {
 	base := runtime.NumGoroutine()
 	var out bytes.Buffer
 	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 3}, Target: srv.URL, API: drive.APIREST,
-		HTTP:    drive.HTTPOptions{Timeout: 10 * time.Second, Parallel: 2},
+		HTTP:    wire.Options{Timeout: 10 * time.Second, Parallel: 2},
 		Queries: &queryfile.File{Entries: []queryfile.Entry{{ID: "many", Label: "many", Plan: plan, Expect: want}}},
 		Out:     func() (io.Writer, error) { return &out, nil }}
 	sum, err := job.Run(context.Background())

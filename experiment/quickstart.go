@@ -55,8 +55,8 @@ const quickstartSynopsis = `quickstart [--dir gqlbench-results] [--duration 250m
 Generates the LinGBM dataset (sf=1) into an SQLite file in --dir, instantiates
 every template with the oracle's expected answers, starts every server variant
 in a process of its own, runs every template against each (closed loop, one
-client, a warm-up run and a measured run of --duration each, every answer
-verified), measures the null server as the load generator's ceiling, and
+client, a warm-up run and three measured runs of --duration each, every
+answer verified), measures the null server as the load generator's ceiling, and
 writes the run files to DIR/runs/ and the report to DIR/report.html and
 DIR/report.md. The summary table goes to stdout, progress to stderr. With the
 defaults it takes about two minutes on a 2-core machine. Ctrl-C stops the

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/server"
@@ -36,7 +37,7 @@ func TestPostGraphile(t *testing.T) {
 
 // testConformance: each instance's answer, mapped, hashes to the oracle's.
 func testConformance(t *testing.T, f *fixture, url string) {
-	rec := drive.Golden{Target: url, HTTP: drive.HTTPOptions{Timeout: 30 * time.Second}}
+	rec := drive.Golden{Target: url, HTTP: wire.Options{Timeout: 30 * time.Second}}
 	got, err := rec.Record(context.Background(), f.entries)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +93,7 @@ func runJob(t *testing.T, entries []queryfile.Entry, url string, c drive.Config)
 	c.Interval, c.AbortAfter = 200*time.Millisecond, time.Second
 	var out strings.Builder
 	j := drive.Job{Config: c, Target: url, Queries: &queryfile.File{Path: "pg.jsonl", Entries: entries}, Check: true,
-		HTTP: drive.HTTPOptions{Timeout: 10 * time.Second},
+		HTTP: wire.Options{Timeout: 10 * time.Second},
 		Out:  func() (io.Writer, error) { return &out, nil }}
 	sum, err := j.Run(context.Background())
 	return sum, out.String(), err
@@ -151,7 +152,7 @@ func testCrash(t *testing.T, f *fixture) {
 	var out strings.Builder
 	j := drive.Job{Config: drive.Config{Mode: drive.Closed, Clients: 2, Duration: time.Minute, Interval: 100 * time.Millisecond, AbortAfter: time.Second},
 		Target: r.URL, Queries: &queryfile.File{Path: "pg.jsonl", Entries: f.entries}, Check: true,
-		HTTP: drive.HTTPOptions{Timeout: 5 * time.Second},
+		HTTP: wire.Options{Timeout: 5 * time.Second},
 		Out: func() (io.Writer, error) {
 			time.AfterFunc(300*time.Millisecond, func() { r.Cmd.Process.Kill() }) // once the load has begun
 			return &out, nil
