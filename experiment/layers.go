@@ -333,22 +333,23 @@ func (l Layers) section(runs []layerRun, pg bool) report.Section {
 		sec.Paras = append(sec.Paras, "Database for a server that reports no database time of its own (the Node servers' Apollo tracing has none): pg_stat_statements' total_exec_time over the run ÷ the requests, marked *: the database's own time, without the network to it or the driver, the same for every iteration.")
 	}
 	sum := report.Table{Title: "Means without the cold iteration, per variant and template",
-		Head: []string{"variant", "template", "source", "n", "round trip", "server total", "database", "GraphQL layer", "GraphQL %", "network+HTTP+serialisation", "phases cover"}}
+		Head: []string{"variant", "template", "source", "n", "round trip", "server total", "database", "GraphQL layer", "GraphQL %", "network+HTTP+serialisation", "dispatch", "phases cover"}}
 	for _, r := range runs {
 		its := r.iterations()
 		if len(its) < 2 {
 			continue
 		}
 		m := mean(its[1:])
-		cov := "–"
+		cov, disp := "–", "–"
 		if r.t.ReadNS+r.t.WriteNS > 0 {
 			cov = strconv.FormatFloat(100*r.t.Covered(), 'f', 1, 64) + " %"
+			disp = msText(r.t.Mean(r.t.DispatchNS))
 		}
 		row := append([]string{r.variant, r.template, r.source, strconv.FormatInt(r.t.N, 10)}, m.cells("")[1:]...)
 		if r.pgPerRequest() >= 0 {
 			row[6] += " *"
 		}
-		sum.Rows = append(sum.Rows, append(row, cov))
+		sum.Rows = append(sum.Rows, append(row, disp, cov))
 	}
 	sec.Tables = append(sec.Tables, sum)
 	if pg {

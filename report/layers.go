@@ -32,6 +32,7 @@ type Layer struct {
 	ParseMS     float64  `json:"parse_ms"`
 	ValidateMS  float64  `json:"validate_ms"`
 	ExecuteMS   float64  `json:"execute_ms"`
+	DispatchMS  float64  `json:"dispatch_ms,omitempty"` // a gqlbench server's hand-off to its executor and back
 	// CoveredPct is the share of the server's total its named phases
 	// (read, parse, validate, execute, write) account for; absent when it
 	// names none but a total.
@@ -59,7 +60,7 @@ func (r *Report) layerRows() {
 			l := Layer{Key: run.key, Template: t.Template, Source: sourceOf(t), N: t.N, Without: t.Without,
 				RoundTripMS: t.Mean(t.RoundTripNS) / 1e6, TotalMS: t.Mean(t.TotalNS) / 1e6, GraphQLMS: t.GraphQL() / 1e6,
 				OverheadMS: t.Overhead() / 1e6, ParseMS: t.Mean(t.ParseNS) / 1e6, ValidateMS: t.Mean(t.ValidateNS) / 1e6,
-				ExecuteMS: t.Mean(t.ExecuteNS) / 1e6, Statements: t.Mean(t.Statements), SlowestFields: t.Fields}
+				ExecuteMS: t.Mean(t.ExecuteNS) / 1e6, DispatchMS: t.Mean(t.DispatchNS) / 1e6, Statements: t.Mean(t.Statements), SlowestFields: t.Fields}
 			if db, ok := t.Database(); ok {
 				v := db / 1e6
 				l.DatabaseMS = &v
@@ -99,8 +100,8 @@ func (r *Report) layersSection() section {
 	s.Paras = append(s.Paras, "What the server said of each measured request (a Server-Timing header, or Apollo tracing in extensions.tracing), beside the round trip the load generator measured, as seed 002's split: the database (wall time with a SQL statement running), the GraphQL layer (the server's total less the database) and the network, HTTP and serialisation outside the server (round trip − server total). Means per request, in ms.")
 	head, cells := r.keyCols(true)
 	t := table{Title: "Where a request's time went, per template",
-		Note: "Source: what the figures were read from. Phases cover: the share of the server's total its named phases (read, parse, validate, execute, write) account for, the rest being the hand-off to and from the executor; – for a server that names no phases but a total. Database – : the server reported no database time (Apollo tracing has none).",
-		Head: append(head, "template", "source", "n", "round trip", "server total", "database", "GraphQL layer", "GraphQL %", "network+HTTP+serialisation", "parse", "validate", "execute", "phases cover", "SQL stmts/req")}
+		Note: "Source: what the figures were read from. Parse, validate, execute: the engine's phases; dispatch: a gqlbench server's hand-off of the request to its executor's goroutine and back. Phases cover: the share of the server's total its named phases (read, parse, validate, execute, dispatch, write) account for; – for a server that names no phases but a total. Database – : the server reported no database time (Apollo tracing has none).",
+		Head: append(head, "template", "source", "n", "round trip", "server total", "database", "GraphQL layer", "GraphQL %", "network+HTTP+serialisation", "parse", "validate", "execute", "dispatch", "phases cover", "SQL stmts/req")}
 	for _, l := range r.Layers {
 		db, cov := "–", "–"
 		if l.DatabaseMS != nil {
@@ -114,7 +115,7 @@ func (r *Report) layersSection() section {
 			stmts = f1(l.Statements)
 		}
 		t.add(r.flagged(l.Series), append(cells(l.Key), l.Template, l.Source, strconv.FormatInt(l.N, 10), f3(l.RoundTripMS), f3(l.TotalMS),
-			db, f3(l.GraphQLMS), f1(l.GraphQLPct)+" %", f3(l.OverheadMS), f3(l.ParseMS), f3(l.ValidateMS), f3(l.ExecuteMS), cov, stmts)...)
+			db, f3(l.GraphQLMS), f1(l.GraphQLPct)+" %", f3(l.OverheadMS), f3(l.ParseMS), f3(l.ValidateMS), f3(l.ExecuteMS), f3(l.DispatchMS), cov, stmts)...)
 	}
 	s.Tables = append(s.Tables, t)
 	ft := table{Title: "The slowest fields per template (Apollo tracing)", Long: true,

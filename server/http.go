@@ -132,10 +132,13 @@ type NonBlocking interface {
 //	execute;dur=  the rest of Execute
 //	db;dur=       of which the database (database_ns); db-sum;dur= and
 //	              sql;count= are database_sum_ns and sql_statements
+//	dispatch;dur= the rest between reading and writing: the timeout's
+//	              set-up, handing the request to the executor's goroutine
+//	              and the answer back, adding up the statements' times
 //	write;dur=    encoding the response, up to its header
 //	total;dur=    from the request's arrival in the handler to the header:
-//	              the phases above plus handing the request to and from
-//	              the executor's goroutine
+//	              the phases above, and what lies between their clock
+//	              readings
 //
 // The body is written after the header, so its copy to the socket is not
 // in total: a client counts it in round trip − total, with the network.
@@ -169,6 +172,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		resp, t := h.execute(r.Context(), req)
 		if t != nil {
 			t.arrived, t.read = arrived, read
+			t.dispatch = max(time.Since(arrived)-read-time.Duration(t.TotalNS), 0)
 		}
 		h.write(w, r, resp, t)
 	case "/healthz":
@@ -299,6 +303,10 @@ type timing struct {
 
 	arrived time.Time     // the request reached the handler
 	read    time.Duration // reading and decoding it
+	// dispatch is the time between reading the request and encoding the
+	// answer that Execute did not take: the timeout's setup, the hand-off
+	// to the executor's goroutine and back, adding up the statements.
+	dispatch time.Duration
 }
 
 func timingOf(s *trace.Stats, total time.Duration) *timing {
@@ -362,6 +370,7 @@ func (t *timing) serverTiming(write, total time.Duration) string {
 	metric("db-sum", time.Duration(t.DatabaseSumNS))
 	b = append(b, ", sql;count="...)
 	b = strconv.AppendInt(b, t.SQLStatements, 10)
+	metric("dispatch", t.dispatch)
 	metric("write", write)
 	metric("total", total)
 	return string(b)

@@ -337,7 +337,7 @@ func TestTrace(t *testing.T) {
 			}
 			// The same split in the header, the phases adding up to the
 			// total (virtual time: reading, writing and the hand-offs take none).
-			const header = "read;dur=0.000, parse;dur=0.500, validate;dur=1.000, execute;dur=3.500, db;dur=3.000, db-sum;dur=3.000, sql;count=3, write;dur=0.000, total;dur=5.000"
+			const header = "read;dur=0.000, parse;dur=0.500, validate;dur=1.000, execute;dur=3.500, db;dur=3.000, db-sum;dur=3.000, sql;count=3, dispatch;dur=0.000, write;dur=0.000, total;dur=5.000"
 			if st := rec.Header().Get("Server-Timing"); st != header {
 				t.Errorf("Server-Timing %q, want %q", st, header)
 			}

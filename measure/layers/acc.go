@@ -95,6 +95,7 @@ func (g *agg) add(s Split, rt time.Duration, keep int) {
 	g.ValidateNS += int64(s.Validate)
 	g.ExecuteNS += int64(s.Execute)
 	g.WriteNS += int64(s.Write)
+	g.DispatchNS += int64(s.Dispatch)
 	if s.Has&HasDB != 0 {
 		g.DatabaseN++
 		g.DatabaseNS += int64(s.DB)
@@ -181,6 +182,7 @@ func (a *Acc) Merge(b *Acc) {
 		g.ValidateNS += h.ValidateNS
 		g.ExecuteNS += h.ExecuteNS
 		g.WriteNS += h.WriteNS
+		g.DispatchNS += h.DispatchNS
 		g.DatabaseNS += h.DatabaseNS
 		g.DatabaseN += h.DatabaseN
 		g.Statements += h.Statements

@@ -15,10 +15,11 @@ func TestParseServerTiming(t *testing.T) {
 		want    Split
 	}{
 		{"gqlbench GraphQL server (serve --trace)",
-			"read;dur=0.012, parse;dur=0.045, validate;dur=0.030, execute;dur=1.250, db;dur=0.900, db-sum;dur=0.950, sql;count=3, write;dur=0.020, total;dur=1.400",
+			"read;dur=0.012, parse;dur=0.045, validate;dur=0.030, execute;dur=1.250, db;dur=0.900, db-sum;dur=0.950, sql;count=3, dispatch;dur=0.008, write;dur=0.020, total;dur=1.400",
 			true, Split{Source: ServerTiming, Total: 1400 * time.Microsecond, Read: 12 * time.Microsecond, Parse: 45 * time.Microsecond,
 				Validate: 30 * time.Microsecond, Execute: 1250 * time.Microsecond, DB: 900 * time.Microsecond, Write: 20 * time.Microsecond,
-				DBSum: 950 * time.Microsecond, Statements: 3, Has: HasTotal | HasRead | HasParse | HasValidate | HasExecute | HasDB | HasDBSum | HasWrite | HasStatements}},
+				DBSum: 950 * time.Microsecond, Dispatch: 8 * time.Microsecond, Statements: 3,
+				Has: HasTotal | HasRead | HasParse | HasValidate | HasExecute | HasDB | HasDBSum | HasDispatch | HasWrite | HasStatements}},
 		{"gqlbench REST server",
 			"total;dur=0.734112, db;dur=0.512000, db-sum;dur=0.512000, app;dur=0.222112, sql;count=1",
 			true, Split{Source: ServerTiming, Total: 734112, DB: 512 * time.Microsecond, DBSum: 512 * time.Microsecond, Statements: 1, Has: HasTotal | HasDB | HasDBSum | HasStatements}},

@@ -35,6 +35,9 @@ type Split struct {
 	// Apollo tracing's duration.
 	Total                                     time.Duration
 	Read, Parse, Validate, Execute, DB, Write time.Duration
+	// Dispatch is a gqlbench server's hand-off of the request to its
+	// executor and back (the timeout's set-up, a goroutine each way).
+	Dispatch time.Duration
 	// DBSum is the statements' times added up (db-sum), above DB when
 	// statements overlapped.
 	DBSum      time.Duration
@@ -55,11 +58,12 @@ const (
 	HasWrite
 	HasStatements
 	HasDBSum
+	HasDispatch
 )
 
 // ParseServerTiming reads a Server-Timing header's value (several header
 // lines joined with ", "): the metrics total, read, parse, validate
-// (validation), execute (execution), db, db-sum, write, with their dur parameter
+// (validation), execute (execution), db, db-sum, dispatch, write, with their dur parameter
 // in milliseconds, and sql with count= or desc=N; names are compared
 // without case, other metrics are ignored. Without total, the total is
 // the sum of the phases given (none overlaps another but db, which is
@@ -114,13 +118,15 @@ func ParseServerTiming(v []byte) (s Split, ok bool) {
 			s.DBSum, s.Has = dur, s.Has|HasDBSum
 		case asciiEqualFold(name, "write"):
 			s.Write, s.Has = dur, s.Has|HasWrite
+		case asciiEqualFold(name, "dispatch"):
+			s.Dispatch, s.Has = dur, s.Has|HasDispatch
 		}
 	}
 	if s.Has&^(HasStatements|HasDBSum) == 0 {
 		return Split{}, false
 	}
 	if s.Has&HasTotal == 0 {
-		s.Total, s.Has = s.Read+s.Parse+s.Validate+s.Execute+s.Write, s.Has|HasTotal
+		s.Total, s.Has = s.Read+s.Parse+s.Validate+s.Execute+s.Dispatch+s.Write, s.Has|HasTotal
 	}
 	return s, true
 }
