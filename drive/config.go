@@ -107,7 +107,7 @@ type Config struct {
 	// measured run to the end of the last, into the summary's profiles.
 	Profiler Profiler
 	Cores    int       // CPUs the load generator may use (for its own saturation)
-	Log        io.Writer // one progress line per interval, or nil
+	Log      io.Writer // one progress line per interval, or nil
 
 	// lag makes the load generator slow on purpose, for tests: its own
 	// work after each answer (checking, recording) takes this long.
