@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/gqlbench/gqlbench/measure/layers"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -75,10 +74,7 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 	}
 	sum.Check = e.cfg.Check
 	if e.cfg.Layers {
-		sum.Layers = e.layersReport()
-		if sum.Layers.Source == layers.None.String() && e.cfg.Log != nil {
-			fmt.Fprintln(e.cfg.Log, layers.NoneLine)
-		}
+		sum.Layers = e.layersReport() // the text summary says when the server sent none
 	}
 	if e.cfg.Profiler != nil {
 		ps, err := e.cfg.Profiler.Stop(context.WithoutCancel(ctx))
