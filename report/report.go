@@ -56,6 +56,8 @@ type Report struct {
 	// NoLayers the runs whose server emitted no figures.
 	Layers   []Layer  `json:"layers,omitempty"`
 	NoLayers []string `json:"no_layers,omitempty"`
+	// Profiles are the server's profiles' top functions (load --profile).
+	Profiles []ProfileTop `json:"profiles,omitempty"`
 
 	charts   []plot.Chart
 	points   []*point
@@ -174,6 +176,7 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	r.regressions(r.groupPoints(o.Baseline))
 	r.curve()
 	r.layerRows()
+	r.profileRows()
 	r.matrices = r.buildMatrices()
 	r.Headline = r.headline()
 	r.Caveats = r.caveats()
