@@ -490,3 +490,13 @@ func TestVariablesKeepIntegers(t *testing.T) {
 		t.Errorf("trailing data: status %d", w.Code)
 	}
 }
+
+// TestAppendMillis: milliseconds with three decimals, rounded to the µs.
+func TestAppendMillis(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "0.000", 499: "0.000", 500: "0.001", 1234567: "1.235", 12 * time.Second: "12000.000",
+		-5: "0.000", 999999: "1.000", 45 * time.Microsecond: "0.045"} {
+		if got := string(appendMillis(nil, d)); got != want {
+			t.Errorf("%d ns: %s, want %s", d, got, want)
+		}
+	}
+}

@@ -19,6 +19,9 @@ type Stats struct {
 	// parse and validate are the engine's phases, as the executor reports
 	// them (Phases); zero when the document came from a cache.
 	parse, validate time.Duration
+	// buf holds the first statements' spans: most requests make a few, and
+	// tracing them should allocate nothing more.
+	buf [4]span
 }
 
 // span is when one statement ran, on the monotonic clock.
@@ -29,6 +32,7 @@ type key struct{}
 // With returns a context carrying fresh Stats.
 func With(ctx context.Context) (context.Context, *Stats) {
 	s := new(Stats)
+	s.spans = s.buf[:0]
 	return context.WithValue(ctx, key{}, s), s
 }
 
