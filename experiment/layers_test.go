@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,8 @@ import (
 	"github.com/gqlbench/gqlbench/measure/layers"
 	"github.com/gqlbench/gqlbench/measure/profiles"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/server/peer/node"
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 )
 
 // µs is the Server-Timing header's precision: each phase is rounded to
@@ -127,4 +130,60 @@ func checkProfiles(t *testing.T, dir, name string, f *runfile.File) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+}
+
+// TestLayersPostgres runs the layer table on a throwaway PostgreSQL with
+// naive, batch and node-batch: the Go servers' statements agree in number
+// with pg_stat_statements' and take longer seen from the server; the Node
+// server's figures come from its Apollo tracing, its database share from
+// pg_stat_statements, and its table stands beside the Go servers'.
+func TestLayersPostgres(t *testing.T) {
+	peertest.Install(t, node.Package())
+	dir := t.TempDir()
+	code, stdout, stderr := gqlbench(context.Background(), "experiment", "layers", "--dir", dir, "--db", "postgres", "--sf", "1",
+		"--variants", "naive,batch,node-batch", "--templates", "3,5", "--iterations", "3")
+	if code != exitcode.OK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	runs := runFiles(t, dir)
+	for _, name := range []string{"layers-naive-QT03", "layers-batch-QT05"} {
+		if f := runs[name]; f != nil {
+			checkCorrect(t, name, f)
+			checkLayers(t, name, f, map[string]string{"layers-naive-QT03": "QT3", "layers-batch-QT05": "QT5"}[name], 3)
+		}
+	}
+	for _, tm := range []string{"QT03", "QT05"} {
+		name := "layers-node-batch-" + tm
+		f := runs[name]
+		if f == nil || f.Summary.Layers == nil {
+			t.Fatalf("%s: no layers (have %v)", name, keys(runs))
+		}
+		checkCorrect(t, name, f)
+		l := f.Summary.Layers
+		if l.Source != "apollo-tracing" || len(l.Templates) != 1 || l.Templates[0].N != 3 || l.Templates[0].DatabaseN != 0 || len(l.Templates[0].Fields) == 0 {
+			t.Errorf("%s: layers %+v", name, l)
+		}
+		for i, r := range l.Templates[0].Requests {
+			if r.RoundTripNS < r.TotalNS || r.DatabaseNS != -1 || r.ParseNS+r.ValidateNS > r.TotalNS {
+				t.Errorf("%s iteration %d does not add up: %+v", name, i, r)
+			}
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The comparison with pg_stat_statements: the counts agree.
+	for _, want := range []string{"pg\\_stat\\_statements, per variant", "| node-batch | 6 | 0 / ", "### node-batch QT3", " \\* |"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	for _, v := range []string{"naive", "batch"} {
+		m := regexp.MustCompile(`\| ` + v + ` \| 6 \| (\d+) / (\d+) \| ([0-9.]+) \| ([0-9.]+) \|`).FindStringSubmatch(string(md))
+		if m == nil || m[1] != m[2] || m[1] == "0" {
+			t.Errorf("%s: the server's and pg_stat_statements' counts differ or are missing: %q", v, m)
+		}
+	}
+	checkGone(t, runs)
 }
