@@ -132,3 +132,28 @@ func TestParseYoga(t *testing.T) {
 		t.Errorf("fields %+v", f)
 	}
 }
+
+// TestMerge: two load generators' reports add up per template; the
+// slowest fields merge by field.
+func TestMerge(t *testing.T) {
+	body, _ := os.ReadFile("testdata/apollo-spec.json")
+	a, b := NewAcc([]string{"A", "B"}, 0), NewAcc([]string{"A", "B"}, 0)
+	a.Add(0, 3*time.Millisecond, []byte("total;dur=2, db;dur=1"), nil)
+	b.Add(0, 5*time.Millisecond, []byte("total;dur=4, db;dur=1"), nil)
+	b.Add(1, 4*time.Millisecond, nil, body)
+	a.Add(1, 4*time.Millisecond, nil, body)
+	m := Merge(nil, a.Report(), b.Report())
+	if m.Source != "server-timing+apollo-tracing" || len(m.Templates) != 2 {
+		t.Fatalf("%+v", m)
+	}
+	x, y := m.Templates[0], m.Templates[1]
+	if x.N != 2 || x.TotalNS != 6e6 || x.DatabaseN != 2 || x.RoundTripNS != 8e6 || len(x.Requests) != 2 {
+		t.Errorf("A %+v", x)
+	}
+	if y.N != 2 || y.Fields[0].Field != "Droid.friends" || y.Fields[0].Count != 2 || y.Fields[0].TotalNS != 2*582170 {
+		t.Errorf("B %+v", y)
+	}
+	if Merge(nil, nil) != nil {
+		t.Error("nothing to merge")
+	}
+}

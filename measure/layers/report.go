@@ -141,3 +141,68 @@ func (r *Report) Total() Template {
 // NoneLine is what a run whose server emitted neither Server-Timing nor
 // Apollo tracing says, in one line.
 const NoneLine = "layers: the server sent neither a Server-Timing header nor Apollo tracing (extensions.tracing): no split of its time (gqlbench servers send one with serve --trace)"
+
+// Merge adds up reports of the same templates (the files of parallel
+// load generators, load merge): per template by name, in the order first
+// seen, the sums added, the slowest fields merged by field, the kept
+// requests one report's after the other's up to DefaultKeep. Nil reports
+// are skipped; nil when all are.
+func Merge(reports ...*Report) *Report {
+	var out *Report
+	at := map[string]int{}
+	var st, ap int64
+	for _, r := range reports {
+		if r == nil {
+			continue
+		}
+		if out == nil {
+			out = &Report{Database: r.Database}
+		}
+		out.Without += r.Without
+		out.DatabaseNS += r.DatabaseNS
+		for _, t := range r.Templates {
+			i, ok := at[t.Template]
+			if !ok {
+				at[t.Template] = len(out.Templates)
+				out.Templates = append(out.Templates, Template{Template: t.Template})
+				i = len(out.Templates) - 1
+			}
+			m := &out.Templates[i]
+			m.N += t.N
+			m.Without += t.Without
+			m.ServerTiming += t.ServerTiming
+			m.Apollo += t.Apollo
+			m.RoundTripNS += t.RoundTripNS
+			m.TotalNS += t.TotalNS
+			m.ReadNS += t.ReadNS
+			m.ParseNS += t.ParseNS
+			m.ValidateNS += t.ValidateNS
+			m.ExecuteNS += t.ExecuteNS
+			m.WriteNS += t.WriteNS
+			m.DispatchNS += t.DispatchNS
+			m.DatabaseNS += t.DatabaseNS
+			m.DatabaseN += t.DatabaseN
+			m.DatabaseSumNS += t.DatabaseSumNS
+			m.Statements += t.Statements
+			m.Requests = append(m.Requests, t.Requests[:min(len(t.Requests), max(DefaultKeep-len(m.Requests), 0))]...)
+			fields := map[fieldKey]*Field{}
+			for _, f := range append(m.Fields, t.Fields...) {
+				k := fieldKey{f.Field, ""}
+				if e := fields[k]; e != nil {
+					e.Count += f.Count
+					e.TotalNS += f.TotalNS
+					e.MaxNS = max(e.MaxNS, f.MaxNS)
+				} else {
+					c := f
+					fields[k] = &c
+				}
+			}
+			m.Fields = slowest(fields, SlowestFields)
+			st, ap = st+t.ServerTiming, ap+t.Apollo
+		}
+	}
+	if out != nil {
+		out.Source = sourceName(st, ap)
+	}
+	return out
+}
