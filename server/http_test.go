@@ -500,3 +500,26 @@ func TestAppendMillis(t *testing.T) {
 		}
 	}
 }
+
+// inlineFake is a NonBlocking executor (as null is): Handler calls it on
+// the request's goroutine.
+type inlineFake struct{ fake }
+
+func (inlineFake) NonBlocking() {}
+
+// TestTraceInline: an executor called inline gets the same header, its
+// phases adding up to the total.
+func TestTraceInline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		exec := inlineFake{fake(func(ctx context.Context, _ *Request) *Response {
+			trace.Phases(ctx, time.Millisecond, time.Millisecond)
+			time.Sleep(3 * time.Millisecond)
+			return &Response{Data: json.RawMessage(`{}`)}
+		})}
+		rec, _ := do(t, Handler(exec, HTTPOptions{Trace: true}), post(`{"query":"{x}"}`))
+		const want = "read;dur=0.000, parse;dur=1.000, validate;dur=1.000, execute;dur=1.000, db;dur=0.000, db-sum;dur=0.000, sql;count=0, dispatch;dur=0.000, write;dur=0.000, total;dur=3.000"
+		if got := rec.Header().Get("Server-Timing"); got != want {
+			t.Errorf("Server-Timing %q, want %q", got, want)
+		}
+	})
+}
