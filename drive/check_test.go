@@ -170,8 +170,7 @@ func TestServerKilledMidRun(t *testing.T) {
 	recf, _ := os.Create(filepath.Join(dir, "records.csv"))
 	w := runfile.NewWriter(out)
 	w.Write(&runfile.Header{Mode: "closed", Hist: runfile.StandardHist})
-	sum, err := Run(context.Background(), Config{Mode: Closed, Transport: tr, Requests: requests(5, "QT1"), Clients: 4,
-		Duration: time.Minute, Runs: 1, Interval: 50 * time.Millisecond, AbortAfter: 300 * time.Millisecond,
+	sum, err := Run(context.Background(), Config{Mode: Closed, Transport: tr, Requests: requests(5, "QT1"), Settings: ClosedSettings{Clients: 4, Repeat: Repeat{Duration: time.Minute, Runs: 1}}, Interval: 50 * time.Millisecond, AbortAfter: 300 * time.Millisecond,
 		Records: measure.NewRecordWriter(recf)}, w)
 	out.Close()
 	recf.Close()

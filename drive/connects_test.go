@@ -41,8 +41,7 @@ func TestConnectsAreTheServers(t *testing.T) {
 				}
 				tr = h
 			}
-			r := runLoad(t, t.Context(), Config{Mode: Open, Transport: tr, Requests: reqs, Rate: 20,
-				Duration: time.Second, Runs: 1, Connections: 2, Late: 10 * time.Millisecond})
+			r := runLoad(t, t.Context(), Config{Mode: Open, Transport: tr, Requests: reqs, Settings: OpenSettings{Repeat: Repeat{Duration: time.Second, Runs: 1}, Arrivals: Arrivals{Connections: 2, Rate: 20}}, Late: 10 * time.Millisecond})
 			if r.err != nil {
 				t.Fatal(r.err)
 			}

@@ -42,7 +42,12 @@
 // throughput varied; with CI the runs are repeated until their mean is
 // known to within it.
 //
-// Each mode is a ModeSpec registered in its own file; Modes lists them.
+// Each mode is a ModeSpec registered in its own file; Modes lists them. A
+// Config holds what every mode shares and the mode's own Settings, a type
+// of the mode's (ClosedSettings, OpenSettings, ...: their defaults,
+// validation, header and flags live on them), as k6 gives each executor
+// its own config; ModeSpec.Settings makes them from load's flags' values
+// (Params).
 //
 // The package shares no code with the servers and databases it measures,
 // and links no GraphQL parser (a test enforces an allow-list of imports);

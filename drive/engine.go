@@ -51,9 +51,12 @@ type engine struct {
 	connects  atomic.Int64 // connections made inside requests' time
 	// base is the number of task labels; in paired mode names holds each
 	// twice, prefixed by the two APIs, and pairs records the pairs.
-	base   int
-	pairs  *pairRecorder
-	series *series // --sample-interval's fine samples, or nil
+	base  int
+	pairs *pairRecorder
+	// partnerFrom is the first worker on the partner's side (paired: the
+	// partner of client c is worker c + partnerFrom).
+	partnerFrom int
+	series      *series // --sample-interval's fine samples, or nil
 	// profiling is closed once the profiler has been started, at the first
 	// measured phase.
 	profiling sync.Once
@@ -65,6 +68,7 @@ type phase struct {
 	run, step int
 	warmup    bool
 	window    time.Duration // sends start only within it; 0: until the work ends
+	think     time.Duration // a closed-loop client's think time after each answer, uniform in [0, think]
 	rate      float64       // offered rate, for the interval lines
 	base      time.Time     // the phase's zero on the monotonic clock
 	keep      bool          // keep the intervals (and a Summarizer of them)
@@ -79,8 +83,8 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	e := &engine{cfg: cfg, w: w, sum: runfile.NewSummarizer()}
 	e.names, e.tmplOf = templates(cfg.Requests)
 	e.base = len(e.names)
-	if cfg.Partner != nil {
-		e.pairs = newPairRecorder(e.names, cfg.Group)
+	if cfg.Partner != nil { // (the pairs' group is the mode's: runPaired sets it)
+		e.pairs = newPairRecorder(e.names, DefaultGroup)
 		e.names = pairedNames(e.names, cfg.APIs)
 	}
 	e.ids = make([]string, len(cfg.Requests))
@@ -153,7 +157,7 @@ func (e *engine) worker(c int) (*worker, error) {
 		if e.cfg.Layers {
 			w.layers = layers.NewAcc(e.names, 0)
 		}
-		if e.cfg.Partner != nil && c >= e.cfg.Clients { // the partner of client c − Clients
+		if e.cfg.Partner != nil && e.partnerFrom > 0 && c >= e.partnerFrom { // the partner of client c − partnerFrom
 			w.side, w.conn = 1, e.cfg.Partner.NewConn()
 		} else {
 			w.conn = e.cfg.Transport.NewConn()

@@ -66,7 +66,7 @@ func TestOpenStallEndsWithItsWindow(t *testing.T) {
 			var log peertest.Buffer
 			window := time.Second
 			r, _ := hostileRun(t, "stall", 10, client, wire.Options{Timeout: 2 * time.Second},
-				Config{Mode: Open, Rate: 100, Duration: window, Connections: 4, Runs: 1, Interval: 250 * time.Millisecond, Log: &log},
+				Config{Mode: Open, Settings: OpenSettings{Repeat: Repeat{Duration: window, Runs: 1}, Arrivals: Arrivals{Connections: 4, Rate: 100}}, Interval: 250 * time.Millisecond, Log: &log},
 				20*time.Second)
 			var abort *AbortError
 			if errors.As(r.err, &abort) {
@@ -108,7 +108,7 @@ func TestMalformedAnswersAbort(t *testing.T) {
 		for _, client := range clients {
 			t.Run(mode+"/"+client, func(t *testing.T) {
 				r, _ := hostileRun(t, mode, 5, client, wire.Options{Timeout: 2 * time.Second},
-					Config{Mode: Closed, Clients: 2, Duration: 30 * time.Second, Runs: 1, Interval: 250 * time.Millisecond, AbortAfter: time.Second},
+					Config{Mode: Closed, Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: 30 * time.Second, Runs: 1}}, Interval: 250 * time.Millisecond, AbortAfter: time.Second},
 					25*time.Second)
 				var abort *AbortError
 				if !errors.As(r.err, &abort) || r.sum.Status != "aborted" {
@@ -148,7 +148,7 @@ func TestErrorsByStatusWithBody(t *testing.T) {
 		t.Run(client, func(t *testing.T) {
 			o := wire.Options{Timeout: 2 * time.Second, Header: []string{"Authorization: Bearer " + token}}
 			r, _ := hostileRun(t, "unauthorized", 0, client, o,
-				Config{Mode: Closed, Clients: 1, Duration: 500 * time.Millisecond, Runs: 1, Interval: 250 * time.Millisecond, AbortAfter: time.Minute},
+				Config{Mode: Closed, Settings: ClosedSettings{Clients: 1, Repeat: Repeat{Duration: 500 * time.Millisecond, Runs: 1}}, Interval: 250 * time.Millisecond, AbortAfter: time.Minute},
 				20*time.Second)
 			rs := r.sum.ErrorReasons
 			if len(rs) != 1 || rs[0].Kind != "http_status" || rs[0].Status != 401 || rs[0].Reason != "HTTP 401 Unauthorized" || rs[0].Count != r.sum.Total.Errors {
@@ -182,7 +182,7 @@ func TestErrorsByStatusWithBody(t *testing.T) {
 // it counts the requests, never more errors than requests.
 func TestRunLineErrorsWithinItsWindow(t *testing.T) {
 	r, _ := hostileRun(t, "stall", 0, "gqlbench", wire.Options{Timeout: time.Second},
-		Config{Mode: Closed, Clients: 2, Duration: 500 * time.Millisecond, Runs: 1, Interval: 250 * time.Millisecond},
+		Config{Mode: Closed, Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: 500 * time.Millisecond, Runs: 1}}, Interval: 250 * time.Millisecond},
 		20*time.Second)
 	if r.sum.Total.Errors != 2 || r.sum.Total.Overrun != 2 {
 		t.Fatalf("%d errors, %d overruns: want the two timeouts after the window", r.sum.Total.Errors, r.sum.Total.Overrun)
@@ -201,8 +201,7 @@ func TestRunLineErrorsWithinItsWindow(t *testing.T) {
 func TestSlowCheckKeepsItsInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(10 * time.Millisecond)
-		cfg := Config{Mode: Closed, Transport: srv, Requests: requests(1, "QT1"), Clients: 1,
-			Duration: time.Second, Runs: 1, Interval: 200 * time.Millisecond}
+		cfg := Config{Mode: Closed, Transport: srv, Requests: requests(1, "QT1"), Settings: ClosedSettings{Clients: 1, Repeat: Repeat{Duration: time.Second, Runs: 1}}, Interval: 200 * time.Millisecond}
 		cfg.checkLag = 1500 * time.Millisecond
 		r := runLoad(t, t.Context(), cfg)
 		if r.err != nil {
@@ -228,7 +227,7 @@ func TestSlowCheckKeepsItsInterval(t *testing.T) {
 func TestSlowCheckKeepsItsIntervalOnSockets(t *testing.T) {
 	for _, client := range clients {
 		t.Run(client, func(t *testing.T) {
-			cfg := Config{Mode: Closed, Clients: 1, Duration: 500 * time.Millisecond, Runs: 1, Interval: 100 * time.Millisecond}
+			cfg := Config{Mode: Closed, Settings: ClosedSettings{Clients: 1, Repeat: Repeat{Duration: 500 * time.Millisecond, Runs: 1}}, Interval: 100 * time.Millisecond}
 			cfg.checkLag = 800 * time.Millisecond
 			r, _ := hostileRun(t, "healthy", 0, client, wire.Options{Timeout: 2 * time.Second}, cfg, 20*time.Second)
 			if r.err != nil {
@@ -291,7 +290,7 @@ func TestCapacityGoesOnAfterRefusedStep(t *testing.T) {
 		}
 		slo, _ := measure.ParseSLO("p99<1s")
 		r := runLoad(t, t.Context(), Config{Mode: Capacity, Transport: srv, Requests: requests(3, "QT1"), SLO: slo,
-			Rate: 200, MaxRate: 800, Duration: 3 * time.Second, Connections: 8, AbortAfter: time.Second, MaxSteps: 6})
+			Settings: CapacitySettings{Arrivals: Arrivals{Connections: 8, Rate: 200}, Duration: 3 * time.Second, MaxRate: 800, MaxSteps: 6}, AbortAfter: time.Second})
 		var abort *AbortError
 		if errors.As(r.err, &abort) {
 			t.Fatalf("the search aborted on a refused step: %v", r.err)
@@ -329,8 +328,7 @@ func TestHostileDuplicateRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: tr, Requests: requests(1, "QT1"), Clients: 1,
-		Duration: 600 * time.Millisecond, Think: 100 * time.Millisecond, Runs: 1, Interval: 100 * time.Millisecond, MaxErrorRate: 1})
+	r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: tr, Requests: requests(1, "QT1"), Settings: ClosedSettings{Clients: 1, Think: 100 * time.Millisecond, Repeat: Repeat{Duration: 600 * time.Millisecond, Runs: 1}}, Interval: 100 * time.Millisecond, MaxErrorRate: 1})
 	count, _, errs := total(r.file)
 	if errs == 0 {
 		t.Fatalf("%d requests, no error: the extra answers went unnoticed", count)
@@ -347,8 +345,7 @@ func TestHostileNoLatencySample(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: tr, Requests: requests(1, "QT1"), Clients: 2,
-				Duration: 200 * time.Millisecond, Runs: 1, Interval: 100 * time.Millisecond, MaxErrorRate: 1})
+			r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: tr, Requests: requests(1, "QT1"), Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: 200 * time.Millisecond, Runs: 1}}, Interval: 100 * time.Millisecond, MaxErrorRate: 1})
 			if r.sum == nil {
 				t.Fatalf("no summary: %v", r.err)
 			}

@@ -103,7 +103,7 @@ func runAPI(t *testing.T, api, target string, http2 bool, clients int, entries .
 	t.Helper()
 	var out bytes.Buffer
 	job := drive.Job{
-		Config:  drive.Config{Mode: drive.Closed, Clients: clients, Duration: 200 * time.Millisecond, Runs: 1},
+		Config:  drive.Config{Mode: drive.Closed, Settings: drive.ClosedSettings{Clients: clients, Repeat: drive.Repeat{Duration: 200 * time.Millisecond, Runs: 1}}},
 		Target:  target,
 		API:     api,
 		HTTP:    wire.Options{Timeout: 10 * time.Second, HTTP2: http2},
@@ -163,7 +163,7 @@ func TestRESTJobFailures(t *testing.T) {
 		t.Errorf("preflight: %v", err)
 	}
 	var out bytes.Buffer
-	job := drive.Job{Config: drive.Config{Mode: drive.Closed, Duration: 100 * time.Millisecond, Runs: 1}, Target: url, API: drive.APIREST,
+	job := drive.Job{Config: drive.Config{Mode: drive.Closed, Settings: drive.ClosedSettings{Repeat: drive.Repeat{Duration: 100 * time.Millisecond, Runs: 1}}}, Target: url, API: drive.APIREST,
 		Queries: &queryfile.File{Entries: []queryfile.Entry{bad}}, Out: func() (io.Writer, error) { return &out, nil }}
 	sum, err := job.Run(context.Background())
 	var check *drive.CheckError
@@ -217,7 +217,7 @@ func TestRESTTaskGoroutines(t *testing.T) {
 	want, _ := verify.Hash([]byte(`{"items":[` + strings.Join(items, ",") + `]}`))
 	base := runtime.NumGoroutine()
 	var out bytes.Buffer
-	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 3}, Target: srv.URL, API: drive.APIREST,
+	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 3}}, Target: srv.URL, API: drive.APIREST,
 		HTTP:    wire.Options{Timeout: 10 * time.Second, Parallel: 2},
 		Queries: &queryfile.File{Entries: []queryfile.Entry{{ID: "many", Label: "many", Plan: plan, Expect: want}}},
 		Out:     func() (io.Writer, error) { return &out, nil }}

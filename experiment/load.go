@@ -132,11 +132,12 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	if err != nil {
 		return err
 	}
-	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
-		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group, Layers: r.layers}
+	warmups := 1
 	if r.cold {
-		cfg.WarmupPasses = 0
+		warmups = 0
 	}
+	cfg := drive.Config{Mode: r.mode, Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Layers: r.layers,
+		Settings: spec.Settings(drive.Params{Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: warmups, Group: r.group})}
 	if r.profile != "" {
 		cfg.Profiler = &profiles.Recorder{Base: r.profile, Dir: filepath.Join(s.Dir, "runs"), Name: r.name}
 	}

@@ -77,7 +77,7 @@ func request(t *testing.T, e queryfile.Entry) *server.Request {
 // testLoad: a load in the dialect, as gqlbench load runs it, finds every
 // answer right.
 func testLoad(t *testing.T, f *fixture, url string) {
-	sum, _, err := runJob(t, f.entries, url, drive.Config{Mode: drive.Sequential, Passes: 1})
+	sum, _, err := runJob(t, f.entries, url, drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func testContract(t *testing.T, url string) {
 func testRejected(t *testing.T, f *fixture, url string) {
 	bad := f.entries[0]
 	bad.Query = strings.Replace(bad.Query, "emailAddress: emailaddress", "emailAddress: email", 1)
-	_, out, err := runJob(t, []queryfile.Entry{bad}, url, drive.Config{Mode: drive.Sequential, Passes: 1})
+	_, out, err := runJob(t, []queryfile.Entry{bad}, url, drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 1}})
 	if err == nil || !strings.Contains(err.Error(), `Cannot query field`) || !strings.Contains(err.Error(), `email`) ||
 		!strings.Contains(err.Error(), "dialect postgraphile") {
 		t.Errorf("err = %v, want PostGraphile's complaint about the field email", err)
@@ -150,7 +150,7 @@ func testRejected(t *testing.T, f *fixture, url string) {
 func testCrash(t *testing.T, f *fixture) {
 	r := f.start(t, server.ProcessConfig{Config: server.Config{Pool: 2}})
 	var out strings.Builder
-	j := drive.Job{Config: drive.Config{Mode: drive.Closed, Clients: 2, Duration: time.Minute, Interval: 100 * time.Millisecond, AbortAfter: time.Second},
+	j := drive.Job{Config: drive.Config{Mode: drive.Closed, Settings: drive.ClosedSettings{Clients: 2, Repeat: drive.Repeat{Duration: time.Minute}}, Interval: 100 * time.Millisecond, AbortAfter: time.Second},
 		Target: r.URL, Queries: &queryfile.File{Path: "pg.jsonl", Entries: f.entries}, Check: true,
 		HTTP: wire.Options{Timeout: 5 * time.Second},
 		Out: func() (io.Writer, error) {
