@@ -191,9 +191,12 @@ func (l Layers) run(ctx context.Context, s *session, dbs *databases) error {
 
 // variant runs every template against one server.
 func (l Layers) variant(ctx context.Context, s *session, v, url, db string, qf *queryfile.File, pg *pgstat.Counter) ([]layerRun, error) {
-	args := []string{"--trace"}
+	var args []string
 	sv, _ := server.Lookup(v)
 	own := sv.Process == nil
+	if own || sv.Traces {
+		args = append(args, "--trace")
+	}
 	if l.Profile && own {
 		args = append(args, "--pprof", "127.0.0.1:0")
 	}

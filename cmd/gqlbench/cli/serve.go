@@ -31,8 +31,11 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if v.Process != nil {
-		if a.pprof != "" {
+		switch {
+		case a.pprof != "":
 			return usagef("--pprof is for gqlbench's own variants (Go), not %s", v.Name)
+		case a.trace && !v.Traces:
+			return usagef("--trace: %s gives no account of its requests' time (gqlbench's own variants and node-* do)", v.Name)
 		}
 		return serveProcess(ctx, env, v, server.ProcessConfig{
 			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},
