@@ -76,7 +76,7 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.Int64Var(&a.maxResp, "max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
 	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
-	fs.BoolVar(&a.trace, "trace", false, "add the server's account of each request's time: a Server-Timing header (read, parse, validate, execute, db, write, total) and extensions.timing (total_ns, parse_ns, validate_ns, execute_ns, database_ns: wall time with a statement running, database_sum_ns, graphql_ns, sql_statements); rest: the Server-Timing header; node-*: Apollo tracing (extensions.tracing); postgraphile: none")
+	fs.BoolVar(&a.trace, "trace", false, "add the server's account of each request's time: a Server-Timing header (read, parse, validate, execute, db, write, total) and extensions.timing (total_ns, parse_ns, validate_ns, execute_ns, database_ns: wall time with a statement running, database_sum_ns, graphql_ns, sql_statements); rest: the Server-Timing header; node-*: Apollo tracing (extensions.tracing)")
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return nil, err
