@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,8 +37,12 @@ type Layer struct {
 	// CoveredPct is the share of the server's total its named phases
 	// (read, parse, validate, execute, write) account for; absent when it
 	// names none but a total.
-	CoveredPct    *float64       `json:"covered_pct,omitempty"`
-	Statements    float64        `json:"sql_statements_per_request,omitempty"`
+	CoveredPct *float64 `json:"covered_pct,omitempty"`
+	Statements float64  `json:"sql_statements_per_request,omitempty"`
+	// RemoteMS and RemoteCalls are the calls to the remote custom fields'
+	// service, within the GraphQL layer: mean ms and calls per request.
+	RemoteMS      float64        `json:"remote_ms,omitempty"`
+	RemoteCalls   float64        `json:"remote_calls_per_request,omitempty"`
 	SlowestFields []layers.Field `json:"slowest_fields,omitempty"`
 }
 
@@ -60,7 +65,8 @@ func (r *Report) layerRows() {
 			l := Layer{Key: run.key, Template: t.Template, Source: sourceOf(t), N: t.N, Without: t.Without,
 				RoundTripMS: t.Mean(t.RoundTripNS) / 1e6, TotalMS: t.Mean(t.TotalNS) / 1e6, GraphQLMS: t.GraphQL() / 1e6,
 				OverheadMS: t.Overhead() / 1e6, ParseMS: t.Mean(t.ParseNS) / 1e6, ValidateMS: t.Mean(t.ValidateNS) / 1e6,
-				ExecuteMS: t.Mean(t.ExecuteNS) / 1e6, DispatchMS: t.Mean(t.DispatchNS) / 1e6, Statements: t.Mean(t.Statements), SlowestFields: t.Fields}
+				ExecuteMS: t.Mean(t.ExecuteNS) / 1e6, DispatchMS: t.Mean(t.DispatchNS) / 1e6, Statements: t.Mean(t.Statements), SlowestFields: t.Fields,
+				RemoteMS: t.Mean(t.RemoteNS) / 1e6, RemoteCalls: t.Mean(t.RemoteCalls)}
 			if db, ok := t.Database(); ok {
 				v := db / 1e6
 				l.DatabaseMS = &v
@@ -116,6 +122,13 @@ func (r *Report) layersSection() section {
 		}
 		t.add(r.flagged(l.Series), append(cells(l.Key), l.Template, l.Source, strconv.FormatInt(l.N, 10), f3(l.RoundTripMS), f3(l.TotalMS),
 			db, f3(l.GraphQLMS), f1(l.GraphQLPct)+" %", f3(l.OverheadMS), f3(l.ParseMS), f3(l.ValidateMS), f3(l.ExecuteMS), f3(l.DispatchMS), cov, stmts)...)
+	}
+	if slices.ContainsFunc(r.Layers, func(l Layer) bool { return l.RemoteCalls > 0 }) {
+		t.Head = append(t.Head, "remote calls/req", "remote")
+		t.Note += " Remote: the calls to the remote custom fields' service, within the GraphQL layer (their wall time, concurrent calls once)."
+		for i, l := range r.Layers {
+			t.Rows[i] = append(t.Rows[i], f1(l.RemoteCalls), f3(l.RemoteMS))
+		}
 	}
 	s.Tables = append(s.Tables, t)
 	ft := table{Title: "The slowest fields per template (Apollo tracing)", Long: true,

@@ -90,6 +90,22 @@ func TestLayersAndProfiles(t *testing.T) {
 	if !strings.HasSuffix(rows[0], ",layers_overhead_ms") || !strings.HasSuffix(rows[1], ",server-timing,1.5,1,0.6,0.4,40,0.5") {
 		t.Errorf("CSV:\n%s", csv.String())
 	}
+	if strings.Contains(md.String(), "remote calls/req") {
+		t.Error("a remote column without remote calls")
+	}
+	// Remote custom fields: their calls get columns of their own.
+	rem := layers.NewAcc([]string{"QT3"}, 0)
+	rem.Add(0, 6e6, []byte("execute;dur=5.000, db;dur=1.000, remote;dur=4.000, remote-calls;count=2, total;dur=5.000"), nil)
+	r, err = Build(withSummary(t, rem.Report(), nil), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md.Reset()
+	r.Write(&md, "md")
+	if len(r.Layers) != 1 || r.Layers[0].RemoteCalls != 2 || r.Layers[0].RemoteMS != 4 || r.Layers[0].GraphQLMS != 4 ||
+		!strings.Contains(md.String(), "| 2.0 | 4.000 |") {
+		t.Errorf("remote: %+v", r.Layers)
+	}
 	// A server that emitted neither: one line, no table.
 	none := layers.NewAcc([]string{"QT3"}, 0)
 	none.Add(0, 1, nil, []byte(`{"data":{}}`))

@@ -132,6 +132,9 @@ type NonBlocking interface {
 //	execute;dur=  the rest of Execute
 //	db;dur=       of which the database (database_ns); db-sum;dur= and
 //	              sql;count= are database_sum_ns and sql_statements
+//	remote;dur=   of which the calls to the remote custom fields' service
+//	              (trace.Remote; remote-calls;count=: their number), when
+//	              there were some; part of the GraphQL layer
 //	dispatch;dur= the rest between reading and writing: the timeout's
 //	              set-up, handing the request to the executor's goroutine
 //	              and the answer back, adding up the statements' times
@@ -300,6 +303,12 @@ type timing struct {
 	DatabaseSumNS int64 `json:"database_sum_ns"` // the statements' times added up
 	GraphQLNS     int64 `json:"graphql_ns"`
 	SQLStatements int64 `json:"sql_statements"`
+	// RemoteNS and RemoteCalls are the calls to the remote service of the
+	// remote custom fields (trace.Remote): the wall time with one running,
+	// part of the GraphQL layer as in seed 002, and their number; written
+	// only when there were some.
+	RemoteNS    int64 `json:"remote_ns,omitempty"`
+	RemoteCalls int64 `json:"remote_calls,omitempty"`
 
 	arrived time.Time     // the request reached the handler
 	read    time.Duration // reading and decoding it
@@ -324,6 +333,8 @@ func timingOf(s *trace.Stats, total time.Duration) *timing {
 		DatabaseSumNS: int64(s.DBTimeSum()),
 		GraphQLNS:     int64(max(total-db, 0)), // 0 only if a statement outlived Execute
 		SQLStatements: s.Statements(),
+		RemoteNS:      int64(s.RemoteTime()),
+		RemoteCalls:   s.RemoteCalls(),
 	}
 }
 
@@ -337,7 +348,10 @@ func (t *timing) appendJSON(b []byte) []byte {
 		v int64
 	}{{"total_ns", t.TotalNS}, {"parse_ns", t.ParseNS}, {"validate_ns", t.ValidateNS},
 		{"execute_ns", t.ExecuteNS}, {"database_ns", t.DatabaseNS}, {"database_sum_ns", t.DatabaseSumNS},
-		{"graphql_ns", t.GraphQLNS}, {"sql_statements", t.SQLStatements}} {
+		{"graphql_ns", t.GraphQLNS}, {"sql_statements", t.SQLStatements}, {"remote_ns", t.RemoteNS}, {"remote_calls", t.RemoteCalls}} {
+		if i >= 8 && t.RemoteCalls == 0 {
+			break
+		}
 		if i == 0 {
 			b = append(b, '{', '"')
 		} else {
@@ -370,6 +384,11 @@ func (t *timing) serverTiming(write, total time.Duration) string {
 	metric("db-sum", time.Duration(t.DatabaseSumNS))
 	b = append(b, ", sql;count="...)
 	b = strconv.AppendInt(b, t.SQLStatements, 10)
+	if t.RemoteCalls > 0 {
+		metric("remote", time.Duration(t.RemoteNS))
+		b = append(b, ", remote-calls;count="...)
+		b = strconv.AppendInt(b, t.RemoteCalls, 10)
+	}
 	metric("dispatch", t.dispatch)
 	metric("write", write)
 	metric("total", total)

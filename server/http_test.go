@@ -523,3 +523,29 @@ func TestTraceInline(t *testing.T) {
 		}
 	})
 }
+
+// TestTraceRemote: calls to the remote fields' service are in the header
+// and in extensions.timing, within the GraphQL layer.
+func TestTraceRemote(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		exec := fake(func(ctx context.Context, _ *Request) *Response {
+			time.Sleep(time.Millisecond)
+			trace.Statement(ctx, time.Millisecond)
+			for range 2 {
+				time.Sleep(2 * time.Millisecond)
+				trace.Remote(ctx, 2*time.Millisecond)
+			}
+			return &Response{Data: json.RawMessage(`{}`)}
+		})
+		rec, b := do(t, Handler(exec, HTTPOptions{Trace: true}), post(`{"query":"{x}"}`))
+		var tm map[string]int64
+		json.Unmarshal(b.Extensions["timing"], &tm)
+		if tm["remote_ns"] != 4e6 || tm["remote_calls"] != 2 || tm["graphql_ns"] != 4e6 || tm["total_ns"] != 5e6 {
+			t.Errorf("timing %v", tm)
+		}
+		const want = "read;dur=0.000, parse;dur=0.000, validate;dur=0.000, execute;dur=5.000, db;dur=1.000, db-sum;dur=1.000, sql;count=1, remote;dur=4.000, remote-calls;count=2, dispatch;dur=0.000, write;dur=0.000, total;dur=5.000"
+		if got := rec.Header().Get("Server-Timing"); got != want {
+			t.Errorf("Server-Timing %q, want %q", got, want)
+		}
+	})
+}

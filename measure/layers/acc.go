@@ -106,6 +106,8 @@ func (g *agg) add(s Split, rt time.Duration, keep int) {
 	if s.Has&HasDBSum != 0 {
 		g.DatabaseSumNS += int64(s.DBSum)
 	}
+	g.RemoteNS += int64(s.Remote)
+	g.RemoteCalls += s.RemoteCalls
 	if len(g.Requests) < keep {
 		r := Request{RoundTripNS: int64(rt), TotalNS: int64(s.Total), ParseNS: int64(s.Parse),
 			ValidateNS: int64(s.Validate), ExecuteNS: int64(s.Execute), DatabaseNS: -1}
@@ -187,6 +189,8 @@ func (a *Acc) Merge(b *Acc) {
 		g.DatabaseN += h.DatabaseN
 		g.Statements += h.Statements
 		g.DatabaseSumNS += h.DatabaseSumNS
+		g.RemoteNS += h.RemoteNS
+		g.RemoteCalls += h.RemoteCalls
 		for _, r := range h.Requests {
 			if len(g.Requests) >= a.keep {
 				break

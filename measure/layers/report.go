@@ -45,6 +45,10 @@ type Template struct {
 	// DatabaseNS by the time statements ran at once.
 	DatabaseSumNS int64 `json:"database_sum_ns,omitempty"`
 	Statements    int64 `json:"sql_statements,omitempty"`
+	// RemoteNS and RemoteCalls are the calls to a remote service (the
+	// remote custom fields), within the GraphQL layer's time.
+	RemoteNS    int64 `json:"remote_ns,omitempty"`
+	RemoteCalls int64 `json:"remote_calls,omitempty"`
 	// Fields are the resolvers of the most time in all (Apollo tracing),
 	// the slowest first.
 	Fields []Field `json:"slowest_fields,omitempty"`
@@ -134,6 +138,8 @@ func (r *Report) Total() Template {
 		t.DatabaseN += x.DatabaseN
 		t.Statements += x.Statements
 		t.DatabaseSumNS += x.DatabaseSumNS
+		t.RemoteNS += x.RemoteNS
+		t.RemoteCalls += x.RemoteCalls
 	}
 	return t
 }
@@ -184,6 +190,8 @@ func Merge(reports ...*Report) *Report {
 			m.DatabaseN += t.DatabaseN
 			m.DatabaseSumNS += t.DatabaseSumNS
 			m.Statements += t.Statements
+			m.RemoteNS += t.RemoteNS
+			m.RemoteCalls += t.RemoteCalls
 			m.Requests = append(m.Requests, t.Requests[:min(len(t.Requests), max(DefaultKeep-len(m.Requests), 0))]...)
 			fields := map[fieldKey]*Field{}
 			for _, f := range append(m.Fields, t.Fields...) {

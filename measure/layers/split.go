@@ -35,6 +35,11 @@ type Split struct {
 	// Apollo tracing's duration.
 	Total                                     time.Duration
 	Read, Parse, Validate, Execute, DB, Write time.Duration
+	// Remote is the time of calls to a remote service (remote;dur=: the
+	// remote custom fields), part of execution; RemoteCalls their number
+	// (remote-calls;count=).
+	Remote      time.Duration
+	RemoteCalls int64
 	// Dispatch is a gqlbench server's hand-off of the request to its
 	// executor and back (the timeout's set-up, a goroutine each way).
 	Dispatch time.Duration
@@ -59,6 +64,7 @@ const (
 	HasStatements
 	HasDBSum
 	HasDispatch
+	HasRemote
 )
 
 // ParseServerTiming reads a Server-Timing header's value (several header
@@ -98,6 +104,10 @@ func ParseServerTiming(v []byte) (s Split, ok bool) {
 			s.Statements, s.Has = count, s.Has|HasStatements
 			continue
 		}
+		if asciiEqualFold(name, "remote-calls") && count >= 0 {
+			s.RemoteCalls = count
+			continue
+		}
 		if !hasDur {
 			continue
 		}
@@ -120,9 +130,11 @@ func ParseServerTiming(v []byte) (s Split, ok bool) {
 			s.Write, s.Has = dur, s.Has|HasWrite
 		case asciiEqualFold(name, "dispatch"):
 			s.Dispatch, s.Has = dur, s.Has|HasDispatch
+		case asciiEqualFold(name, "remote"):
+			s.Remote, s.Has = dur, s.Has|HasRemote
 		}
 	}
-	if s.Has&^(HasStatements|HasDBSum) == 0 {
+	if s.Has&^(HasStatements|HasDBSum|HasRemote) == 0 {
 		return Split{}, false
 	}
 	if s.Has&HasTotal == 0 {
