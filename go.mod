@@ -45,10 +45,16 @@ go 1.26.0
 //	                               asserted), the schema other tools read; a maintained,
 //	                               complete implementation rather than a hand-written one.
 //	                               Pure Go; needs only golang.org/x/text, already here.
+//	github.com/google/pprof        its package profile only (load --profile, measure/profiles):
+//	                               the reader of pprof's gzipped protocol buffers that go tool
+//	                               pprof uses, to read the top functions of the server's CPU
+//	                               and heap profiles and merge CPU windows; the standard
+//	                               library only, and a format better not re-implemented.
 require (
 	github.com/99designs/gqlgen v0.17.92
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/goccy/go-yaml v1.19.2
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2

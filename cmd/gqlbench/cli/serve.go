@@ -32,12 +32,17 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if v.Process != nil {
-		if a.pprof != "" || a.trace || a.restControl || a.leakBytes > 0 {
-			return usagef("--pprof, --trace, --rest-control and --leak-bytes-per-request are for gqlbench's own variants, not %s", v.Name)
+		switch {
+		case a.pprof != "":
+			return usagef("--pprof is for gqlbench's own variants (Go), not %s", v.Name)
+		case a.trace && !v.Traces:
+			return usagef("--trace: %s gives no account of its requests' time (gqlbench's own variants and node-* do)", v.Name)
+		case a.restControl || a.leakBytes > 0:
+			return usagef("--rest-control and --leak-bytes-per-request are for gqlbench's own variants, not %s", v.Name)
 		}
 		return serveProcess(ctx, env, v, server.ProcessConfig{
 			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},
-			Variant: v.Name, Addr: a.addr,
+			Variant: v.Name, Addr: a.addr, Trace: a.trace,
 		})
 	}
 	if a.pprof != "" {
@@ -88,7 +93,7 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.BoolVar(&a.restControl, "rest-control", false, "also serve rest's API under /rest/ in the same process, over the same database (a REST control for experiment overhead; gqlbench's own GraphQL variants)")
 	fs.BoolVar(&a.debugMetrics, "debug-metrics", false, "serve the Go runtime's metrics at /debug/metrics on a non-loopback --addr too (on a loopback address they always are)")
 	fs.IntVar(&a.leakBytes, "leak-bytes-per-request", 0, "testing only: keep this many bytes per request forever, a leak of known rate for experiment soak's self-test")
-	fs.BoolVar(&a.trace, "trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements (rest: a Server-Timing header with the same)")
+	fs.BoolVar(&a.trace, "trace", false, "add the server's account of each request's time: a Server-Timing header (read, parse, validate, execute, db, write, total) and extensions.timing (total_ns, parse_ns, validate_ns, execute_ns, database_ns: wall time with a statement running, database_sum_ns, graphql_ns, sql_statements); rest: the Server-Timing header; node-*: Apollo tracing (extensions.tracing)")
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return nil, err
