@@ -110,7 +110,7 @@ func TestNr(t *testing.T) {
 // write extension as they are now (run `go generate ./server/graph` after
 // changing them).
 func TestGeneratedUpToDate(t *testing.T) {
-	if len(sources) != 2 || sources[0].Input != workload.SchemaSource() || sources[1].Input != workload.WritesSource() {
+	if len(sources) != 3 || sources[0].Input != workload.SchemaSource() || sources[1].Input != workload.WritesSource() || sources[2].Input != workload.SubscriptionsSource() {
 		t.Fatal("generated.go is not generated from the current workload/schema.graphql and writes.graphql: run `go generate ./server/graph`")
 	}
 	if !strings.HasSuffix(sources[0].Name, "workload/schema.graphql") || !strings.HasSuffix(sources[1].Name, "workload/writes.graphql") {
