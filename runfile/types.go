@@ -431,6 +431,8 @@ type Summary struct {
 	Statements *Statements `json:"db_statements,omitempty"`
 	// Paired is a paired run's account of its pairs.
 	Paired *Paired `json:"paired,omitempty"`
+	// Subscription is a subscription run's account (subscription.go).
+	Subscription *Subscription `json:"subscription,omitempty"`
 }
 
 // Statements is the database's count of statements over the measured

@@ -52,6 +52,9 @@ const (
 	MaxPerSubscriber = 100 // the reference servers refuse more on one connection
 )
 
+// Check says what is wrong with c's settings, before anything is opened.
+func Check(c Config) error { return c.withDefaults() }
+
 func (c *Config) withDefaults() error {
 	switch {
 	case c.URL == "" && c.WebsocketURL == "":

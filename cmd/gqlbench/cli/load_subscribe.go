@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/gqlbench/gqlbench/drive/subscribe"
+	"github.com/gqlbench/gqlbench/exitcode"
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// subscribeMode is load's --mode that subscribe's own flags parse (its
+// engine, package drive/subscribe, is not one of drive's modes: it sends
+// no queries file, it holds connections and counts events).
+const subscribeMode = "subscribe"
+
+const subscribeSynopsis = `load --mode subscribe --target URL [--subscribers N] [--per-subscriber K] [--publish-rate R] [--duration D] [-o run.jsonl]
+
+The subscription load (docs/subscriptions.md): N connections to the server's
+GraphQL endpoint speaking graphql-transport-ws, K subscriptions
+(publicationAdded) on each — even ones take every event, odd ones one main
+author's (half) — and a publisher issuing createPublication at R per second
+over HTTP. Every event is checked against the mutation that raised it; its
+delivery latency (the commit time it carries to its receipt) is recorded;
+loss, duplicates and reorders are counted per subscription. The run is valid
+only with none of them (exit 3 otherwise). The run file's summary holds the
+account; gqlbench report shows it.`
+
+// isSubscribe says whether load's arguments ask for --mode subscribe.
+func isSubscribe(args []string) bool {
+	for i, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if a == "mode="+subscribeMode || a == "mode" && i+1 < len(args) && args[i+1] == subscribeMode {
+			return true
+		}
+		if a == "" { // "--": the end of the flags
+			break
+		}
+	}
+	return false
+}
+
+// runLoadSubscribe is load --mode subscribe.
+func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "load", subscribeSynopsis)
+	var (
+		target, out, mode string
+		cfg               subscribe.Config
+		labels            labelFlag
+		quiet             bool
+	)
+	fs.StringVar(&mode, "mode", subscribeMode, "subscribe")
+	fs.StringVar(&target, "target", "", "the server's GraphQL endpoint `URL` (http://HOST:PORT/graphql); the subscribers connect to its ws:// twin")
+	fs.StringVar(&out, "o", "", "the run `FILE` (default: stdout)")
+	fs.IntVar(&cfg.Subscribers, "subscribers", 500, "subscriber connections (N; seed 003: 500)")
+	fs.IntVar(&cfg.PerSubscriber, "per-subscriber", 2, fmt.Sprintf("subscriptions on each connection (K; seed 003: 2; at most %d)", subscribe.MaxPerSubscriber))
+	fs.Float64Var(&cfg.PublishRate, "publish-rate", 1, "mutations (events) per second")
+	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured publishing, after the warm-up")
+	fs.DurationVar(&cfg.WarmUp, "warmup", 30*time.Second, "the longest warm-up: until every subscription has had an event")
+	fs.DurationVar(&cfg.Settle, "settle", 5*time.Second, "the longest wait for the last events after the last mutation")
+	fs.IntVar(&cfg.Publishers, "publishers", 4, "mutations in flight at most")
+	fs.BoolVar(&cfg.Reconnect, "reconnect", false, "redial a dropped connection and subscribe again (its missed events count as lost)")
+	fs.IntVar(&cfg.Stalled, "stalled", 0, "extra connections that subscribe and never read: the server must not let them stall the others")
+	fs.Var(&labels, "label", "a `KEY=VALUE` label for the run file's header (repeatable)")
+	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if target == "" {
+		return usagef("--target is required: the server's GraphQL endpoint, e.g. http://127.0.0.1:8080/graphql")
+	}
+	cfg.URL = target
+	// A bad setting is a usage error, found before any connection.
+	if err := subscribe.Check(cfg); err != nil {
+		return usagef("%v", err)
+	}
+	var w io.Writer = env.Stdout
+	if out != "" && out != "-" {
+		var files closers
+		defer files.close()
+		var err error
+		if w, err = files.create(out, nil); err != nil {
+			return err
+		}
+	}
+	hdr := subscribeHeader(fs, env, target, labels)
+	start := time.Now()
+	res, err := subscribe.Run(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("load --mode subscribe: %w", err)
+	}
+	sum := subscribeSummary(res, start)
+	rw := runfile.NewWriter(w)
+	rw.Write(hdr)
+	rw.Write(sum)
+	if !quiet {
+		fmt.Fprint(env.Stderr, res.Summary())
+	}
+	if err := rw.Err(); err != nil {
+		return err
+	}
+	if sum.Status != "ok" {
+		return exitcode.With(exitcode.Check, errors.New("load --mode subscribe: "+sum.Reason))
+	}
+	return nil
+}
+
+// subscribeHeader is the run file's header of a subscription run.
+func subscribeHeader(fs *flag.FlagSet, env Env, target string, labels labelFlag) *runfile.Header {
+	flags := map[string]string{}
+	fs.VisitAll(func(fl *flag.Flag) { flags[fl.Name] = fl.Value.String() })
+	redactFlagValues(flags)
+	host, _ := os.Hostname()
+	return &runfile.Header{
+		Type: runfile.TypeHeader, Format: runfile.Format,
+		Tool:      runfile.Tool{Name: "gqlbench", Version: Version, Go: runtime.Version()},
+		Generator: fmt.Sprintf("%s/%d", host, os.Getpid()),
+		Command:   append([]string{"gqlbench"}, redactArgs(env.Args)...), Flags: flags, Labels: labels.m,
+		Target: redactArg(target), Mode: subscribeMode,
+		Queries: runfile.Queries{Path: "(built in: publicationAdded, createPublication)", Templates: []string{"publicationAdded"}},
+		Params:  runfile.Params{Extra: "subscribe: graphql-transport-ws"},
+		Machine: runfile.ThisMachine(), Hist: runfile.StandardHist, Start: time.Now().UTC(),
+	}
+}
+
+// subscribeSummary is the run file's summary of a subscription run.
+func subscribeSummary(r *subscribe.Result, start time.Time) *runfile.Summary {
+	s := &runfile.Subscription{
+		Subscribers: r.Subscribers, PerSubscriber: r.PerSubscriber, Stalled: r.Stalled, PublishRate: r.PublishRate,
+		Protocol: "graphql-transport-ws", WindowNS: int64(r.Duration), WarmUpNS: int64(r.WarmUp),
+		Published: r.Published, PublishErrors: r.PublishErrors, PublishLate: r.PublishLate,
+		Expected: r.Expected, Delivered: r.Delivered, Lost: r.Lost, Duplicates: r.Duplicates, OutOfOrder: r.OutOfOrder,
+		Wrong: r.Wrong, Unexpected: r.Unexpected, SubscriptionsAffected: r.SubscriptionsAffected,
+		NeverActive: r.NeverActive, Ended: r.Ended, Drops: r.Drops, Reconnects: r.Reconnects, DialErrors: r.DialErrors,
+		Latency: runfile.DistOf(r.Latency), LatencyFrom: r.LatencyFrom,
+		RSSBeforeBytes: r.RSSBeforeBytes, RSSSubscribedBytes: r.RSSSubscribedBytes, BytesPerSubscriber: r.BytesPerSubscriber,
+		FirstError: r.FirstError,
+	}
+	if r.Latency != nil && r.Latency.TotalCount() > 0 {
+		s.Hist, _ = runfile.EncodeHist(r.Latency)
+	}
+	s.Valid, s.Invalid = r.Valid()
+	sum := &runfile.Summary{Type: runfile.TypeSummary, Status: "ok", End: time.Now().UTC(), ElapsedNS: int64(time.Since(start)),
+		Templates: map[string]*runfile.TemplateSummary{}, Subscription: s}
+	if !s.Valid {
+		sum.Status, sum.Reason = "failed", "invalid subscription run: "+strings.Join(s.Invalid, ", ")
+	}
+	return sum
+}
