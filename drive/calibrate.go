@@ -89,7 +89,11 @@ func (c *Config) calibrate(ctx context.Context) {
 	if spec, err := ModeByName(c.Mode); !c.LateAuto || err != nil || !spec.Corrected {
 		return
 	}
-	cal := Calibrate(ctx, c.Connections, c.Late)
+	conns := 1
+	if s, ok := c.Settings.(scheduled); ok {
+		conns = s.arrivals().Connections
+	}
+	cal := Calibrate(ctx, conns, c.Late)
 	c.Late, c.Calibration = cal.Late, &cal
 	if c.Log != nil {
 		fmt.Fprintf(c.Log, "load: late threshold %v: this machine's timer jitter, over %d wake-ups, is %v at p99 (%v at most); --late sets it\n",

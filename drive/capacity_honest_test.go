@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -56,12 +57,11 @@ func TestCapacityBusyMachine(t *testing.T) {
 	srv := httptest.NewServer(&oneWorker{service: 5 * time.Millisecond})
 	t.Cleanup(srv.Close)
 	reqs := requests(2, "QT1")
-	tr, err := NewHTTP(srv.URL, reqs, HTTPOptions{Timeout: 5 * time.Second})
+	tr, err := wire.NewHTTP(srv.URL, reqs, wire.Options{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Mode: Capacity, Transport: tr, Requests: reqs, SLO: mustSLO(t, "p99<50ms"), Rate: 50, MaxRate: 1600,
-		Precision: 0.1, MaxSteps: 12, Duration: time.Second, Connections: 16, LateAuto: true}.Defaults()
+	cfg := Config{Mode: Capacity, Transport: tr, Requests: reqs, SLO: mustSLO(t, "p99<50ms"), Settings: CapacitySettings{Arrivals: Arrivals{Connections: 16, Rate: 50}, Duration: time.Second, MaxRate: 1600, Precision: 0.1, MaxSteps: 12}, LateAuto: true}.Defaults()
 	cfg.calibrate(t.Context())
 	if cfg.Calibration == nil || cfg.Calibration.Samples == 0 || cfg.Late < time.Millisecond {
 		t.Fatalf("no calibration: %+v, late %v", cfg.Calibration, cfg.Late)
@@ -87,7 +87,7 @@ func TestCapacityBusyMachine(t *testing.T) {
 func TestCapacityMaxSteps(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := runLoad(t, t.Context(), Config{Mode: Capacity, Transport: newFake(time.Millisecond), Requests: requests(2, "QT1"),
-			SLO: mustSLO(t, "p99<1s"), Rate: 10, MaxRate: 1000, MaxSteps: 2, Duration: time.Second, Connections: 2, Late: 10 * time.Millisecond})
+			SLO: mustSLO(t, "p99<1s"), Settings: CapacitySettings{Arrivals: Arrivals{Connections: 2, Rate: 10}, Duration: time.Second, MaxRate: 1000, MaxSteps: 2}, Late: 10 * time.Millisecond})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -121,7 +121,7 @@ func TestCalibration(t *testing.T) {
 	if machineStalled(30*time.Millisecond, slo) == "" || machineStalled(20*time.Millisecond, slo) != "" {
 		t.Error("a stall of half the tightest objective (25ms) or more is the machine's; less is not")
 	}
-	cfg := Config{Mode: Open, Rate: 10, Late: c.Late, Calibration: &c}.Defaults()
+	cfg := Config{Mode: Open, Settings: OpenSettings{Arrivals: Arrivals{Rate: 10}}, Late: c.Late, Calibration: &c}.Defaults()
 	if p := NewHeader(cfg, HeaderInfo{}, &queryfile.File{}).Params; !p.LateAuto || p.JitterP99NS != int64(c.P99) || p.LateNS != int64(c.Late) {
 		t.Errorf("header params: late auto %v, jitter %d, late %d", p.LateAuto, p.JitterP99NS, p.LateNS)
 	}

@@ -9,6 +9,7 @@ import (
 	"hash/maphash"
 	"sync/atomic"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/verify"
 )
@@ -24,7 +25,7 @@ import (
 // byte-for-byte one already judged gets the same verdict, exactly, and only
 // new bytes are canonicalised. Safe for concurrent use.
 type Checker struct {
-	reqs  []Request
+	reqs  []wire.Request
 	cache []atomic.Pointer[judged]
 	// answerLens are the lengths of the right answers' canonical forms,
 	// plus one (0: not known yet), for sizes first.
@@ -64,7 +65,7 @@ const maxVariants = 4
 
 // NewChecker returns a Checker for reqs whose cache holds at most
 // budgetBytes of data (0: 32 MiB).
-func NewChecker(reqs []Request, budgetBytes int64) *Checker {
+func NewChecker(reqs []wire.Request, budgetBytes int64) *Checker {
 	if budgetBytes <= 0 {
 		budgetBytes = 32 << 20
 	}
@@ -167,7 +168,7 @@ func (c *Checker) answerLen(i int) int {
 // — after mapping it to the benchmark's form when r is written in a
 // dialect (an answer that does not map is wrong). With limit ≥ 0, the
 // length of the right answer's canonical form, sizes come first.
-func judge(r *Request, data []byte, o verify.Options, limit int) measure.Outcome {
+func judge(r *wire.Request, data []byte, o verify.Options, limit int) measure.Outcome {
 	expect := r.Expect
 	if expect == "" {
 		if !json.Valid(data) {
@@ -180,7 +181,7 @@ func judge(r *Request, data []byte, o verify.Options, limit int) measure.Outcome
 			return measure.ErrResponse
 		}
 		var err error
-		if data, err = r.mapped(data); err != nil {
+		if data, err = r.Mapped(data); err != nil {
 			return measure.Wrong
 		}
 	}
@@ -201,7 +202,7 @@ func judge(r *Request, data []byte, o verify.Options, limit int) measure.Outcome
 // first — canonicalising stops as soon as the data's canonical form is
 // longer than the answer (a huge wrong answer costs what the right one
 // would) — then the hash of the canonical form made once.
-func judgeLarge(r *Request, data []byte, limit int) measure.Outcome {
+func judgeLarge(r *wire.Request, data []byte, limit int) measure.Outcome {
 	if !json.Valid(data) {
 		return measure.ErrResponse
 	}

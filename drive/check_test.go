@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
@@ -51,7 +52,7 @@ func TestChecker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := []Request{{ID: "a", Expect: expect}, {ID: "b"}}
+	reqs := []wire.Request{{ID: "a", Expect: expect}, {ID: "b"}}
 	c := NewChecker(reqs, 0)
 	for _, k := range []struct {
 		name     string
@@ -133,8 +134,8 @@ func TestPreflight(t *testing.T) {
 		for i := range reqs {
 			reqs[i].Body = []byte(`{"query":"query QT1 { faculty(nr: \"1\") { id } }"}`)
 		}
-		_, err := Preflight(context.Background(), url, func(r []Request) (Transport, error) {
-			return NewHTTP(url, r, HTTPOptions{Timeout: time.Second})
+		_, err := Preflight(context.Background(), url, func(r []wire.Request) (wire.Transport, error) {
+			return wire.NewHTTP(url, r, wire.Options{Timeout: time.Second})
 		}, reqs)
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
@@ -160,7 +161,7 @@ func TestServerKilledMidRun(t *testing.T) {
 		srv.CloseClientConnections() // and drop the open ones
 	}()
 	defer srv.Close()
-	tr, err := NewHTTP(srv.URL, requests(5, "QT1"), HTTPOptions{Timeout: 2 * time.Second})
+	tr, err := wire.NewHTTP(srv.URL, requests(5, "QT1"), wire.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,8 +170,7 @@ func TestServerKilledMidRun(t *testing.T) {
 	recf, _ := os.Create(filepath.Join(dir, "records.csv"))
 	w := runfile.NewWriter(out)
 	w.Write(&runfile.Header{Mode: "closed", Hist: runfile.StandardHist})
-	sum, err := Run(context.Background(), Config{Mode: Closed, Transport: tr, Requests: requests(5, "QT1"), Clients: 4,
-		Duration: time.Minute, Runs: 1, Interval: 50 * time.Millisecond, AbortAfter: 300 * time.Millisecond,
+	sum, err := Run(context.Background(), Config{Mode: Closed, Transport: tr, Requests: requests(5, "QT1"), Settings: ClosedSettings{Clients: 4, Repeat: Repeat{Duration: time.Minute, Runs: 1}}, Interval: 50 * time.Millisecond, AbortAfter: 300 * time.Millisecond,
 		Records: measure.NewRecordWriter(recf)}, w)
 	out.Close()
 	recf.Close()
@@ -206,7 +206,7 @@ func TestImports(t *testing.T) {
 	}
 	const module = "github.com/gqlbench/gqlbench/"
 	allowed := map[string]bool{
-		module + "drive": true, module + "measure": true, module + "runfile": true,
+		module + "drive": true, module + "drive/wire": true, module + "measure": true, module + "runfile": true,
 		module + "queryfile":                      true, // the queries file's shape, standard library only
 		module + "verify":                         true, // canonical JSON and answer hashes
 		module + "dialect":                        true, // a dialect's answers mapped to the benchmark's, standard library only
@@ -223,5 +223,29 @@ func TestImports(t *testing.T) {
 		if !allowed[dep] {
 			t.Errorf("the load generator depends on %s (not on the allow-list)", dep)
 		}
+	}
+}
+
+// TestCheckAllocatesNothing: a response's check (a verdict already
+// cached) and its recording allocate nothing (wire's
+// TestHotPathAllocatesNothing: nor does the request on the own client).
+func TestCheckAllocatesNothing(t *testing.T) {
+	reqs := requests(1, "QT1")
+	reqs[0].Expect = "0f54e1a8e1f1ea5b6ac7b0a0e6ab28f1a3cd6d11dce2ae49e4e1d1ea1c1e0f6e"
+	checker := NewChecker(reqs, 0)
+	coll := measure.NewCollector(measure.Options{Templates: 1, Corrected: true})
+	rec := coll.NewRecorder()
+	var s measure.Sample
+	step := func() {
+		s = measure.Sample{Start: time.Millisecond, FirstByte: 2 * time.Millisecond, End: 3 * time.Millisecond}
+		s.Outcome, s.Verified = checker.Check(0, 200, okBody, true)
+		rec.Record(&s)
+	}
+	step()
+	if s.Outcome != measure.Wrong || !s.Verified {
+		t.Fatalf("outcome %v verified %v, want a verified wrong answer", s.Outcome, s.Verified)
+	}
+	if n := testing.AllocsPerRun(200, step); n != 0 {
+		t.Errorf("a check allocates %v times", n)
 	}
 }

@@ -4,54 +4,34 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/verify"
 )
 
-// Config is a load run. Zero values take the defaults of Defaults.
+// Config is a load run: what every mode shares, and the mode's own
+// parameters (Settings), of the type its ModeSpec makes (ClosedSettings
+// for Closed, OpenSettings for Open, ...). Zero values take the defaults
+// of Defaults.
 type Config struct {
-	Mode      Mode
-	Transport Transport
-	Requests  []Request
-	// Partner is the paired mode's second API (--paired-target), for the
-	// same Requests; APIs names the two sides ("graphql", "rest"), Group
-	// is the pairs per group (default 100: seed 001's groups).
-	Partner Transport
+	Mode Mode
+	// Settings are the mode's own parameters (ModeSpec.Settings makes them
+	// from load's flags); nil: the mode's defaults.
+	Settings  Settings
+	Transport wire.Transport
+	Requests  []wire.Request
+	// Partner is the second API's transport of a mode that sends every
+	// request to two targets (paired: --paired-target), for the same
+	// Requests; APIs names the two sides ("graphql", "rest").
+	Partner wire.Transport
 	APIs    [2]string
-	Group   int
 
-	Clients     int           // closed: simulated clients, one connection each
-	Connections int           // open, capacity: connections, the most requests in flight
-	Duration    time.Duration // closed, open: each run; capacity: each step; ramp: at most
-	Runs        int           // closed, open: runs; the first is a warm-up when Runs > 1
-	// CI, when positive, makes the number of runs automatic (--runs auto;
-	// closed, open): after a warm-up, measured runs are repeated until the
-	// 95 % confidence interval of their mean throughput is within ±CI of
-	// the mean (0.05: ±5 %), after at least runfile.MinAutoRuns of them,
-	// or until MaxRuns runs; Runs is then ignored.
-	CI      float64
-	MaxRuns int           // with CI: runs at most, the warm-up included (default 20)
-	Think   time.Duration // closed, ramp: think time after each answer, uniform in [0, Think]
-	Passes  int           // sequential: measured passes over every query
-	// WarmupPasses are sequential passes run before the measured ones and
-	// excluded from every figure: the first pass over a query meets cold
-	// caches (the database's buffers, the server's plans), and without it a
-	// query's mean says more about whichever server ran first.
-	WarmupPasses int
-	Rate         float64 // open: requests/s; capacity: the first step's rate
-	Poisson      bool    // open, capacity: Poisson arrivals instead of evenly spaced ones
-	Seed         uint64  // arrivals and think times
-
-	RampRate   float64 // ramp: users added per second (seed 003: 20)
-	MaxClients int     // ramp: users at most
-
-	SLO          measure.SLO // ramp, capacity: the objective; open: checked at the end
-	MaxRate      float64     // capacity: the highest rate tried
-	Precision    float64     // capacity: stop when the bracket's hi/lo ≤ 1+Precision
-	MaxSteps     int         // capacity: steps at most
+	Seed         uint64      // arrivals and think times
+	SLO          measure.SLO // the latency objective: ramp, capacity: the goal; others: checked at the end
 	MaxErrorRate float64     // the error fraction tolerated (ramp and capacity steps; the run's check)
 
 	Interval time.Duration // interval lines' length
@@ -64,17 +44,12 @@ type Config struct {
 	// its intended time; closed loop (closed, ramp), after its client had
 	// the previous answer and thought its think time.
 	Late time.Duration
-	// LateAuto (open, capacity) makes Job.Run calibrate Late before the
-	// run from the machine's measured timer jitter (see Calibrate), Late
-	// being then the least; Defaults sets it when Late is not given.
-	// Calibration is what it measured.
-	LateAuto    bool
-	Calibration *Calibration
-	// MinOnTime is the least share of sends that must start on time (open,
-	// capacity): an open run below it fails its check, a capacity step
-	// does not pass. 0: no check.
-	MinOnTime    float64
-	MaxLate      time.Duration // open: a send that cannot start within this of its time is dropped; 0: never
+	// LateAuto (a mode whose latency is corrected: open, capacity) makes
+	// Job.Run calibrate Late before the run from the machine's measured
+	// timer jitter (see Calibrate), Late being then the least; Defaults
+	// sets it when Late is not given. Calibration is what it measured.
+	LateAuto     bool
+	Calibration  *Calibration
 	AbortAfter   time.Duration // abort when nothing but failures came back for this long
 	VerifySample float64       // fraction of responses whose data are compared (status and errors: always)
 	Ignore       []verify.Path // members left out of every comparison of answers
@@ -109,50 +84,51 @@ type Config struct {
 	ready bool
 }
 
+// Settings are one mode's own parameters, a type of the mode's (see
+// ModeSpec.Settings): its defaults, its checks, its part of the header and
+// its flags live on it.
+type Settings interface {
+	// withDefaults returns the settings with every zero field that has a
+	// default set to it.
+	withDefaults() Settings
+	// validate reports the first thing wrong (after withDefaults), in
+	// words that name the flags; c is the run's Config.
+	validate(c *Config) error
+	// header records the settings in the run file's header.
+	header(c *Config, p *runfile.Params)
+	// flags gives the settings as load's flags would (ModeSpec.Flags),
+	// leaving out those at their zero value.
+	flags(add func(param, value string))
+}
+
 // DefaultMaxRuns is how many runs --runs auto makes at most, the warm-up
 // included, unless told otherwise.
 const DefaultMaxRuns = 20
 
-// Defaults returns c with every zero field that has a default set to it.
+// Defaults returns c with every zero field that has a default set to it,
+// the mode's settings' included (nil settings: the mode's defaults).
 func (c Config) Defaults() Config {
 	if c.ready {
 		return c
 	}
-	if spec, err := ModeByName(c.Mode); err == nil && spec.defaults != nil {
-		spec.defaults(&c) // before the generic defaults: a mode's own come first
+	if spec, err := ModeByName(c.Mode); err == nil && c.Settings == nil {
+		c.Settings = spec.Settings(Params{})
 	}
-	def := func(p *int, v int) {
-		if *p == 0 {
-			*p = v
-		}
+	if c.Settings != nil {
+		c.Settings = c.Settings.withDefaults()
 	}
-	defd := func(p *time.Duration, v time.Duration) {
-		if *p == 0 {
-			*p = v
-		}
+	if c.Interval == 0 {
+		c.Interval = time.Second
 	}
-	deff := func(p *float64, v float64) {
-		if *p == 0 {
-			*p = v
-		}
-	}
-	def(&c.Clients, 1)
-	def(&c.Connections, 64)
-	defd(&c.Duration, 60*time.Second)
-	def(&c.Runs, 1)
-	def(&c.Passes, 1)
-	deff(&c.RampRate, 20)
-	def(&c.MaxClients, 1000)
-	deff(&c.MaxRate, 1e6)
-	deff(&c.Precision, 0.05)
-	def(&c.MaxSteps, 20)
-	defd(&c.Interval, time.Second)
 	c.LateAuto = c.LateAuto || c.Late == 0 // not given: calibrated (open, capacity), at least 1 ms
-	defd(&c.Late, time.Millisecond)
-	defd(&c.AbortAfter, 5*time.Second)
-	deff(&c.VerifySample, 1)
-	if c.CI > 0 {
-		def(&c.MaxRuns, DefaultMaxRuns)
+	if c.Late == 0 {
+		c.Late = time.Millisecond
+	}
+	if c.AbortAfter == 0 {
+		c.AbortAfter = 5 * time.Second
+	}
+	if c.VerifySample == 0 {
+		c.VerifySample = 1
 	}
 	return c
 }
@@ -191,48 +167,30 @@ func (c *Config) Validate() error {
 }
 
 // ValidateParams reports the first thing wrong with c's parameters (after
-// Defaults), the transport and requests aside. Its words name the
+// Defaults), the transport and requests aside: the shared ones, then the
+// mode's settings, which must be of the mode's type. Its words name the
 // parameters by their flags (ModeSpec.Params).
 func (c *Config) ValidateParams() error {
 	switch {
-	case c.Clients < 1 || c.Connections < 1:
-		return errors.New("--clients and --connections must be at least 1")
-	case c.Duration <= 0 || c.Interval <= 0:
-		return errors.New("--duration and --interval must be positive")
-	case c.Runs < 1 || c.Passes < 1:
-		return errors.New("--runs and --passes must be at least 1")
-	case c.WarmupPasses < 0:
-		return errors.New("--warmup-passes must not be negative")
-	case c.Think < 0 || c.Late < 0 || c.MaxLate < 0 || c.AbortAfter < 0:
-		return errors.New("--think, --late, --max-lateness and --abort-after must not be negative")
+	case c.Interval <= 0:
+		return errors.New("--interval must be positive")
+	case c.Late < 0 || c.AbortAfter < 0:
+		return errors.New("--late and --abort-after must not be negative")
 	case c.SampleInterval < 0 || c.SampleInterval > 0 && (c.SampleInterval < time.Millisecond || c.Interval%c.SampleInterval != 0):
 		return fmt.Errorf("the sample interval must be at least 1ms and divide the interval (%v), got %v", c.Interval, c.SampleInterval)
 	case c.VerifySample <= 0 || c.VerifySample > 1:
 		return fmt.Errorf("--verify-sample must be in (0, 1], got %g", c.VerifySample)
 	case c.MaxErrorRate < 0 || c.MaxErrorRate > 1:
 		return fmt.Errorf("--max-error-rate must be in [0, 1], got %g", c.MaxErrorRate)
-	case c.MinOnTime < 0 || c.MinOnTime > 1:
-		return fmt.Errorf("the least share of sends on time must be in [0, 1], got %g", c.MinOnTime)
-	case c.CI < 0 || c.CI >= 1:
-		return fmt.Errorf("the confidence interval's half-width must be a fraction of the mean in (0, 1), got %g", c.CI)
-	case c.CI > 0 && c.MaxRuns < runfile.MinAutoRuns+1:
-		return fmt.Errorf("automatic runs need a maximum of at least %d runs (a warm-up and %d measured runs), got %d",
-			runfile.MinAutoRuns+1, runfile.MinAutoRuns, c.MaxRuns)
 	}
 	spec, err := ModeByName(c.Mode)
 	if err != nil {
 		return err
 	}
-	switch {
-	case c.CI > 0 && !spec.Uses("runs"):
-		return fmt.Errorf("mode %s makes no repeated runs to make automatic", spec.Name)
-	case c.MinOnTime > 0 && !spec.Uses("min-on-time"):
-		return fmt.Errorf("mode %s has no schedule for sends to be on time to", spec.Name)
+	if want := spec.Settings(Params{}); c.Settings == nil || reflect.TypeOf(c.Settings) != reflect.TypeOf(want) {
+		return fmt.Errorf("mode %s takes settings of type %T, got %T", spec.Name, want, c.Settings)
 	}
-	if spec.validate != nil {
-		return spec.validate(c)
-	}
-	return nil
+	return c.Settings.validate(c)
 }
 
 // AbortError says why a run was cut short by the server's failure.

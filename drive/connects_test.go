@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/internal/hostile"
 )
 
@@ -20,28 +21,27 @@ func TestConnectsAreTheServers(t *testing.T) {
 		t.Run(client, func(t *testing.T) {
 			srv := hostile.Start(t, "close-each", 0) // every answer closes its connection
 			reqs := requests(2, "QT1")
-			var tr Transport
+			var tr wire.Transport
 			if client == "net/http" {
-				s, err := NewStdHTTP(srv.URL(), reqs, HTTPOptions{Timeout: 2 * time.Second})
+				s, err := wire.NewStdHTTP(srv.URL(), reqs, wire.Options{Timeout: 2 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
 				tr = s
 			} else {
-				h, err := NewHTTP(srv.URL(), reqs, HTTPOptions{Timeout: 2 * time.Second})
+				h, err := wire.NewHTTP(srv.URL(), reqs, wire.Options{Timeout: 2 * time.Second})
 				if err != nil {
 					t.Fatal(err)
 				}
 				// a slow handshake: every connect takes 20 ms
-				h.dial = func(ctx context.Context) (net.Conn, error) {
+				h.DialFunc = func(ctx context.Context) (net.Conn, error) {
 					time.Sleep(handshake)
 					var d net.Dialer
 					return d.DialContext(ctx, "tcp", srv.Addr())
 				}
 				tr = h
 			}
-			r := runLoad(t, t.Context(), Config{Mode: Open, Transport: tr, Requests: reqs, Rate: 20,
-				Duration: time.Second, Runs: 1, Connections: 2, Late: 10 * time.Millisecond})
+			r := runLoad(t, t.Context(), Config{Mode: Open, Transport: tr, Requests: reqs, Settings: OpenSettings{Repeat: Repeat{Duration: time.Second, Runs: 1}, Arrivals: Arrivals{Connections: 2, Rate: 20}}, Late: 10 * time.Millisecond})
 			if r.err != nil {
 				t.Fatal(r.err)
 			}

@@ -40,7 +40,7 @@ func TestStatementsPerRequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(7 * time.Millisecond) // no answer at the instant of a tick (see below)
 		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(10, "QT1"),
-			Clients: 2, Duration: 2 * time.Second, Runs: 2, Statements: statementsOf{s: srv}})
+			Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: 2 * time.Second, Runs: 2}}, Statements: statementsOf{s: srv}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -65,7 +65,7 @@ func TestStatementsReadFails(t *testing.T) {
 		reads := 0
 		fail := func() bool { reads++; return reads == 3 }
 		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(10, "QT1"),
-			Clients: 1, Duration: 4 * time.Second, Runs: 1, Statements: statementsOf{s: srv, fail: fail}})
+			Settings: ClosedSettings{Clients: 1, Repeat: Repeat{Duration: 4 * time.Second, Runs: 1}}, Statements: statementsOf{s: srv, fail: fail}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}

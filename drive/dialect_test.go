@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/verify"
@@ -48,7 +49,7 @@ func pgAnswer(n int) string {
 // TestDialectChecked: an answer in a dialect is mapped to the benchmark's
 // form before it is compared; one that does not map is wrong.
 func TestDialectChecked(t *testing.T) {
-	reqs, err := Requests([]queryfile.Entry{qt15(t, "1", 3)})
+	reqs, err := wire.Requests([]queryfile.Entry{qt15(t, "1", 3)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestDialectChecked(t *testing.T) {
 		}
 	}
 	for _, e := range []queryfile.Entry{{ID: "x", Label: "QT15", Query: "q", Dialect: "hasura"}, {ID: "y", Label: "Mine", Query: "q", Dialect: "postgraphile"}} {
-		if _, err := Requests([]queryfile.Entry{e}); err == nil || !strings.Contains(err.Error(), e.ID) {
+		if _, err := wire.Requests([]queryfile.Entry{e}); err == nil || !strings.Contains(err.Error(), e.ID) {
 			t.Errorf("dialect %s, label %s: err = %v, want one naming the entry", e.Dialect, e.Label, err)
 		}
 	}
@@ -83,7 +84,7 @@ func TestDialectChecked(t *testing.T) {
 func TestDialectFailures(t *testing.T) {
 	e := qt15(t, "1", 3)
 	e.Answer = json.RawMessage(`{"university":{"graduateStudentConnection":{"aggregate":{"count":3}}}}`)
-	reqs, err := Requests([]queryfile.Entry{e, qt15(t, "2", 5)})
+	reqs, err := wire.Requests([]queryfile.Entry{e, qt15(t, "2", 5)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestDialectRecorded(t *testing.T) {
 		w.Write([]byte(pgAnswer(3)))
 	}))
 	defer srv.Close()
-	rec := Golden{Target: srv.URL, HTTP: HTTPOptions{Timeout: time.Second}}
+	rec := Golden{Target: srv.URL, HTTP: wire.Options{Timeout: time.Second}}
 	golden, err := rec.Record(context.Background(), []queryfile.Entry{qt15(t, "1", 3)})
 	if err != nil {
 		t.Fatal(err)
@@ -149,12 +150,12 @@ func TestDialectPreflight(t *testing.T) {
 		w.Write([]byte(`{"errors":[{"message":"Cannot query field \"x\" on type \"Query\"."}]}`))
 	}))
 	defer srv.Close()
-	reqs, err := Requests([]queryfile.Entry{qt15(t, "1", 3)})
+	reqs, err := wire.Requests([]queryfile.Entry{qt15(t, "1", 3)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Preflight(context.Background(), srv.URL, func(r []Request) (Transport, error) {
-		return NewHTTP(srv.URL, r, HTTPOptions{Timeout: time.Second})
+	_, err = Preflight(context.Background(), srv.URL, func(r []wire.Request) (wire.Transport, error) {
+		return wire.NewHTTP(srv.URL, r, wire.Options{Timeout: time.Second})
 	}, reqs)
 	if err == nil || !strings.Contains(err.Error(), "dialect postgraphile") || !strings.Contains(err.Error(), `Cannot query field \"x\"`) && !strings.Contains(err.Error(), `Cannot query field "x"`) {
 		t.Errorf("err = %v", err)

@@ -21,10 +21,10 @@
 //
 // Every response is checked (or a stated fraction of them): HTTP status 200,
 // no GraphQL errors, and the data equal to the oracle's answer when the
-// query carries its hash. Requests travel on gqlbench's own HTTP/1.1 client
-// (keep-alive, request bytes prepared once per query, no allocation per
-// request) or on net/http. Measurements go to package measure; results are
-// written as a run file (package runfile).
+// query carries its hash. Requests travel on the transports of package
+// wire (gqlbench's own HTTP/1.1 client, net/http for HTTP/2, REST and
+// GraphQL plans), which knows nothing of the engine. Measurements go to
+// package measure; results are written as a run file (package runfile).
 //
 // One verified run into one run file is a Job (see ExampleJob): the
 // queries file's entries (package queryfile), where they go and how they
@@ -42,8 +42,14 @@
 // throughput varied; with CI the runs are repeated until their mean is
 // known to within it.
 //
-// Each mode is a ModeSpec registered in its own file; Modes lists them.
+// Each mode is a ModeSpec registered in its own file; Modes lists them. A
+// Config holds what every mode shares and the mode's own Settings, a type
+// of the mode's (ClosedSettings, OpenSettings, ...: their defaults,
+// validation, header and flags live on them), as k6 gives each executor
+// its own config; ModeSpec.Settings makes them from load's flags' values
+// (Params).
 //
 // The package shares no code with the servers and databases it measures,
-// and links no GraphQL parser (a test enforces an allow-list of imports).
+// and links no GraphQL parser (a test enforces an allow-list of imports);
+// it imports wire, never the other way round.
 package drive

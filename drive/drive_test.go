@@ -21,7 +21,7 @@ func TestOpenConstantExact(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(time.Millisecond)
 		r := runLoad(t, t.Context(), Config{Mode: Open, Transport: srv, Requests: requests(7, "QT1", "QT2"),
-			Rate: 100, Duration: time.Second, Connections: 4})
+			Settings: OpenSettings{Repeat: Repeat{Duration: time.Second}, Arrivals: Arrivals{Connections: 4, Rate: 100}}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -80,8 +80,7 @@ func TestPoisson(t *testing.T) {
 
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(100 * time.Microsecond)
-		r := runLoad(t, t.Context(), Config{Mode: Open, Poisson: true, Seed: 42, Transport: srv, Requests: requests(3, "QT1"),
-			Rate: 500, Duration: 2 * time.Second, Connections: 8})
+		r := runLoad(t, t.Context(), Config{Mode: Open, Settings: OpenSettings{Repeat: Repeat{Duration: 2 * time.Second}, Arrivals: Arrivals{Connections: 8, Rate: 500, Poisson: true}}, Seed: 42, Transport: srv, Requests: requests(3, "QT1")})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -121,7 +120,7 @@ func TestStallShowsCorrected(t *testing.T) {
 			return time.Millisecond
 		}
 		r := runLoad(t, t.Context(), Config{Mode: Open, Transport: srv, Requests: requests(5, "QT1"),
-			Rate: 100, Duration: 10 * time.Second, Connections: 1})
+			Settings: OpenSettings{Repeat: Repeat{Duration: 10 * time.Second}, Arrivals: Arrivals{Connections: 1, Rate: 100}}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -147,7 +146,7 @@ func TestOpenDropsWhenBehind(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(50 * time.Millisecond) // 1 connection: at most 20/s
 		r := runLoad(t, t.Context(), Config{Mode: Open, Transport: srv, Requests: requests(1, "QT1"),
-			Rate: 100, Duration: time.Second, Connections: 1, MaxLate: 100 * time.Millisecond})
+			Settings: OpenSettings{Repeat: Repeat{Duration: time.Second}, Arrivals: Arrivals{Connections: 1, Rate: 100, MaxLate: 100 * time.Millisecond}}})
 		tot := r.sum.Total
 		if tot.Dropped == 0 || tot.Count+tot.Dropped != 100 {
 			t.Errorf("%d sent + %d dropped, want 100 with drops", tot.Count, tot.Dropped)
@@ -166,7 +165,7 @@ func TestClosedExact(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(10 * time.Millisecond)
 		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(10, "QT1"),
-			Clients: 2, Duration: time.Second, Runs: 3})
+			Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: time.Second, Runs: 3}}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -197,7 +196,7 @@ func TestClosedThink(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(5 * time.Millisecond)
 		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(4, "QT1"),
-			Clients: 3, Duration: 2 * time.Second, Runs: 1, Think: 30 * time.Millisecond, Seed: 1})
+			Settings: ClosedSettings{Clients: 3, Think: 30 * time.Millisecond, Repeat: Repeat{Duration: 2 * time.Second, Runs: 1}}, Seed: 1})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -229,7 +228,7 @@ func TestSequential(t *testing.T) {
 			}
 			return 20 * time.Millisecond
 		}
-		r := runLoad(t, t.Context(), Config{Mode: Sequential, Transport: srv, Requests: reqs, Passes: 2})
+		r := runLoad(t, t.Context(), Config{Mode: Sequential, Transport: srv, Requests: reqs, Settings: SequentialSettings{Passes: 2}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -268,7 +267,7 @@ func TestSequentialWarmup(t *testing.T) {
 			}
 			return 10 * time.Millisecond
 		}
-		r := runLoad(t, t.Context(), Config{Mode: Sequential, Transport: srv, Requests: reqs, Passes: 2, WarmupPasses: 1})
+		r := runLoad(t, t.Context(), Config{Mode: Sequential, Transport: srv, Requests: reqs, Settings: SequentialSettings{Passes: 2, WarmupPasses: 1}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -301,7 +300,7 @@ func TestInterruptKeepsEverything(t *testing.T) {
 			time.Sleep(2500 * time.Millisecond)
 			cancel()
 		}()
-		r := runLoad(t, ctx, Config{Mode: Closed, Transport: srv, Requests: requests(3, "QT1"), Clients: 3, Duration: 10 * time.Second, Runs: 1})
+		r := runLoad(t, ctx, Config{Mode: Closed, Transport: srv, Requests: requests(3, "QT1"), Settings: ClosedSettings{Clients: 3, Repeat: Repeat{Duration: 10 * time.Second, Runs: 1}}})
 		if !errors.Is(r.err, context.Canceled) {
 			t.Fatalf("error %v, want the interruption", r.err)
 		}
@@ -321,8 +320,7 @@ func TestServerDiesAborts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(5 * time.Millisecond)
 		srv.down = func(sent time.Duration) bool { return sent >= 2*time.Second }
-		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(3, "QT1"), Clients: 2,
-			Duration: time.Minute, Runs: 1, Interval: 250 * time.Millisecond, AbortAfter: time.Second})
+		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(3, "QT1"), Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: time.Minute, Runs: 1}}, Interval: 250 * time.Millisecond, AbortAfter: time.Second})
 		var abort *AbortError
 		if !errors.As(r.err, &abort) || !strings.Contains(abort.Reason, "connection refused") {
 			t.Fatalf("error %v, want an abort naming the cause", r.err)
@@ -350,8 +348,7 @@ func TestServerStallsAborts(t *testing.T) {
 			}
 			return 10 * time.Millisecond
 		}
-		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(3, "QT1"), Clients: 2,
-			Duration: time.Minute, Runs: 1, AbortAfter: 2 * time.Second})
+		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(3, "QT1"), Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: time.Minute, Runs: 1}}, AbortAfter: 2 * time.Second})
 		var abort *AbortError
 		if !errors.As(r.err, &abort) || !strings.Contains(abort.Reason, "timeout") || r.sum.Status != "aborted" {
 			t.Fatalf("error %v, status %q: want an abort after the timeouts", r.err, r.sum.Status)
@@ -380,8 +377,7 @@ func TestRampStops(t *testing.T) {
 			}
 			return 200, okBody
 		}
-		r := runLoad(t, t.Context(), Config{Mode: Ramp, Transport: srv, Requests: requests(3, "QT1"), RampRate: 20,
-			Duration: 30 * time.Second, Interval: 250 * time.Millisecond})
+		r := runLoad(t, t.Context(), Config{Mode: Ramp, Transport: srv, Requests: requests(3, "QT1"), Settings: RampSettings{Duration: 30 * time.Second, RampRate: 20}, Interval: 250 * time.Millisecond})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -408,7 +404,7 @@ func TestCapacity(t *testing.T) {
 		}
 		slo, _ := measure.ParseSLO("p99<20ms")
 		r := runLoad(t, t.Context(), Config{Mode: Capacity, Transport: srv, Requests: requests(3, "QT1"), SLO: slo,
-			Rate: 200, Duration: 2 * time.Second, Connections: 64})
+			Settings: CapacitySettings{Arrivals: Arrivals{Connections: 64, Rate: 200}, Duration: 2 * time.Second}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -440,7 +436,7 @@ func TestVerdicts(t *testing.T) {
 			}
 			return 200, okBody
 		}
-		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: reqs, Duration: 100 * time.Millisecond, Runs: 1})
+		r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: reqs, Settings: ClosedSettings{Repeat: Repeat{Duration: 100 * time.Millisecond, Runs: 1}}})
 		var check *CheckError
 		if !errors.As(r.err, &check) || !strings.Contains(check.Reason, "wrong answers") || r.sum.Status != "failed" {
 			t.Fatalf("error %v, status %q", r.err, r.sum.Status)

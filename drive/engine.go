@@ -10,6 +10,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -49,9 +50,12 @@ type engine struct {
 	connects  atomic.Int64 // connections made inside requests' time
 	// base is the number of task labels; in paired mode names holds each
 	// twice, prefixed by the two APIs, and pairs records the pairs.
-	base   int
-	pairs  *pairRecorder
-	series *series // --sample-interval's fine samples, or nil
+	base  int
+	pairs *pairRecorder
+	// partnerFrom is the first worker on the partner's side (paired: the
+	// partner of client c is worker c + partnerFrom).
+	partnerFrom int
+	series      *series // --sample-interval's fine samples, or nil
 }
 
 // phase is a run (closed, open), a pass (sequential), a step (capacity) or
@@ -60,6 +64,7 @@ type phase struct {
 	run, step int
 	warmup    bool
 	window    time.Duration // sends start only within it; 0: until the work ends
+	think     time.Duration // a closed-loop client's think time after each answer, uniform in [0, think]
 	rate      float64       // offered rate, for the interval lines
 	base      time.Time     // the phase's zero on the monotonic clock
 	keep      bool          // keep the intervals (and a Summarizer of them)
@@ -74,8 +79,8 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 	e := &engine{cfg: cfg, w: w, sum: runfile.NewSummarizer()}
 	e.names, e.tmplOf = templates(cfg.Requests)
 	e.base = len(e.names)
-	if cfg.Partner != nil {
-		e.pairs = newPairRecorder(e.names, cfg.Group)
+	if cfg.Partner != nil { // (the pairs' group is the mode's: runPaired sets it)
+		e.pairs = newPairRecorder(e.names, DefaultGroup)
 		e.names = pairedNames(e.names, cfg.APIs)
 	}
 	e.ids = make([]string, len(cfg.Requests))
@@ -101,9 +106,9 @@ type worker struct {
 	id      int32
 	side    int32 // paired mode: 1 for the --paired-target's side
 	pair    int64 // paired mode: the number of the pair being sent
-	conn    Conn
+	conn    wire.Conn
 	rec     *measure.Recorder
-	res     Response
+	res     wire.Response
 	s       measure.Sample
 	sl      sleeper
 	vacc    float64
@@ -122,14 +127,14 @@ func (e *engine) worker(c int) (*worker, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.done {
-		return nil, ErrClosed
+		return nil, wire.ErrClosed
 	}
 	for len(e.workers) <= c {
 		e.workers = append(e.workers, nil)
 	}
 	if e.workers[c] == nil {
 		w := &worker{e: e, id: int32(c), rec: e.coll.NewRecorder()}
-		if e.cfg.Partner != nil && c >= e.cfg.Clients { // the partner of client c − Clients
+		if e.cfg.Partner != nil && e.partnerFrom > 0 && c >= e.partnerFrom { // the partner of client c − partnerFrom
 			w.side, w.conn = 1, e.cfg.Partner.NewConn()
 		} else {
 			w.conn = e.cfg.Transport.NewConn()
@@ -224,9 +229,9 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 		s.Intended = s.Start
 	}
 	if err != nil {
-		s.Outcome = classify(err)
+		s.Outcome = wire.Classify(err)
 		s.NoResponse = true // never a latency sample, even a response that is not HTTP (bad_response)
-		e.errs.add(s.Outcome, 0, transportReason(err, s.Outcome, e.cfg.Timeout), nil)
+		e.errs.add(s.Outcome, 0, wire.Reason(err, s.Outcome, e.cfg.Timeout), nil)
 	} else {
 		s.Status = int16(w.res.Status)
 		s.FirstByte = w.res.FirstByte.Sub(ph.base)
@@ -460,3 +465,20 @@ func (l *phaseLoop) tick(to time.Duration) (over bool) {
 type hdrHist = hdrhistogram.Histogram
 
 func newHist() *hdrHist { return measure.NewHist() }
+
+// templates returns the distinct templates of reqs in order of first
+// appearance and, per request, its template's index.
+func templates(reqs []wire.Request) (names []string, of []int32) {
+	idx := map[string]int32{}
+	of = make([]int32, len(reqs))
+	for i, r := range reqs {
+		t, ok := idx[r.Template]
+		if !ok {
+			t = int32(len(names))
+			idx[r.Template] = t
+			names = append(names, r.Template)
+		}
+		of[i] = t
+	}
+	return names, of
+}

@@ -5,15 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"net/url"
-	"os"
 	"strings"
 	"sync"
-	"syscall"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gqlbench/gqlbench/measure"
@@ -128,55 +122,6 @@ func secretsOf(headers []string) []string {
 	return out
 }
 
-// transportReason says, shortly and the same way every time, why a
-// request got no complete answer: the client's own words for a malformed
-// response, the timeout as the user set it, a connection's failure without
-// its addresses or ports ("read: connection reset by peer").
-func transportReason(err error, kind measure.Outcome, timeout time.Duration) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err // net/http's "Post URL: ...": the target is known
-	}
-	var pe protocolError
-	switch {
-	case kind == measure.ErrTimeout:
-		if timeout > 0 {
-			return fmt.Sprintf("no complete answer within the %v timeout (--timeout)", timeout)
-		}
-		return "no complete answer within the timeout (--timeout)"
-	case errors.As(err, &pe):
-		return pe.msg
-	case errors.Is(err, ErrClosed):
-		return err.Error()
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return "the server closed the connection before the answer was complete"
-	}
-	var op *net.OpError
-	if errors.As(err, &op) {
-		verb := strings.TrimPrefix(op.Op, "raw-") // the raw client's "raw-read": a read to the user
-		inner := op.Err
-		var se *os.SyscallError
-		if errors.As(inner, &se) {
-			inner = se.Err
-		}
-		if inner != nil {
-			return verb + ": " + inner.Error()
-		}
-		return verb + " failed"
-	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		return errno.Error()
-	}
-	// net/http's words for a response it could not parse, without its
-	// preamble: "malformed HTTP version \"HTPT/1.1\""
-	msg := strings.TrimPrefix(err.Error(), "net/http: HTTP/1.x transport connection broken: ")
-	if len(msg) > 120 {
-		msg = msg[:120] + "…"
-	}
-	return strings.ToValidUTF8(msg, "?")
-}
-
 // checkReason says why the checker found an answer to be an error of kind:
 // its status, its first GraphQL error's message, or what about its body is
 // not a GraphQL answer. Called for errors only: it reads the body again.
@@ -228,30 +173,4 @@ func checkReason(kind measure.Outcome, status int, body []byte) string {
 		return `no "data" in the answer`
 	}
 	return "the data cannot be read as JSON"
-}
-
-// netHTTPMalformed lists the words of net/http's errors for a response it
-// could not parse (it exports no type for them).
-var netHTTPMalformed = []string{"malformed", "invalid byte in chunk length", "chunk length too large", "line too long",
-	"Content-Length", "transfer encoding", "headers exceeded", "invalid status"}
-
-// stdProtocol returns a failure of net/http to parse a response as a
-// protocolError (bad_response, as gqlbench's own client counts it), in
-// net/http's words without its preamble; any other error as it is.
-func stdProtocol(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		msg = ue.Err.Error()
-	}
-	msg = strings.TrimPrefix(msg, "net/http: HTTP/1.x transport connection broken: ")
-	for _, w := range netHTTPMalformed {
-		if strings.Contains(msg, w) {
-			return protocolError{msg}
-		}
-	}
-	return err
 }

@@ -32,7 +32,7 @@ func ExampleJob() {
 	}
 	var out bytes.Buffer
 	job := drive.Job{
-		Config:  drive.Config{Mode: drive.Sequential, Passes: 2, WarmupPasses: 1},
+		Config:  drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 2, WarmupPasses: 1}},
 		Target:  srv.URL + "/graphql",
 		Queries: &queryfile.File{Path: "mine.jsonl", Entries: entries},
 		Check:   true, // Preflight: the target must answer GraphQL first

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/verify"
 )
@@ -23,7 +24,7 @@ const DefaultMaxFailures = 10
 type failureLog struct {
 	dir    string // "" keeps only the first
 	max    int    // per label
-	reqs   []Request
+	reqs   []wire.Request
 	ignore []verify.Path
 
 	mu      sync.Mutex
@@ -33,7 +34,7 @@ type failureLog struct {
 	err     error // the first error writing a file
 }
 
-func newFailureLog(dir string, max int, reqs []Request, ignore []verify.Path) *failureLog {
+func newFailureLog(dir string, max int, reqs []wire.Request, ignore []verify.Path) *failureLog {
 	if max <= 0 {
 		max = DefaultMaxFailures
 	}
@@ -112,7 +113,7 @@ func (f *failureLog) record(i int, data []byte) {
 		if r.Answer != nil {
 			fl.Expected = shown(r.Answer, &fl)
 		}
-		f.note(r, &fl, fmt.Sprintf("the data (%s) differ from the expected answer; too large to compare field by field", sizeText(int64(len(data)))))
+		f.note(r, &fl, fmt.Sprintf("the data (%s) differ from the expected answer; too large to compare field by field", wire.SizeText(int64(len(data)))))
 		return
 	}
 	if len(data) > maxShown { // a tree of it is tens of times its size: one at a time
@@ -121,7 +122,7 @@ func (f *failureLog) record(i int, data []byte) {
 	}
 	if r.Map != nil {
 		fl.Received, _ = verify.Canonical(data)
-		m, err := r.mapped(data)
+		m, err := r.Mapped(data)
 		if err != nil {
 			fl.Actual = fl.Received
 			f.note(r, &fl, err.Error())
@@ -156,7 +157,7 @@ func (f *failureLog) record(i int, data []byte) {
 }
 
 // note keeps a wrong answer that could not be compared at all, with why.
-func (f *failureLog) note(r *Request, fl *failure, why string) {
+func (f *failureLog) note(r *wire.Request, fl *failure, why string) {
 	fl.Note = why
 	if r.Answer != nil && fl.Expected == nil {
 		fl.Expected = shown(r.Answer, fl)
@@ -165,7 +166,7 @@ func (f *failureLog) note(r *Request, fl *failure, why string) {
 }
 
 // keep makes fl the first failure if there is none yet, and writes its file.
-func (f *failureLog) keep(r *Request, fl *failure, why string) {
+func (f *failureLog) keep(r *wire.Request, fl *failure, why string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.first == "" {

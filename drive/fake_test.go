@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/runfile/schema"
@@ -42,7 +43,7 @@ func newFake(latency time.Duration) *fakeServer {
 	return &fakeServer{start: time.Now(), latency: func(int, time.Duration) time.Duration { return latency }}
 }
 
-func (s *fakeServer) NewConn() Conn { return &fakeConn{s: s, closed: make(chan struct{})} }
+func (s *fakeServer) NewConn() wire.Conn { return &fakeConn{s: s, closed: make(chan struct{})} }
 
 type fakeConn struct {
 	s      *fakeServer
@@ -52,12 +53,12 @@ type fakeConn struct {
 
 var errRefused = errors.New("dial tcp: connect: connection refused")
 
-func (c *fakeConn) Do(i int, r *Response) error {
-	*r = Response{Start: time.Now()}
+func (c *fakeConn) Do(i int, r *wire.Response) error {
+	*r = wire.Response{Start: time.Now()}
 	select {
 	case <-c.closed:
 		r.End = r.Start
-		return ErrClosed
+		return wire.ErrClosed
 	default:
 	}
 	s := c.s
@@ -87,7 +88,7 @@ func (c *fakeConn) Do(i int, r *Response) error {
 	case <-t.C:
 	case <-c.closed:
 		r.End = time.Now()
-		return ErrClosed
+		return wire.ErrClosed
 	}
 	if timedOut {
 		r.End = time.Now()
@@ -111,11 +112,11 @@ func (c *fakeConn) Close() error {
 }
 
 // requests makes n requests per template name given.
-func requests(n int, templates ...string) []Request {
-	var out []Request
+func requests(n int, templates ...string) []wire.Request {
+	var out []wire.Request
 	for _, t := range templates {
 		for k := range n {
-			out = append(out, Request{ID: t + "-" + strconv.Itoa(k), Template: t, Body: []byte(`{"query":"{__typename}"}`)})
+			out = append(out, wire.Request{ID: t + "-" + strconv.Itoa(k), Template: t, Body: []byte(`{"query":"{__typename}"}`)})
 		}
 	}
 	return out

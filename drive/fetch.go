@@ -2,7 +2,6 @@ package drive
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/verify"
@@ -27,7 +27,7 @@ type Answer struct {
 // FetchAnswers sends every request of tr once, over conns connections in
 // parallel, and returns their answers in order; the context's error when
 // interrupted.
-func FetchAnswers(ctx context.Context, tr Transport, n, conns int) ([]Answer, error) {
+func FetchAnswers(ctx context.Context, tr wire.Transport, n, conns int) ([]Answer, error) {
 	out := make([]Answer, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -37,7 +37,7 @@ func FetchAnswers(ctx context.Context, tr Transport, n, conns int) ([]Answer, er
 		wg.Go(func() {
 			defer stop()
 			defer c.Close()
-			var res Response
+			var res wire.Response
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= n || ctx.Err() != nil {
@@ -52,12 +52,12 @@ func FetchAnswers(ctx context.Context, tr Transport, n, conns int) ([]Answer, er
 }
 
 // answerOf judges one exchange.
-func answerOf(err error, res *Response) Answer {
+func answerOf(err error, res *wire.Response) Answer {
 	if err != nil {
-		return Answer{Err: err, Response: !notReached(err, res)}
+		return Answer{Err: err, Response: !wire.NotReached(err, res)}
 	}
 	if res.Status != 200 {
-		return Answer{Err: fmt.Errorf("HTTP %d: %s", res.Status, snippet(res.Body)), Response: true, Status: res.Status}
+		return Answer{Err: fmt.Errorf("HTTP %d: %s", res.Status, wire.Snippet(res.Body)), Response: true, Status: res.Status}
 	}
 	if err := verify.Check(res.Body, ""); err != nil {
 		return Answer{Err: err, Response: true}
@@ -85,7 +85,7 @@ func (e *AnswersError) Error() string {
 }
 
 // answersError collects the failed answers, or returns nil.
-func answersError(target string, reqs []Request, ans []Answer) error {
+func answersError(target string, reqs []wire.Request, ans []Answer) error {
 	e := &AnswersError{Target: target, Of: len(ans)}
 	for i, a := range ans {
 		if a.Err == nil {
@@ -116,16 +116,16 @@ func firstLine(s string) string {
 // the user trusts: the golden file that later loads verify against.
 type Golden struct {
 	Target      string
-	Client      string      // "gqlbench" (default) or "net/http"
-	HTTP        HTTPOptions // headers, method, timeout
-	Connections int         // in parallel (default 8)
+	Client      string       // "gqlbench" (default) or "net/http"
+	HTTP        wire.Options // headers, method, timeout
+	Connections int          // in parallel (default 8)
 }
 
 // Record returns the entries with their answers ("answer") and hashes
 // ("expect", under each entry's unordered option). Every entry must be
 // answered: an *AnswersError names those that were not.
 func (r *Golden) Record(ctx context.Context, entries []queryfile.Entry) ([]queryfile.Entry, error) {
-	reqs, err := Requests(entries)
+	reqs, err := wire.Requests(entries)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +151,7 @@ func (r *Golden) Record(ctx context.Context, entries []queryfile.Entry) ([]query
 // When a request runs a mutation, every request is sent, one at a time in
 // the order given, none left out as a duplicate: a write changes the
 // answers after it, so the answers are those of that order.
-func (r *Golden) fetch(ctx context.Context, target string, reqs []Request) ([]Answer, error) {
+func (r *Golden) fetch(ctx context.Context, target string, reqs []wire.Request) ([]Answer, error) {
 	distinct, of := dedupe(reqs)
 	conns := r.Connections
 	if conns <= 0 {
@@ -163,7 +163,7 @@ func (r *Golden) fetch(ctx context.Context, target string, reqs []Request) ([]An
 			of[i] = i
 		}
 	}
-	tr, err := newTransport(r.Client, target, distinct, r.HTTP)
+	tr, err := wire.NewTransport(r.Client, target, distinct, r.HTTP)
 	if err != nil {
 		return nil, &exitcode.UsageError{Err: err}
 	}
@@ -195,7 +195,7 @@ func (r *Golden) fetch(ctx context.Context, target string, reqs []Request) ([]An
 // noAPQ reports, when every answer under --apq failed, whether the first
 // request is answered sent in full: the server does not take persisted
 // queries. A mutation is not sent again to find out.
-func (r *Golden) noAPQ(ctx context.Context, target string, reqs []Request, ans []Answer) bool {
+func (r *Golden) noAPQ(ctx context.Context, target string, reqs []wire.Request, ans []Answer) bool {
 	if !r.HTTP.APQ || len(reqs) == 0 || reqs[0].Mutation {
 		return false
 	}
@@ -206,7 +206,7 @@ func (r *Golden) noAPQ(ctx context.Context, target string, reqs []Request, ans [
 	}
 	o := r.HTTP
 	o.APQ = false
-	tr, err := newTransport(r.Client, target, reqs[:1], o)
+	tr, err := wire.NewTransport(r.Client, target, reqs[:1], o)
 	if err != nil {
 		return false
 	}
@@ -215,7 +215,7 @@ func (r *Golden) noAPQ(ctx context.Context, target string, reqs []Request, ans [
 }
 
 // Mutations counts the requests that run mutations.
-func Mutations(reqs []Request) int {
+func Mutations(reqs []wire.Request) int {
 	n := 0
 	for i := range reqs {
 		if reqs[i].Mutation {
@@ -227,7 +227,7 @@ func Mutations(reqs []Request) int {
 
 // MutationLabels lists the labels of the requests that run mutations, in
 // order of first appearance.
-func MutationLabels(reqs []Request) []string {
+func MutationLabels(reqs []wire.Request) []string {
 	var out []string
 	for i := range reqs {
 		if reqs[i].Mutation && !slices.Contains(out, reqs[i].Template) {
@@ -241,12 +241,12 @@ func MutationLabels(reqs []Request) []string {
 // benchmark's form (canonical JSON): a golden file or a reference holds
 // the benchmark's answers, whatever the dialect of the queries. An answer
 // that does not map is no answer.
-func mapAnswers(reqs []Request, ans []Answer) {
+func mapAnswers(reqs []wire.Request, ans []Answer) {
 	for i := range ans {
 		if ans[i].Err != nil || reqs[i].Map == nil {
 			continue
 		}
-		m, err := reqs[i].mapped(ans[i].Data)
+		m, err := reqs[i].Mapped(ans[i].Data)
 		if err == nil {
 			m, err = verify.Canonical(m)
 		}
@@ -267,7 +267,7 @@ func unreachable(ans []Answer) bool {
 // dedupe returns the distinct requests by body (and, for a dialect's, by
 // the template whose mapping applies; GraphQL steps by id), and for each request the index of
 // its distinct one.
-func dedupe(reqs []Request) (distinct []Request, of []int) {
+func dedupe(reqs []wire.Request) (distinct []wire.Request, of []int) {
 	idx := map[string]int{}
 	of = make([]int, len(reqs))
 	for i, r := range reqs {
@@ -287,19 +287,4 @@ func dedupe(reqs []Request) (distinct []Request, of []int) {
 		of[i] = j
 	}
 	return distinct, of
-}
-
-// newTransport makes a transport of the named client kind.
-func newTransport(client, target string, reqs []Request, o HTTPOptions) (Transport, error) {
-	switch {
-	case hasGraphQLPlan(reqs) && client == "net/http":
-		return nil, &exitcode.UsageError{Err: errors.New("tasks in GraphQL steps are carried out by gqlbench's own client: --client net/http does not apply")}
-	case hasGraphQLPlan(reqs):
-		return NewGraphQLPlans(target, reqs, o)
-	}
-	o.Parallel = 0                       // a plan's calls at a time
-	if client == "net/http" || o.HTTP2 { // HTTP/2: net/http's, one connection per client
-		return NewStdHTTP(target, reqs, o)
-	}
-	return NewHTTP(target, reqs, o)
 }

@@ -39,7 +39,9 @@ func NewHeader(cfg Config, info HeaderInfo, q *queryfile.File) *runfile.Header {
 		Checked: info.Checked, SLO: c.SLO.String(), SampleIntervalNS: int64(c.SampleInterval)}
 	var traits *runfile.Traits
 	if spec, err := ModeByName(c.Mode); err == nil {
-		spec.header(&c, &p)
+		if c.Settings != nil {
+			c.Settings.header(&c, &p)
+		}
 		t := spec.Traits
 		traits = &t
 	}

@@ -34,7 +34,7 @@ func TestClosedDriverLimit(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv := newFake(c.latency)
 				r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: srv, Requests: requests(4, "QT1"),
-					Clients: 2, Duration: time.Second, Runs: 1, Think: c.think, Seed: 1, lag: c.lag})
+					Settings: ClosedSettings{Clients: 2, Think: c.think, Repeat: Repeat{Duration: time.Second, Runs: 1}}, Seed: 1, lag: c.lag})
 				if r.err != nil {
 					t.Fatalf("%v: the generator's verdict on itself is no check of the server", r.err)
 				}
@@ -75,8 +75,7 @@ func TestRampDriverLimit(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv := newFake(c.latency)
-				r := runLoad(t, t.Context(), Config{Mode: Ramp, Transport: srv, Requests: requests(3, "QT1"), RampRate: 20,
-					MaxClients: 10, Duration: 2 * time.Second, Interval: 250 * time.Millisecond, lag: c.lag})
+				r := runLoad(t, t.Context(), Config{Mode: Ramp, Transport: srv, Requests: requests(3, "QT1"), Settings: RampSettings{Duration: 2 * time.Second, RampRate: 20, MaxClients: 10}, Interval: 250 * time.Millisecond, lag: c.lag})
 				if r.err != nil {
 					t.Fatal(r.err)
 				}
@@ -113,7 +112,7 @@ func TestOpenOnTime(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv := newFake(c.latency) // at most 50/s on one connection when slow
 				r := runLoad(t, t.Context(), Config{Mode: Open, Transport: srv, Requests: requests(2, "QT1"),
-					Rate: 100, Duration: time.Second, Connections: 1, MinOnTime: c.least})
+					Settings: OpenSettings{Repeat: Repeat{Duration: time.Second}, Arrivals: Arrivals{Connections: 1, Rate: 100, MinOnTime: c.least}}})
 				on := r.sum.OnTime
 				if on == nil || *on > c.onTime || c.onTime == 1 && *on != 1 {
 					t.Fatalf("on time %v, want at most %v", on, c.onTime)
@@ -138,7 +137,7 @@ func TestCapacityOnTime(t *testing.T) {
 		srv := newFake(20 * time.Millisecond) // 50/s on the one connection
 		slo := mustSLO(t, "p99<10s")
 		r := runLoad(t, t.Context(), Config{Mode: Capacity, Transport: srv, Requests: requests(2, "QT1"), SLO: slo,
-			Rate: 20, MaxRate: 80, Duration: time.Second, Connections: 1, MinOnTime: 0.95})
+			Settings: CapacitySettings{Arrivals: Arrivals{Connections: 1, Rate: 20, MinOnTime: 0.95}, Duration: time.Second, MaxRate: 80}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -181,8 +180,12 @@ func TestRunsAuto(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				srv := newFake(0)
 				srv.latency = c.latency
+				spec, err := ModeByName(c.mode)
+				if err != nil {
+					t.Fatal(err)
+				}
 				r := runLoad(t, t.Context(), Config{Mode: c.mode, Transport: srv, Requests: requests(2, "QT1"),
-					Clients: 2, Connections: 4, Rate: 200, Duration: time.Second, CI: 0.05, MaxRuns: 6})
+					Settings: spec.Settings(Params{Clients: 2, Connections: 4, Rate: 200, Duration: time.Second, CI: 0.05, MaxRuns: 6})})
 				if r.err != nil {
 					t.Fatal(r.err)
 				}
@@ -200,31 +203,31 @@ func TestRunsAuto(t *testing.T) {
 			})
 		})
 	}
-	h := NewHeader((Config{Mode: Closed, CI: 0.05}).Defaults(), HeaderInfo{}, &queryfile.File{})
+	h := NewHeader((Config{Mode: Closed, Settings: ClosedSettings{Repeat: Repeat{CI: 0.05}}}).Defaults(), HeaderInfo{}, &queryfile.File{})
 	if p := h.Params; p.Runs != 0 || p.CI != 0.05 || p.MaxRuns != DefaultMaxRuns {
 		t.Errorf("header params: runs %d, ci %v, max runs %d", p.Runs, p.CI, p.MaxRuns)
 	}
 }
 
 // TestHonestyParams: the new parameters are checked, and belong to their
-// modes.
+// modes: a mode takes settings of its own type only.
 func TestHonestyParams(t *testing.T) {
 	for _, c := range []struct {
 		cfg  Config
 		want string
 	}{
-		{Config{Mode: Closed, CI: 0.05, MaxRuns: 3}, "at least 4 runs"},
-		{Config{Mode: Closed, CI: 1.5}, "in (0, 1)"},
-		{Config{Mode: Ramp, CI: 0.05}, "no repeated runs"},
-		{Config{Mode: Closed, MinOnTime: 0.95}, "no schedule"},
-		{Config{Mode: Open, Rate: 1, MinOnTime: 2}, "in [0, 1]"},
+		{Config{Mode: Closed, Settings: ClosedSettings{Repeat: Repeat{CI: 0.05, MaxRuns: 3}}}, "at least 4 runs"},
+		{Config{Mode: Closed, Settings: ClosedSettings{Repeat: Repeat{CI: 1.5}}}, "in (0, 1)"},
+		{Config{Mode: Ramp, Settings: ClosedSettings{Repeat: Repeat{CI: 0.05}}}, "mode ramp takes settings of type drive.RampSettings"},
+		{Config{Mode: Open, Settings: OpenSettings{Arrivals: Arrivals{Rate: 1, MinOnTime: 2}}}, "in [0, 1]"},
 	} {
 		c.cfg = c.cfg.Defaults()
 		if err := c.cfg.ValidateParams(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
 	}
-	for _, cfg := range []Config{{Mode: Open, Rate: 1, CI: 0.05, MinOnTime: 0.95}, {Mode: Capacity, SLO: mustSLO(t, "p99<1s"), MinOnTime: 0.5}} {
+	for _, cfg := range []Config{{Mode: Open, Settings: OpenSettings{Repeat: Repeat{CI: 0.05}, Arrivals: Arrivals{Rate: 1, MinOnTime: 0.95}}},
+		{Mode: Capacity, SLO: mustSLO(t, "p99<1s"), Settings: CapacitySettings{Arrivals: Arrivals{MinOnTime: 0.5}}}} {
 		cfg = cfg.Defaults()
 		if err := cfg.ValidateParams(); err != nil {
 			t.Errorf("%s: %v", cfg.Mode, err)

@@ -6,12 +6,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/gqlbench/gqlbench/server/peer/peertest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/gqlbench/gqlbench/drive/wire"
+	"github.com/gqlbench/gqlbench/verify"
+
+	"github.com/gqlbench/gqlbench/server/peer/peertest"
 
 	"github.com/gqlbench/gqlbench/internal/hostile"
 	"github.com/gqlbench/gqlbench/measure"
@@ -28,11 +34,13 @@ var clients = []string{"gqlbench", "net/http"}
 // hostileRun runs cfg against the hostile server's mode (after healthy good
 // answers) with client and o; it fails the test if the run does not end
 // within bound.
-func hostileRun(t *testing.T, mode string, healthy int, client string, o HTTPOptions, cfg Config, bound time.Duration) (result, *hostile.Server) {
+var clientKinds = []string{"gqlbench", "net/http"}
+
+func hostileRun(t *testing.T, mode string, healthy int, client string, o wire.Options, cfg Config, bound time.Duration) (result, *hostile.Server) {
 	t.Helper()
 	srv := hostile.Start(t, mode, healthy)
 	reqs := requests(1, "QT1")
-	tr, err := newTransport(client, srv.URL(), reqs, o)
+	tr, err := wire.NewTransport(client, srv.URL(), reqs, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +65,8 @@ func TestOpenStallEndsWithItsWindow(t *testing.T) {
 		t.Run(client, func(t *testing.T) {
 			var log peertest.Buffer
 			window := time.Second
-			r, _ := hostileRun(t, "stall", 10, client, HTTPOptions{Timeout: 2 * time.Second},
-				Config{Mode: Open, Rate: 100, Duration: window, Connections: 4, Runs: 1, Interval: 250 * time.Millisecond, Log: &log},
+			r, _ := hostileRun(t, "stall", 10, client, wire.Options{Timeout: 2 * time.Second},
+				Config{Mode: Open, Settings: OpenSettings{Repeat: Repeat{Duration: window, Runs: 1}, Arrivals: Arrivals{Connections: 4, Rate: 100}}, Interval: 250 * time.Millisecond, Log: &log},
 				20*time.Second)
 			var abort *AbortError
 			if errors.As(r.err, &abort) {
@@ -99,8 +107,8 @@ func TestMalformedAnswersAbort(t *testing.T) {
 	for _, mode := range []string{"bad-status-line", "bad-chunk", "server-error"} {
 		for _, client := range clients {
 			t.Run(mode+"/"+client, func(t *testing.T) {
-				r, _ := hostileRun(t, mode, 5, client, HTTPOptions{Timeout: 2 * time.Second},
-					Config{Mode: Closed, Clients: 2, Duration: 30 * time.Second, Runs: 1, Interval: 250 * time.Millisecond, AbortAfter: time.Second},
+				r, _ := hostileRun(t, mode, 5, client, wire.Options{Timeout: 2 * time.Second},
+					Config{Mode: Closed, Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: 30 * time.Second, Runs: 1}}, Interval: 250 * time.Millisecond, AbortAfter: time.Second},
 					25*time.Second)
 				var abort *AbortError
 				if !errors.As(r.err, &abort) || r.sum.Status != "aborted" {
@@ -138,9 +146,9 @@ func TestErrorsByStatusWithBody(t *testing.T) {
 	const token = "s3cr3t-t0ken-value-42"
 	for _, client := range clients {
 		t.Run(client, func(t *testing.T) {
-			o := HTTPOptions{Timeout: 2 * time.Second, Header: []string{"Authorization: Bearer " + token}}
+			o := wire.Options{Timeout: 2 * time.Second, Header: []string{"Authorization: Bearer " + token}}
 			r, _ := hostileRun(t, "unauthorized", 0, client, o,
-				Config{Mode: Closed, Clients: 1, Duration: 500 * time.Millisecond, Runs: 1, Interval: 250 * time.Millisecond, AbortAfter: time.Minute},
+				Config{Mode: Closed, Settings: ClosedSettings{Clients: 1, Repeat: Repeat{Duration: 500 * time.Millisecond, Runs: 1}}, Interval: 250 * time.Millisecond, AbortAfter: time.Minute},
 				20*time.Second)
 			rs := r.sum.ErrorReasons
 			if len(rs) != 1 || rs[0].Kind != "http_status" || rs[0].Status != 401 || rs[0].Reason != "HTTP 401 Unauthorized" || rs[0].Count != r.sum.Total.Errors {
@@ -173,8 +181,8 @@ func TestErrorsByStatusWithBody(t *testing.T) {
 // window are overruns; a run line counts the errors within the window as
 // it counts the requests, never more errors than requests.
 func TestRunLineErrorsWithinItsWindow(t *testing.T) {
-	r, _ := hostileRun(t, "stall", 0, "gqlbench", HTTPOptions{Timeout: time.Second},
-		Config{Mode: Closed, Clients: 2, Duration: 500 * time.Millisecond, Runs: 1, Interval: 250 * time.Millisecond},
+	r, _ := hostileRun(t, "stall", 0, "gqlbench", wire.Options{Timeout: time.Second},
+		Config{Mode: Closed, Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: 500 * time.Millisecond, Runs: 1}}, Interval: 250 * time.Millisecond},
 		20*time.Second)
 	if r.sum.Total.Errors != 2 || r.sum.Total.Overrun != 2 {
 		t.Fatalf("%d errors, %d overruns: want the two timeouts after the window", r.sum.Total.Errors, r.sum.Total.Overrun)
@@ -193,8 +201,7 @@ func TestRunLineErrorsWithinItsWindow(t *testing.T) {
 func TestSlowCheckKeepsItsInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(10 * time.Millisecond)
-		cfg := Config{Mode: Closed, Transport: srv, Requests: requests(1, "QT1"), Clients: 1,
-			Duration: time.Second, Runs: 1, Interval: 200 * time.Millisecond}
+		cfg := Config{Mode: Closed, Transport: srv, Requests: requests(1, "QT1"), Settings: ClosedSettings{Clients: 1, Repeat: Repeat{Duration: time.Second, Runs: 1}}, Interval: 200 * time.Millisecond}
 		cfg.checkLag = 1500 * time.Millisecond
 		r := runLoad(t, t.Context(), cfg)
 		if r.err != nil {
@@ -220,9 +227,9 @@ func TestSlowCheckKeepsItsInterval(t *testing.T) {
 func TestSlowCheckKeepsItsIntervalOnSockets(t *testing.T) {
 	for _, client := range clients {
 		t.Run(client, func(t *testing.T) {
-			cfg := Config{Mode: Closed, Clients: 1, Duration: 500 * time.Millisecond, Runs: 1, Interval: 100 * time.Millisecond}
+			cfg := Config{Mode: Closed, Settings: ClosedSettings{Clients: 1, Repeat: Repeat{Duration: 500 * time.Millisecond, Runs: 1}}, Interval: 100 * time.Millisecond}
 			cfg.checkLag = 800 * time.Millisecond
-			r, _ := hostileRun(t, "healthy", 0, client, HTTPOptions{Timeout: 2 * time.Second}, cfg, 20*time.Second)
+			r, _ := hostileRun(t, "healthy", 0, client, wire.Options{Timeout: 2 * time.Second}, cfg, 20*time.Second)
 			if r.err != nil {
 				t.Fatal(r.err)
 			}
@@ -243,15 +250,15 @@ func TestSlowCheckKeepsItsIntervalOnSockets(t *testing.T) {
 // never with the internal name of its raw system call.
 func TestTimeoutNamesNoInternalCall(t *testing.T) {
 	srv := hostile.Start(t, "stall", 0)
-	h, err := NewHTTP(srv.URL(), requests(1, "QT1"), HTTPOptions{Timeout: 200 * time.Millisecond})
+	h, err := wire.NewHTTP(srv.URL(), requests(1, "QT1"), wire.Options{Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	conn := h.NewConn()
 	defer conn.Close()
-	var res Response
+	var res wire.Response
 	err = conn.Do(0, &res)
-	if err == nil || classify(err) != measure.ErrTimeout || strings.Contains(err.Error(), "raw-") {
+	if err == nil || wire.Classify(err) != measure.ErrTimeout || strings.Contains(err.Error(), "raw-") {
 		t.Errorf("error %v: want a timeout in net.Conn's words", err)
 	}
 }
@@ -283,7 +290,7 @@ func TestCapacityGoesOnAfterRefusedStep(t *testing.T) {
 		}
 		slo, _ := measure.ParseSLO("p99<1s")
 		r := runLoad(t, t.Context(), Config{Mode: Capacity, Transport: srv, Requests: requests(3, "QT1"), SLO: slo,
-			Rate: 200, MaxRate: 800, Duration: 3 * time.Second, Connections: 8, AbortAfter: time.Second, MaxSteps: 6})
+			Settings: CapacitySettings{Arrivals: Arrivals{Connections: 8, Rate: 200}, Duration: 3 * time.Second, MaxRate: 800, MaxSteps: 6}, AbortAfter: time.Second})
 		var abort *AbortError
 		if errors.As(r.err, &abort) {
 			t.Fatalf("the search aborted on a refused step: %v", r.err)
@@ -301,11 +308,184 @@ func TestPreflightTimeoutWorded(t *testing.T) {
 	for _, client := range clients {
 		srv := hostile.Start(t, "stall", 0)
 		reqs := requests(1, "QT1")
-		_, err := PreflightWith(t.Context(), srv.URL(), func(r []Request) (Transport, error) {
-			return newTransport(client, srv.URL(), r, HTTPOptions{Timeout: 200 * time.Millisecond})
+		_, err := PreflightWith(t.Context(), srv.URL(), func(r []wire.Request) (wire.Transport, error) {
+			return wire.NewTransport(client, srv.URL(), r, wire.Options{Timeout: 200 * time.Millisecond})
 		}, reqs, PreflightOptions{})
 		if err == nil || !strings.Contains(err.Error(), "within the timeout (--timeout)") || strings.Contains(err.Error(), "i/o timeout") {
 			t.Errorf("%s: preflight error %v: want the timeout worded for a user", client, err)
+		}
+	}
+}
+
+// TestHostileDuplicateRun: a load against a server that sends every answer
+// twice, the copy 20 ms later, reports the extra answers as errors. (With
+// think time, so that the copy waits on an idle connection: one that
+// arrives while a request waits is that request's answer to any HTTP/1.1
+// client.)
+func TestHostileDuplicateRun(t *testing.T) {
+	srv := hostile.Start(t, "duplicate-late", 0)
+	tr, err := wire.NewHTTP(srv.URL(), requests(1, "QT1"), wire.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: tr, Requests: requests(1, "QT1"), Settings: ClosedSettings{Clients: 1, Think: 100 * time.Millisecond, Repeat: Repeat{Duration: 600 * time.Millisecond, Runs: 1}}, Interval: 100 * time.Millisecond, MaxErrorRate: 1})
+	count, _, errs := total(r.file)
+	if errs == 0 {
+		t.Fatalf("%d requests, no error: the extra answers went unnoticed", count)
+	}
+}
+
+// TestHostileNoLatencySample: a response that is not HTTP is an error,
+// never a latency sample (QRT and QET get nothing from it).
+func TestHostileNoLatencySample(t *testing.T) {
+	for _, client := range clientKinds {
+		t.Run(client, func(t *testing.T) {
+			srv := hostile.Start(t, "status-garbage", 0)
+			tr, err := wire.NewTransport(client, srv.URL(), requests(1, "QT1"), wire.Options{Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := runLoad(t, t.Context(), Config{Mode: Closed, Transport: tr, Requests: requests(1, "QT1"), Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: 200 * time.Millisecond, Runs: 1}}, Interval: 100 * time.Millisecond, MaxErrorRate: 1})
+			if r.sum == nil {
+				t.Fatalf("no summary: %v", r.err)
+			}
+			ts := r.sum.Templates["QT1"]
+			if ts == nil || ts.Errors == 0 || ts.Errors != ts.Count {
+				t.Fatalf("summary %+v: want every request an error", ts)
+			}
+			if ts.QET.N != 0 || ts.QRT.N != 0 {
+				t.Errorf("QET n %d, QRT n %d: malformed responses counted as latencies", ts.QET.N, ts.QRT.N)
+			}
+		})
+	}
+}
+
+// TestResetWhileWritingIsReached: a connection reset while a large request
+// is written (or its answer awaited) reached the target: no "cannot reach".
+func TestResetWhileWritingIsReached(t *testing.T) {
+	big := requests(1, "QT1")
+	big[0].Body = []byte(`{"query":"{__typename}","variables":{"pad":"` + strings.Repeat("x", 5<<20) + `"}}`)
+	for _, mode := range []string{"reset-after-body", "reset-reading-body"} {
+		for _, client := range clientKinds {
+			t.Run(mode+"/"+client, func(t *testing.T) {
+				srv := hostile.Start(t, mode, 0)
+				reqs := append(requests(1, "QT1"), big...)
+				tr, err := wire.NewTransport(client, srv.URL(), reqs, wire.Options{Timeout: 5 * time.Second})
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := tr.NewConn()
+				defer c.Close()
+				var res wire.Response
+				if mode == "reset-reading-body" {
+					if err := c.Do(0, &res); err != nil {
+						t.Fatal(err)
+					}
+				}
+				err = c.Do(1, &res)
+				if err == nil && mode == "reset-after-body" {
+					t.Fatal("no error")
+				}
+				// (A reset kept-alive connection is retried on a new one,
+				// where the request may be answered.)
+				if a := answerOf(err, &res); err != nil && !a.Response {
+					t.Errorf("%v: taken for an unreachable target", err)
+				}
+			})
+		}
+	}
+	// Recording: the one query's reset is no "cannot reach".
+	srv := hostile.Start(t, "reset-after-body", 0)
+	rec := &Golden{Target: srv.URL(), HTTP: wire.Options{Timeout: 5 * time.Second}, Connections: 1}
+	_, err := rec.fetch(context.Background(), srv.URL(), big)
+	if err == nil || strings.Contains(err.Error(), "cannot reach") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestHostileLargeWrongAnswer: a wrong answer of a million keys is checked
+// in a few times its size when only the right answer's hash is known, and
+// in next to nothing when the (smaller) right answer is: sizes first. Its
+// failure file is bounded and says it is truncated.
+func TestHostileLargeWrongAnswer(t *testing.T) {
+	srv := hostile.Start(t, "many-keys", 0)
+	reqs := requests(1, "QT1")
+	reqs[0].Expect = strings.Repeat("0", 64)
+	// (A long timeout: the server builds its answer on the first request.)
+	tr, err := wire.NewHTTP(srv.URL(), reqs, wire.Options{MaxResponseBytes: 32 << 20, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := tr.NewConn()
+	defer conn.Close()
+	var res wire.Response
+	if err := conn.Do(0, &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, answer := range []string{"", `{"k0000001":9}`} {
+		reqs[0].Answer = nil
+		bound := 6 * uint64(len(res.Body))
+		if answer != "" {
+			reqs[0].Answer, bound = []byte(answer), 1<<20
+		}
+		dir := t.TempDir()
+		fails := newFailureLog(dir, 0, reqs, nil)
+		checker := NewChecker(reqs, 0)
+		checker.onWrong = fails.record
+		var out measure.Outcome
+		alloc := hostile.Allocated(func() { out, _ = checker.Check(0, res.Status, res.Body, true) })
+		if out != measure.Wrong {
+			t.Fatalf("outcome %v", out)
+		}
+		if alloc > bound {
+			t.Errorf("answer %q known: checking %d bytes allocated %d KB", answer, len(res.Body), alloc>>10)
+		}
+		// Again: remembered by its hash, not judged again.
+		if again := hostile.Allocated(func() { checker.Check(0, res.Status, res.Body, true) }); again > 1<<20 {
+			t.Errorf("the same answer again allocated %d bytes", again)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "QT1-0.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fl failure
+		if err := json.Unmarshal(b, &fl); err != nil {
+			t.Fatal(err)
+		}
+		if len(b) > 200<<10 || !fl.Truncated || fl.ActualBytes < 10<<20 {
+			t.Errorf("failure file of %d bytes, truncated %v, actual_bytes %d", len(b), fl.Truncated, fl.ActualBytes)
+		}
+		if _, err := verify.Canonical(fl.Actual); err != nil {
+			t.Errorf("the truncated actual is not JSON: %v", err)
+		}
+	}
+}
+
+// TestLargeAnswerSizesFirst: sizes first compares with the right answer's
+// canonical length, not its text's: a large right answer whose golden text
+// is shorter than its canonical form (1e9 is 1000000000) is right.
+func TestLargeAnswerSizesFirst(t *testing.T) {
+	pad := strings.Repeat("p", 100<<10)
+	answer := []byte(`{"n":[` + strings.Repeat(`1e9,`, 100) + `1],"pad":"` + pad + `"}`)
+	reqs := requests(1, "QT1")
+	reqs[0].Answer = answer
+	var err error
+	if reqs[0].Expect, err = verify.Hash(answer); err != nil {
+		t.Fatal(err)
+	}
+	canon, _ := verify.Canonical(answer)
+	for _, c := range []struct {
+		data string
+		want measure.Outcome
+	}{
+		{string(canon), measure.OK},
+		{string(answer), measure.OK},
+		{strings.Replace(string(canon), `"pad":"`, `"pad":"x`, 1), measure.Wrong},
+		{strings.Replace(string(canon), `"pad":"p`, `"pad":"`, 1), measure.Wrong},
+	} {
+		out, _ := NewChecker(reqs, 0).Check(0, 200, []byte(`{"data":`+c.data+`}`), true)
+		if out != c.want {
+			t.Errorf("%.40s…: %v, want %v", c.data, out, c.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
@@ -31,8 +32,8 @@ type Job struct {
 	// PairedTarget is paired mode's second target, speaking the other API
 	// (the REST base URL when API is GraphQL, and the other way round).
 	PairedTarget string
-	Client       string      // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
-	HTTP         HTTPOptions // timeout, headers, response limit
+	Client       string       // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
+	HTTP         wire.Options // timeout, headers, response limit
 	// HTTP2Only, with HTTP.HTTP2, is the one API spoken to over HTTP/2
 	// (APIREST or APIGraphQL: paired mode's seed 001 setting, REST over
 	// HTTP/2 and GraphQL not); "" is every target.
@@ -127,8 +128,8 @@ func (j *Job) transports(cfg *Config) error {
 }
 
 // preflight checks the target, and the paired one, before the load.
-func (j *Job) preflight(ctx context.Context, reqs []Request) error {
-	check := func(api, target string, tr func([]Request) (Transport, error)) error {
+func (j *Job) preflight(ctx context.Context, reqs []wire.Request) error {
+	check := func(api, target string, tr func([]wire.Request) (wire.Transport, error)) error {
 		var warnings []string
 		var err error
 		if api == APIREST {
@@ -155,7 +156,7 @@ func (j *Job) preflight(ctx context.Context, reqs []Request) error {
 // preflightGraphQL is Preflight with the run's checker and headers; when
 // it fails with --apq, the target is tried once more without persisted
 // queries, so that a server that does not take them is said to be one.
-func (j *Job) preflightGraphQL(ctx context.Context, target string, tr func([]Request) (Transport, error), reqs []Request) ([]string, error) {
+func (j *Job) preflightGraphQL(ctx context.Context, target string, tr func([]wire.Request) (wire.Transport, error), reqs []wire.Request) ([]string, error) {
 	o := PreflightOptions{Ignore: j.Ignore, Headers: len(j.HTTP.Header)}
 	warnings, err := PreflightWith(ctx, target, tr, reqs, o)
 	if err == nil || !j.HTTP.APQ || ctx.Err() != nil {
@@ -176,7 +177,7 @@ func (j *Job) preflightGraphQL(ctx context.Context, target string, tr func([]Req
 
 // warnMutations says, when the queries file holds mutations, what they do
 // to the measurement, and that under GET they are sent by POST.
-func (j *Job) warnMutations(reqs []Request) {
+func (j *Job) warnMutations(reqs []wire.Request) {
 	n := Mutations(reqs)
 	if n == 0 || j.Warn == nil {
 		return
@@ -201,7 +202,7 @@ func preflightWrites(check bool) string {
 // benchmarkWrites reports whether every mutation is one of the benchmark's
 // own write tasks (gqlbench tasks --writes): an entry whose expected
 // answer comes with its dataset, made to stay right run after run.
-func (j *Job) benchmarkWrites(reqs []Request) bool {
+func (j *Job) benchmarkWrites(reqs []wire.Request) bool {
 	if j.Queries == nil || len(j.Queries.Entries) != len(reqs) {
 		return false
 	}
@@ -222,8 +223,8 @@ func (j *Job) header(cfg Config, info HeaderInfo, level string) *runfile.Header 
 	if p.Mutations = Mutations(cfg.Requests); p.Mutations > 0 && strings.EqualFold(p.Method, "GET") {
 		p.MutationMethod = "POST"
 	}
-	if j.API == APIREST || j.partnered() || hasGraphQLPlan(cfg.Requests) {
-		p.Parallel = parallelOf(j.HTTP)
+	if j.API == APIREST || j.partnered() || wire.HasGraphQLPlan(cfg.Requests) {
+		p.Parallel = j.HTTP.ParallelCalls()
 	}
 	p.HTTP2, p.HTTP2API = j.HTTP.HTTP2, j.HTTP2Only
 	if j.API == APIREST {
@@ -247,7 +248,7 @@ func (j *Job) config() (Config, error) {
 	if j.Queries == nil || len(j.Queries.Entries) == 0 {
 		return cfg, errors.New("no queries to send")
 	}
-	reqs, err := Requests(j.Queries.Entries)
+	reqs, err := wire.Requests(j.Queries.Entries)
 	if err != nil {
 		return cfg, err
 	}
@@ -259,7 +260,7 @@ func (j *Job) config() (Config, error) {
 		return cfg, &exitcode.UsageError{Err: errors.New("--paired-target applies to --mode paired")}
 	case j.API == APIREST && j.Client == "net/http":
 		return cfg, &exitcode.UsageError{Err: errors.New("a REST target is driven by gqlbench's own HTTP/1.1 client, or by net/http over HTTP/2 (--http2): --client net/http does not apply")}
-	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !hasGraphQLPlan(reqs):
+	case j.API != APIREST && !paired && j.HTTP.Parallel != 0 && !wire.HasGraphQLPlan(reqs):
 		return cfg, &exitcode.UsageError{Err: errors.New("--parallel applies to a REST target (--api rest, or the REST side of --mode paired) and to tasks in GraphQL steps")}
 	case j.HTTP.HTTP2 && j.Client == "net/http":
 		return cfg, &exitcode.UsageError{Err: errors.New("--http2 uses net/http already: leave out --client net/http")}
@@ -296,7 +297,7 @@ const (
 
 // checkForms says which entry lacks the form the API needs: a query for
 // GraphQL, a plan for REST.
-func checkForms(reqs []Request, api string) error {
+func checkForms(reqs []wire.Request, api string) error {
 	switch api {
 	case "", APIGraphQL:
 		for _, r := range reqs {
@@ -320,20 +321,20 @@ func checkForms(reqs []Request, api string) error {
 }
 
 // transport returns the maker of the job's kind of transport.
-func (j *Job) transport() func([]Request) (Transport, error) {
+func (j *Job) transport() func([]wire.Request) (wire.Transport, error) {
 	return j.transportTo(j.api(), j.Target)
 }
 
 // pairedTransport returns the maker of paired mode's second transport.
-func (j *Job) transportTo(api, target string) func([]Request) (Transport, error) {
+func (j *Job) transportTo(api, target string) func([]wire.Request) (wire.Transport, error) {
 	o := j.HTTP
 	if j.HTTP2Only != "" && j.HTTP2Only != api {
 		o.HTTP2 = false
 	}
 	if api == APIREST {
-		return func(r []Request) (Transport, error) { return NewREST(target, r, o) }
+		return func(r []wire.Request) (wire.Transport, error) { return wire.NewREST(target, r, o) }
 	}
-	return func(r []Request) (Transport, error) { return newTransport(j.Client, target, r, o) }
+	return func(r []wire.Request) (wire.Transport, error) { return wire.NewTransport(j.Client, target, r, o) }
 }
 
 // api is the --target's API; pairedAPI the other one.
@@ -358,7 +359,7 @@ const ErrUnchecked = `say how to check the answers: record them from a server yo
 // expectations sets every request's expected answer as the job says and
 // returns how answers are checked: an *exitcode.UsageError when nothing says
 // what the right answers are, the reference's failure when it does not answer.
-func (j *Job) expectations(ctx context.Context, reqs []Request) (string, error) {
+func (j *Job) expectations(ctx context.Context, reqs []wire.Request) (string, error) {
 	switch {
 	case j.Verify == CheckStatus && j.Reference != "":
 		return "", &exitcode.UsageError{Err: errors.New("--check status and --reference exclude each other")}
@@ -405,7 +406,7 @@ func (j *Job) expectations(ctx context.Context, reqs []Request) (string, error) 
 // hashes sets each request's expected hash from its answer, under its
 // options and the ignored paths; a request with only a hash cannot have
 // paths ignored.
-func (j *Job) hashes(reqs []Request) error {
+func (j *Job) hashes(reqs []wire.Request) error {
 	for i := range reqs {
 		r := &reqs[i]
 		if r.Answer == nil {

@@ -22,8 +22,7 @@ func TestClientsAddNoHistograms(t *testing.T) {
 		var n int64
 		synctest.Test(t, func(t *testing.T) {
 			srv := newFake(10 * time.Millisecond)
-			cfg := Config{Mode: Closed, Transport: srv, Clients: clients, Duration: 3 * time.Second, Runs: 1,
-				Requests: requests(1, "QT1", "QT2", "QT3", "QT4", "QT5", "QT6", "QT7", "QT8")}.Defaults()
+			cfg := Config{Mode: Closed, Transport: srv, Settings: ClosedSettings{Clients: clients, Repeat: Repeat{Duration: 3 * time.Second, Runs: 1}}, Requests: requests(1, "QT1", "QT2", "QT3", "QT4", "QT5", "QT6", "QT7", "QT8")}.Defaults()
 			var out bytes.Buffer
 			e := newEngine(cfg, runfile.NewWriter(&out))
 			e.start = time.Now()

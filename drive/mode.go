@@ -24,28 +24,30 @@ const (
 )
 
 // ModeSpec is everything that makes a load mode, in one place: its name and
-// help, the parameters it uses, its defaults and validation, how it runs,
-// what its header records and what its summary reports. A new mode is one
-// file that registers its spec; the CLI, Run, the header and the summary
-// take it from the registry.
+// help, the parameters it uses and its settings (their defaults,
+// validation, header and flags), how it runs and what its summary
+// reports. A new mode is one file that registers its spec and defines its
+// settings; the CLI, Run, the header and the summary take it from the
+// registry.
 type ModeSpec struct {
 	Name Mode
 	// Help describes the mode for `gqlbench load --help`: its first line
 	// says what it does, the rest names its parameters.
 	Help string
-	// Params are the Config parameters the mode uses, by their flag names
-	// ("clients", "rate", ...); setting another mode's parameter is a
-	// usage error.
+	// Params are the parameters the mode's settings take, by their flag
+	// names ("clients", "rate", ...); setting another mode's parameter is
+	// a usage error.
 	Params []string
 	// Traits are what the mode measures and how (its Order is its place
 	// in help and in Modes); the header records them, and merge, the
 	// report and the experiments read them, never the mode's name.
 	runfile.Traits
 
-	defaults func(*Config)                        // sets the mode's defaults on zero fields
-	validate func(*Config) error                  // after defaults; nil: nothing to check
+	// settings makes the mode's settings from load's flags' values,
+	// taking the parameters it uses (Params): its own type, whose methods
+	// hold its defaults, checks, header and flags.
+	settings func(Params) Settings
 	run      func(*engine, context.Context) error // generates the load
-	header   func(*Config, *runfile.Params)       // the mode's parameters in the header
 	summary  func(*engine, *runfile.Summary)      // the mode's part of the summary, or nil
 	// check returns why a completed run failed a check of the mode's own,
 	// and whether the mode decides (true: the generic checks are skipped).
@@ -74,8 +76,8 @@ func registerMode(s ModeSpec) {
 	if _, dup := modes[s.Name]; dup || s.Name == "" {
 		panic(fmt.Sprintf("drive: mode %q registered twice or without a name", s.Name))
 	}
-	if s.run == nil || s.header == nil || s.Help == "" {
-		panic(fmt.Sprintf("drive: mode %q needs help, a run and a header", s.Name))
+	if s.run == nil || s.settings == nil || s.Help == "" {
+		panic(fmt.Sprintf("drive: mode %q needs help, a run and settings", s.Name))
 	}
 	modes[s.Name] = &s
 }
@@ -119,6 +121,11 @@ func ModeNames() string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// Settings returns the mode's settings made from load's flags' values p:
+// the parameters the mode uses (Params), at their defaults where zero once
+// Config.Defaults has run.
+func (s *ModeSpec) Settings(p Params) Settings { return s.settings(p) }
 
 // Uses reports whether the mode uses the parameter of flag name param.
 func (s *ModeSpec) Uses(param string) bool { return slices.Contains(s.Params, param) }

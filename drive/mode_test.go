@@ -2,6 +2,7 @@ package drive
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,31 +16,46 @@ import (
 
 // once is a mode defined in this file alone: every request once, in order,
 // on Clients connections taking turns. It proves that a mode is one
-// registration — nothing else in the package names it.
+// registration, its settings a type of its own — nothing else in the
+// package names it.
 const once Mode = "test-once"
+
+// onceSettings are once's: the connections taking turns.
+type onceSettings struct{ Clients int }
+
+func (s onceSettings) withDefaults() Settings {
+	if s.Clients == 0 {
+		s.Clients = 2
+	}
+	return s
+}
+
+func (s onceSettings) validate(*Config) error {
+	switch {
+	case s.Clients < 1:
+		return errors.New("--clients must be at least 1")
+	case s.Clients > 8:
+		return fmt.Errorf("at most 8 clients, got %d", s.Clients)
+	}
+	return nil
+}
+
+func (s onceSettings) header(_ *Config, p *runfile.Params) { p.Clients = s.Clients }
+func (s onceSettings) flags(add func(param, value string)) { add("clients", flagInt(s.Clients)) }
 
 func init() {
 	registerMode(ModeSpec{
 		Name: once, Traits: runfile.Traits{Order: 99},
-		Help:   "every request once (a test's mode)\nover --clients connections",
-		Params: []string{"clients"},
-		defaults: func(c *Config) {
-			if c.Clients == 0 {
-				c.Clients = 2
-			}
-		},
-		validate: func(c *Config) error {
-			if c.Clients > 8 {
-				return fmt.Errorf("at most 8 clients, got %d", c.Clients)
-			}
-			return nil
-		},
+		Help:     "every request once (a test's mode)\nover --clients connections",
+		Params:   []string{"clients"},
+		settings: func(p Params) Settings { return onceSettings{Clients: p.Clients} },
 		run: func(e *engine, ctx context.Context) error {
-			e.connect(e.cfg.Clients)
+			n := e.cfg.Settings.(onceSettings).Clients
+			e.connect(n)
 			ph := &phase{run: 1}
 			return e.runPhase(ctx, ph, func(ctx context.Context) {
 				for i := range e.cfg.Requests {
-					w, err := e.worker(i % e.cfg.Clients)
+					w, err := e.worker(i % n)
 					if err != nil {
 						return
 					}
@@ -47,8 +63,7 @@ func init() {
 				}
 			})
 		},
-		header: func(c *Config, p *runfile.Params) { p.Clients = c.Clients },
-		label:  func(*phase, int) string { return "the pass" },
+		label: func(*phase, int) string { return "the pass" },
 	})
 }
 
@@ -76,19 +91,19 @@ func TestModeRegistry(t *testing.T) {
 		t.Errorf("ModesUsing(rate) = %v", got)
 	}
 	c := (Config{Mode: once}).Defaults()
-	if c.Clients != 2 || c.Runs != 1 {
-		t.Errorf("defaults: clients %d runs %d, want 2 and 1", c.Clients, c.Runs)
+	if s, ok := c.Settings.(onceSettings); !ok || s.Clients != 2 {
+		t.Errorf("defaults: settings %#v, want the mode's with 2 clients", c.Settings)
 	}
-	c.Clients = 9
+	c.Settings = onceSettings{Clients: 9}
 	if err := c.ValidateParams(); err == nil || !strings.Contains(err.Error(), "at most 8") {
 		t.Errorf("the mode's validation was not applied: %v", err)
 	}
-	if (Config{Mode: Closed}).Defaults().Runs != 6 || (Config{Mode: Capacity}).Defaults().Rate != 100 {
+	if (Config{Mode: Closed}).Defaults().Settings.(ClosedSettings).Runs != 6 || (Config{Mode: Capacity}).Defaults().Settings.(CapacitySettings).Rate != 100 {
 		t.Error("the built-in modes' own defaults were not applied")
 	}
 	synctest.Test(t, func(t *testing.T) {
 		srv := newFake(time.Millisecond)
-		r := runLoad(t, t.Context(), Config{Mode: once, Transport: srv, Requests: requests(5, "QT1", "QT2"), Clients: 3})
+		r := runLoad(t, t.Context(), Config{Mode: once, Transport: srv, Requests: requests(5, "QT1", "QT2"), Settings: onceSettings{Clients: 3}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -105,7 +120,7 @@ func TestModeRegistry(t *testing.T) {
 				t.Errorf("interval %d collected %v late on a tick kept exactly", iv.Index, time.Duration(iv.CollectedLateNS))
 			}
 		}
-		h := NewHeader((Config{Mode: once, Clients: 3}).Defaults(), HeaderInfo{}, &queryfile.File{})
+		h := NewHeader((Config{Mode: once, Settings: onceSettings{Clients: 3}}).Defaults(), HeaderInfo{}, &queryfile.File{})
 		if h.Mode != string(once) || h.Params.Clients != 3 {
 			t.Errorf("header mode %q clients %d", h.Mode, h.Params.Clients)
 		}

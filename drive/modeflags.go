@@ -5,60 +5,48 @@ import (
 	"time"
 )
 
+// Params are the modes' parameters as load's flags give them, each field
+// named after its flag: the CLI and the experiments fill them, and a mode
+// takes the ones it uses (ModeSpec.Params) into its settings
+// (ModeSpec.Settings), leaving the rest.
+type Params struct {
+	Clients, Connections int
+	Duration             time.Duration
+	Runs                 int     // --runs N
+	CI                   float64 // --runs auto: --ci, --max-runs
+	MaxRuns              int
+	Think                time.Duration
+	Passes, WarmupPasses int
+	Rate                 float64
+	Poisson              bool // --arrival poisson
+	MaxLate              time.Duration
+	MinOnTime            float64
+	RampRate             float64
+	MaxClients           int
+	MaxRate, Precision   float64
+	MaxSteps             int
+	Group                int
+}
+
 // Flags returns the mode's parameters that c sets, as `gqlbench load` flags
 // would give them (name → value): what a program that builds a Config
 // itself, such as an experiment, records as the run's flags. Parameters at
 // their zero value, --late when calibrated and parameters that are no
-// Config field (--paired-target) are left out.
+// setting (--paired-target) are left out.
 func (s *ModeSpec) Flags(c Config) map[string]string {
 	out := map[string]string{"mode": string(s.Name)}
-	for _, p := range s.Params {
-		if f := paramFlag[p]; f != nil {
-			if v := f(&c); v != "" {
-				out[p] = v
-			}
+	add := func(param, value string) {
+		if value != "" {
+			out[param] = value
 		}
 	}
+	if c.Settings != nil {
+		c.Settings.flags(add)
+	}
+	if s.Uses("late") && !c.LateAuto {
+		add("late", flagDur(c.Late))
+	}
 	return out
-}
-
-// paramFlag formats each Config parameter as its flag's value, "" when unset.
-var paramFlag = map[string]func(*Config) string{
-	"clients":     func(c *Config) string { return flagInt(c.Clients) },
-	"connections": func(c *Config) string { return flagInt(c.Connections) },
-	"duration":    func(c *Config) string { return flagDur(c.Duration) },
-	"runs": func(c *Config) string {
-		if c.CI > 0 {
-			return "auto"
-		}
-		return flagInt(c.Runs)
-	},
-	"ci":            func(c *Config) string { return flagFloat(c.CI) },
-	"max-runs":      func(c *Config) string { return flagInt(c.MaxRuns) },
-	"think":         func(c *Config) string { return flagDur(c.Think) },
-	"passes":        func(c *Config) string { return flagInt(c.Passes) },
-	"warmup-passes": func(c *Config) string { return flagInt(c.WarmupPasses) },
-	"rate":          func(c *Config) string { return flagFloat(c.Rate) },
-	"arrival": func(c *Config) string {
-		if c.Poisson {
-			return "poisson"
-		}
-		return "constant"
-	},
-	"late": func(c *Config) string {
-		if c.LateAuto {
-			return ""
-		}
-		return flagDur(c.Late)
-	},
-	"max-lateness": func(c *Config) string { return flagDur(c.MaxLate) },
-	"min-on-time":  func(c *Config) string { return flagFloat(c.MinOnTime) },
-	"ramp-rate":    func(c *Config) string { return flagFloat(c.RampRate) },
-	"max-clients":  func(c *Config) string { return flagInt(c.MaxClients) },
-	"max-rate":     func(c *Config) string { return flagFloat(c.MaxRate) },
-	"precision":    func(c *Config) string { return flagFloat(c.Precision) },
-	"max-steps":    func(c *Config) string { return flagInt(c.MaxSteps) },
-	"group":        func(c *Config) string { return flagInt(c.Group) },
 }
 
 func flagInt(n int) string {

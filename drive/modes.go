@@ -1,13 +1,16 @@
 package drive
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -20,39 +23,89 @@ func init() {
 --duration per run, --runs R (the first a warm-up) or auto (--ci, --max-runs),
 --think D (uniform in [0,D]); a send --late after its answer waited on the generator`,
 		Params: []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late"},
-		defaults: func(c *Config) {
-			if c.Runs == 0 {
-				c.Runs = 6 // LinGBM: six runs, the first a warm-up
-			}
+		settings: func(p Params) Settings {
+			return ClosedSettings{Clients: p.Clients, Think: p.Think, Repeat: p.repeat()}
 		},
 		run: (*engine).runClosed,
-		header: func(c *Config, p *runfile.Params) {
-			p.Clients, p.DurationNS, p.ThinkNS, p.LateNS = c.Clients, int64(c.Duration), int64(c.Think), int64(c.Late)
-			runsParams(c, p)
-		},
 	})
 	registerMode(ModeSpec{
 		Name:   Sequential,
 		Traits: runfile.Traits{Order: 2, PerQuery: true, SLOAtEnd: true},
 		Help: `one connection, round-robin over templates, each query once per pass; --passes P
 measured after --warmup-passes W (1)`,
-		Params: []string{"passes", "warmup-passes"},
-		run:    (*engine).runSequential,
-		header: func(c *Config, p *runfile.Params) {
-			p.Passes, p.WarmupPasses = c.Passes, c.WarmupPasses
-		},
-		label: func(ph *phase, _ int) string { return fmt.Sprintf("pass %d", ph.run) },
+		Params:   []string{"passes", "warmup-passes"},
+		settings: func(p Params) Settings { return SequentialSettings{Passes: p.Passes, WarmupPasses: p.WarmupPasses} },
+		run:      (*engine).runSequential,
+		label:    func(ph *phase, _ int) string { return fmt.Sprintf("pass %d", ph.run) },
 	})
 }
 
-// runsParams records how many runs were asked for: Runs, or --runs auto's
-// target and limit.
-func runsParams(c *Config, p *runfile.Params) {
-	if c.CI > 0 {
-		p.CI, p.MaxRuns = c.CI, c.MaxRuns
-		return
+// ClosedSettings are closed mode's: LinGBM's throughput driver.
+type ClosedSettings struct {
+	Clients int           // simulated clients, one connection each (default 1)
+	Think   time.Duration // think time after each answer, uniform in [0, Think]
+	Repeat                // the runs (default 6: LinGBM's, the first a warm-up)
+}
+
+func (s ClosedSettings) withDefaults() Settings {
+	s.Clients = cmp.Or(s.Clients, 1)
+	s.Repeat = s.Repeat.withDefaults(6)
+	return s
+}
+
+func (s ClosedSettings) validate(*Config) error {
+	switch {
+	case s.Clients < 1:
+		return errors.New("--clients must be at least 1")
+	case s.Think < 0:
+		return errors.New("--think must not be negative")
 	}
-	p.Runs = c.Runs
+	return s.Repeat.validate()
+}
+
+func (s ClosedSettings) header(c *Config, p *runfile.Params) {
+	p.Clients, p.ThinkNS, p.LateNS = s.Clients, int64(s.Think), int64(c.Late)
+	s.Repeat.header(p)
+}
+
+func (s ClosedSettings) flags(add func(param, value string)) {
+	add("clients", flagInt(s.Clients))
+	add("think", flagDur(s.Think))
+	s.Repeat.flags(add)
+}
+
+// SequentialSettings are sequential mode's: LinGBM's QET/QRT driver.
+type SequentialSettings struct {
+	Passes int // measured passes over every query (default 1)
+	// WarmupPasses are passes run before the measured ones and excluded
+	// from every figure: the first pass over a query meets cold caches
+	// (the database's buffers, the server's plans), and without it a
+	// query's mean says more about whichever server ran first.
+	WarmupPasses int
+}
+
+func (s SequentialSettings) withDefaults() Settings {
+	s.Passes = cmp.Or(s.Passes, 1)
+	return s
+}
+
+func (s SequentialSettings) validate(*Config) error {
+	switch {
+	case s.Passes < 1:
+		return errors.New("--passes must be at least 1")
+	case s.WarmupPasses < 0:
+		return errors.New("--warmup-passes must not be negative")
+	}
+	return nil
+}
+
+func (s SequentialSettings) header(_ *Config, p *runfile.Params) {
+	p.Passes, p.WarmupPasses = s.Passes, s.WarmupPasses
+}
+
+func (s SequentialSettings) flags(add func(param, value string)) {
+	add("passes", flagInt(s.Passes))
+	add("warmup-passes", flagInt(s.WarmupPasses))
 }
 
 // cycle is the sequence of requests a closed-loop client goes through, over
@@ -82,12 +135,13 @@ func rotation(c, total int) cycle {
 // clients each cycling its share, the next request when the previous
 // answer is complete (and the think time over).
 func (e *engine) runClosed(ctx context.Context) error {
-	e.users.Store(int64(e.cfg.Clients))
-	e.connect(e.cfg.Clients)
-	return e.runs(ctx, func(ctx context.Context, r int, warmup bool) error {
-		ph := &phase{run: r, warmup: warmup, window: e.cfg.Duration}
+	s := e.cfg.Settings.(ClosedSettings)
+	e.users.Store(int64(s.Clients))
+	e.connect(s.Clients)
+	return e.runs(ctx, s.Repeat, func(ctx context.Context, r int, warmup bool) error {
+		ph := &phase{run: r, warmup: warmup, window: s.Duration, think: s.Think}
 		return e.runPhase(ctx, ph, func(ctx context.Context) {
-			e.clients(ctx, ph, e.cfg.Clients)
+			e.clients(ctx, ph, s.Clients)
 		})
 	})
 }
@@ -114,7 +168,7 @@ func (e *engine) clients(ctx context.Context, ph *phase, n int) {
 // is the load generator's own, and a send it delays more than Late is
 // late, the driver's fault. A slow server delays the answers, never this.
 func (w *worker) closedLoop(ctx context.Context, ph *phase, sh cycle, rng *rand.Rand) {
-	think := w.e.cfg.Think
+	think := ph.think
 	// answered is when the previous answer ended (a phase offset; < 0: no
 	// answer to wait from), thought the think time slept since.
 	answered, thought := time.Duration(-1), time.Duration(0)
@@ -153,11 +207,12 @@ func (w *worker) closedLoop(ctx context.Context, ph *phase, sh cycle, rng *rand.
 // over the measured passes.
 func (e *engine) runSequential(ctx context.Context) error {
 	order := roundRobin(e.tmplOf, len(e.names))
+	s := e.cfg.Settings.(SequentialSettings)
 	e.users.Store(1)
 	st := make([]queryStat, len(e.cfg.Requests))
 	var runErr error
-	for p := 1; p <= e.cfg.WarmupPasses+e.cfg.Passes && runErr == nil; p++ {
-		ph := &phase{run: p, warmup: p <= e.cfg.WarmupPasses}
+	for p := 1; p <= s.WarmupPasses+s.Passes && runErr == nil; p++ {
+		ph := &phase{run: p, warmup: p <= s.WarmupPasses}
 		runErr = e.runPhase(ctx, ph, func(ctx context.Context) {
 			w, err := e.worker(0)
 			if err != nil {
@@ -232,7 +287,7 @@ func welford(mean, m2 *float64, n int64, x float64) {
 }
 
 // query returns the query line: means with their sample standard deviations.
-func (q *queryStat) query(r Request) *runfile.Query {
+func (q *queryStat) query(r wire.Request) *runfile.Query {
 	out := &runfile.Query{ID: r.ID, Template: r.Template, N: q.n, Errors: q.errors, Wrong: q.wrong,
 		QETMean: q.qetMean, QRTMean: q.qrtMean}
 	if q.n > 1 {

@@ -2,8 +2,10 @@ package drive
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"maps"
 	"strings"
@@ -12,19 +14,50 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
-// window is a mode defined in this file alone, with its traits: closed-loop
-// clients over a window whose runs measure throughput. Its run files merge
-// and the report (HTML, Markdown, JSON) shows its throughput from its
-// traits, with no edit anywhere else.
+// window is a mode defined in this file alone, with its traits and its
+// settings: closed-loop clients over a window whose runs measure
+// throughput. Its run files merge and the report (HTML, Markdown, JSON)
+// shows its throughput from its traits, with no edit anywhere else.
 const window Mode = "test-window"
 
 // windowChecks counts the validations of the window mode's parameters.
 var windowChecks atomic.Int64
+
+// windowSettings are window's: clients over the runs of a window.
+type windowSettings struct {
+	Clients int
+	Repeat
+}
+
+func (s windowSettings) withDefaults() Settings {
+	s.Clients = cmp.Or(s.Clients, 1)
+	s.Repeat = s.Repeat.withDefaults(1)
+	return s
+}
+
+func (s windowSettings) validate(*Config) error {
+	windowChecks.Add(1)
+	if s.Clients < 1 {
+		return errors.New("--clients must be at least 1")
+	}
+	return s.Repeat.validate()
+}
+
+func (s windowSettings) header(_ *Config, p *runfile.Params) {
+	p.Clients = s.Clients
+	s.Repeat.header(p)
+}
+
+func (s windowSettings) flags(add func(param, value string)) {
+	add("clients", flagInt(s.Clients))
+	s.Repeat.flags(add)
+}
 
 func init() {
 	registerMode(ModeSpec{
@@ -32,20 +65,17 @@ func init() {
 		Traits: runfile.Traits{Order: 100, Throughput: true, SLOAtEnd: true},
 		Help:   "closed-loop clients over a window (a test's mode)\n--clients N, --duration, --runs",
 		Params: []string{"clients", "duration", "runs"},
-		validate: func(*Config) error {
-			windowChecks.Add(1)
-			return nil
+		settings: func(p Params) Settings {
+			return windowSettings{Clients: p.Clients, Repeat: Repeat{Duration: p.Duration, Runs: p.Runs}}
 		},
 		run: func(e *engine, ctx context.Context) error {
-			e.users.Store(int64(e.cfg.Clients))
-			e.connect(e.cfg.Clients)
-			return e.runs(ctx, func(ctx context.Context, r int, warmup bool) error {
-				ph := &phase{run: r, warmup: warmup, window: e.cfg.Duration}
-				return e.runPhase(ctx, ph, func(ctx context.Context) { e.clients(ctx, ph, e.cfg.Clients) })
+			s := e.cfg.Settings.(windowSettings)
+			e.users.Store(int64(s.Clients))
+			e.connect(s.Clients)
+			return e.runs(ctx, s.Repeat, func(ctx context.Context, r int, warmup bool) error {
+				ph := &phase{run: r, warmup: warmup, window: s.Duration}
+				return e.runPhase(ctx, ph, func(ctx context.Context) { e.clients(ctx, ph, s.Clients) })
 			})
-		},
-		header: func(c *Config, p *runfile.Params) {
-			p.Clients, p.DurationNS, p.Runs = c.Clients, int64(c.Duration), c.Runs
 		},
 	})
 }
@@ -116,10 +146,10 @@ func TestNewModeMergesAndReports(t *testing.T) {
 
 // runWindow runs the test's mode against tr, with the header a load
 // command writes, and reads its run file back.
-func runWindow(t *testing.T, server string, tr Transport) *runfile.File {
+func runWindow(t *testing.T, server string, tr wire.Transport) *runfile.File {
 	t.Helper()
-	cfg := (Config{Mode: window, Transport: tr, Requests: requests(3, "QT1", "QT2"), Clients: 2,
-		Duration: 300 * time.Millisecond, Runs: 3, Interval: 100 * time.Millisecond}).Defaults()
+	cfg := (Config{Mode: window, Transport: tr, Requests: requests(3, "QT1", "QT2"),
+		Settings: windowSettings{Clients: 2, Repeat: Repeat{Duration: 300 * time.Millisecond, Runs: 3}}, Interval: 100 * time.Millisecond}).Defaults()
 	var out bytes.Buffer
 	w := runfile.NewWriter(&out)
 	q := &queryfile.File{Path: "q.jsonl"}
@@ -146,12 +176,12 @@ func TestModeFlags(t *testing.T) {
 		cfg  Config
 		want map[string]string
 	}{
-		{Config{Mode: Closed, Clients: 2, Duration: time.Minute}, map[string]string{"mode": "closed", "clients": "2", "duration": "1m0s", "runs": "6"}},
-		{Config{Mode: Closed, CI: 0.05, Late: 2 * time.Millisecond},
+		{Config{Mode: Closed, Settings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: time.Minute}}}, map[string]string{"mode": "closed", "clients": "2", "duration": "1m0s", "runs": "6"}},
+		{Config{Mode: Closed, Settings: ClosedSettings{Repeat: Repeat{CI: 0.05}}, Late: 2 * time.Millisecond},
 			map[string]string{"mode": "closed", "clients": "1", "duration": "1m0s", "runs": "auto", "ci": "0.05", "max-runs": "20", "late": "2ms"}},
-		{Config{Mode: Sequential, Passes: 3, WarmupPasses: 1}, map[string]string{"mode": "sequential", "passes": "3", "warmup-passes": "1"}},
-		{Config{Mode: Paired, Clients: 4}, map[string]string{"mode": "paired", "clients": "4", "duration": "1m0s", "runs": "2", "group": "100"}},
-		{Config{Mode: Capacity, Poisson: true}, map[string]string{"mode": "capacity", "connections": "64", "duration": "1m0s", "rate": "100",
+		{Config{Mode: Sequential, Settings: SequentialSettings{Passes: 3, WarmupPasses: 1}}, map[string]string{"mode": "sequential", "passes": "3", "warmup-passes": "1"}},
+		{Config{Mode: Paired, Settings: PairedSettings{ClosedSettings: ClosedSettings{Clients: 4}}}, map[string]string{"mode": "paired", "clients": "4", "duration": "1m0s", "runs": "2", "group": "100"}},
+		{Config{Mode: Capacity, Settings: CapacitySettings{Arrivals: Arrivals{Poisson: true}}}, map[string]string{"mode": "capacity", "connections": "64", "duration": "1m0s", "rate": "100",
 			"arrival": "poisson", "max-rate": "1e+06", "precision": "0.05", "max-steps": "20"}},
 	} {
 		spec, err := ModeByName(c.cfg.Mode)
@@ -188,7 +218,7 @@ func TestReadyOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		windowChecks.Store(0)
 		cfg, err := (Config{Mode: window, Transport: newFake(time.Millisecond), Requests: requests(2, "QT1"),
-			Duration: 100 * time.Millisecond, Interval: 100 * time.Millisecond}).Ready()
+			Settings: windowSettings{Repeat: Repeat{Duration: 100 * time.Millisecond}}, Interval: 100 * time.Millisecond}).Ready()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +228,7 @@ func TestReadyOnce(t *testing.T) {
 		if n := windowChecks.Load(); n != 1 {
 			t.Errorf("the parameters were checked %d times", n)
 		}
-		if _, err := (Config{Mode: window, Clients: -1}).Ready(); err == nil || !strings.Contains(err.Error(), "--clients") {
+		if _, err := (Config{Mode: window, Settings: windowSettings{Clients: -1}}).Ready(); err == nil || !strings.Contains(err.Error(), "--clients") {
 			t.Errorf("Ready of bad parameters: %v", err)
 		}
 	})

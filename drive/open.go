@@ -1,11 +1,14 @@
 package drive
 
 import (
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -16,52 +19,130 @@ func init() {
 		Help: `--rate R per second, --arrival constant|poisson, --connections N; latency
 from the intended send time (coordinated omission corrected); --runs R or auto;
 --min-on-time F fails the run when fewer sends start within --late of their time`,
-		Params: []string{"connections", "duration", "runs", "ci", "max-runs", "rate", "arrival", "late", "max-lateness", "min-on-time"},
-		validate: func(c *Config) error {
-			if c.Rate <= 0 {
-				return errors.New("open loop needs a rate: --rate R (requests per second)")
-			}
-			return nil
-		},
-		run: (*engine).runOpen,
-		header: func(c *Config, p *runfile.Params) {
-			openParams(c, p)
-			runsParams(c, p)
-		},
+		Params:   []string{"connections", "duration", "runs", "ci", "max-runs", "rate", "arrival", "late", "max-lateness", "min-on-time"},
+		settings: func(p Params) Settings { return OpenSettings{Repeat: p.repeat(), Arrivals: p.arrivals()} },
+		run:      (*engine).runOpen,
 		check: func(e *engine, s *runfile.Summary) (string, bool) {
-			if e.cfg.MinOnTime > 0 && s.OnTime != nil && *s.OnTime < e.cfg.MinOnTime {
-				return runfile.OnTimeWhy(*s.OnTime, e.cfg.MinOnTime), true
+			least := e.cfg.Settings.(OpenSettings).MinOnTime
+			if least > 0 && s.OnTime != nil && *s.OnTime < least {
+				return runfile.OnTimeWhy(*s.OnTime, least), true
 			}
 			return "", false
 		},
 	})
 }
 
-// openParams records the parameters open loop and capacity search share.
-func openParams(c *Config, p *runfile.Params) {
-	p.Connections, p.DurationNS, p.Rate, p.Arrival = c.Connections, int64(c.Duration), c.Rate, "constant"
-	if c.Poisson {
+// OpenSettings are open mode's: runs of a schedule of sends.
+type OpenSettings struct {
+	Repeat   // the runs (default 1)
+	Arrivals // the schedule; a rate is required
+}
+
+func (s OpenSettings) withDefaults() Settings {
+	s.Repeat, s.Arrivals = s.Repeat.withDefaults(1), s.Arrivals.withDefaults()
+	return s
+}
+
+func (s OpenSettings) validate(*Config) error {
+	if s.Rate <= 0 {
+		return errors.New("open loop needs a rate: --rate R (requests per second)")
+	}
+	if err := s.Arrivals.validate(); err != nil {
+		return err
+	}
+	return s.Repeat.validate()
+}
+
+func (s OpenSettings) header(c *Config, p *runfile.Params) {
+	s.Arrivals.header(c, p)
+	s.Repeat.header(p)
+}
+
+func (s OpenSettings) flags(add func(param, value string)) {
+	s.Arrivals.flags(add)
+	s.Repeat.flags(add)
+}
+
+// Arrivals are the schedule of a mode that sends on one, whatever the
+// server does (open, capacity): its latency is corrected.
+type Arrivals struct {
+	Connections int     // the most requests in flight (default 64)
+	Rate        float64 // requests per second; capacity: the first step's
+	Poisson     bool    // Poisson arrivals instead of evenly spaced ones
+	// MaxLate drops a send that cannot start within it of its time; 0:
+	// never.
+	MaxLate time.Duration
+	// MinOnTime is the least share of sends that must start on time: an
+	// open run below it fails its check, a capacity step does not pass.
+	// 0: no check.
+	MinOnTime float64
+}
+
+// arrivals is the schedule of load's flags.
+func (p Params) arrivals() Arrivals {
+	return Arrivals{Connections: p.Connections, Rate: p.Rate, Poisson: p.Poisson, MaxLate: p.MaxLate, MinOnTime: p.MinOnTime}
+}
+
+// scheduled is a mode's settings that embed Arrivals.
+type scheduled interface{ arrivals() Arrivals }
+
+func (a Arrivals) arrivals() Arrivals { return a }
+
+func (a Arrivals) withDefaults() Arrivals {
+	a.Connections = cmp.Or(a.Connections, 64)
+	return a
+}
+
+func (a Arrivals) validate() error {
+	switch {
+	case a.Connections < 1:
+		return errors.New("--connections must be at least 1")
+	case a.MaxLate < 0:
+		return errors.New("--max-lateness must not be negative")
+	case a.MinOnTime < 0 || a.MinOnTime > 1:
+		return fmt.Errorf("the least share of sends on time must be in [0, 1], got %g", a.MinOnTime)
+	}
+	return nil
+}
+
+// header records the schedule, the late threshold and its calibration.
+func (a Arrivals) header(c *Config, p *runfile.Params) {
+	p.Connections, p.Rate, p.Arrival = a.Connections, a.Rate, "constant"
+	if a.Poisson {
 		p.Arrival = "poisson"
 	}
-	p.LateNS, p.MaxLateNS, p.MinOnTime = int64(c.Late), int64(c.MaxLate), c.MinOnTime
+	p.LateNS, p.MaxLateNS, p.MinOnTime = int64(c.Late), int64(a.MaxLate), a.MinOnTime
 	if cal := c.Calibration; cal != nil {
 		p.LateAuto, p.JitterP99NS = true, int64(cal.P99)
 	}
 }
 
+func (a Arrivals) flags(add func(param, value string)) {
+	add("connections", flagInt(a.Connections))
+	add("rate", flagFloat(a.Rate))
+	arrival := "constant"
+	if a.Poisson {
+		arrival = "poisson"
+	}
+	add("arrival", arrival)
+	add("max-lateness", flagDur(a.MaxLate))
+	add("min-on-time", flagFloat(a.MinOnTime))
+}
+
 // runOpen runs the open loop: runs of Duration at Rate (see runs).
 func (e *engine) runOpen(ctx context.Context) error {
-	e.connect(e.cfg.Connections)
-	return e.runs(ctx, func(ctx context.Context, r int, warmup bool) error {
-		ph := &phase{run: r, warmup: warmup, window: e.cfg.Duration, rate: e.cfg.Rate}
-		return e.runPhase(ctx, ph, e.openWork(ph, uint64(r)))
+	s := e.cfg.Settings.(OpenSettings)
+	e.connect(s.Connections)
+	return e.runs(ctx, s.Repeat, func(ctx context.Context, r int, warmup bool) error {
+		ph := &phase{run: r, warmup: warmup, window: s.Duration, rate: s.Rate}
+		return e.runPhase(ctx, ph, e.openWork(ph, s.Arrivals, uint64(r)))
 	})
 }
 
 // pacer returns the phase's schedule; stream separates the runs' and
 // steps' Poisson streams of one seed.
-func (e *engine) pacer(rate float64, stream uint64) Pacer {
-	if e.cfg.Poisson {
+func (e *engine) pacer(rate float64, poisson bool, stream uint64) Pacer {
+	if poisson {
 		return Poisson(rate, streamSeed(e.cfg.Seed, stream))
 	}
 	return Constant(rate)
@@ -75,16 +156,16 @@ func streamSeed(seed, stream uint64) uint64 { return seed ^ stream*0x9e3779b97f4
 // time; one that was busy past it sends at once, late (or drops the send if
 // it is more than MaxLate behind). Latency is measured from the intended
 // time, whichever happened.
-func (e *engine) openWork(ph *phase, stream uint64) func(context.Context) {
+func (e *engine) openWork(ph *phase, a Arrivals, stream uint64) func(context.Context) {
 	return func(ctx context.Context) {
-		p := e.pacer(ph.rate, stream)
+		p := e.pacer(ph.rate, a.Poisson, stream)
 		var wg sync.WaitGroup
-		for c := range e.cfg.Connections {
+		for c := range a.Connections {
 			w, err := e.worker(c)
 			if err != nil {
 				break
 			}
-			wg.Go(func() { w.openLoop(ctx, ph, p) })
+			wg.Go(func() { w.openLoop(ctx, ph, p, a.MaxLate) })
 		}
 		wg.Wait()
 	}
@@ -101,7 +182,7 @@ func (e *engine) connect(n int) {
 		if err != nil {
 			return
 		}
-		if cc, ok := w.conn.(Connecter); ok {
+		if cc, ok := w.conn.(wire.Connecter); ok {
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()
@@ -112,7 +193,7 @@ func (e *engine) connect(n int) {
 	wg.Wait()
 }
 
-func (w *worker) openLoop(ctx context.Context, ph *phase, p Pacer) {
+func (w *worker) openLoop(ctx context.Context, ph *phase, p Pacer, maxLate time.Duration) {
 	e := w.e
 	n := int64(len(e.cfg.Requests))
 	for ctx.Err() == nil {
@@ -135,7 +216,7 @@ func (w *worker) openLoop(ctx context.Context, ph *phase, p Pacer) {
 			if !w.sl.sleepUntil(ctx, ph.base, at) {
 				return
 			}
-		} else if e.cfg.MaxLate > 0 && now-at > e.cfg.MaxLate {
+		} else if maxLate > 0 && now-at > maxLate {
 			w.rec.Drop(int(e.tmplOf[i]), 1)
 			continue
 		}

@@ -1,6 +1,7 @@
 package drive
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -35,32 +37,49 @@ func init() {
 moment (two connections, seed 001's synchronisation node), the next when both answered;
 --duration, --runs (the first a warm-up), --think; pairs averaged in --group G (100)`,
 		Params: []string{"clients", "duration", "runs", "ci", "max-runs", "think", "late", "paired-target", "group"},
-		defaults: func(c *Config) {
-			if c.Runs == 0 {
-				c.Runs = 2 // a warm-up and a measured run
-			}
-			if c.Group == 0 {
-				c.Group = DefaultGroup
-			}
-		},
-		validate: func(c *Config) error {
-			if c.Group < 1 {
-				return errors.New("--group must be at least 1")
-			}
-			return nil
+		settings: func(p Params) Settings {
+			return PairedSettings{ClosedSettings: ClosedSettings{Clients: p.Clients, Think: p.Think, Repeat: p.repeat()}, Group: p.Group}
 		},
 		run: (*engine).runPaired,
-		header: func(c *Config, p *runfile.Params) {
-			p.Clients, p.DurationNS, p.ThinkNS, p.LateNS, p.Group = c.Clients, int64(c.Duration), int64(c.Think), int64(c.Late), c.Group
-			runsParams(c, p)
-		},
 		summary: func(e *engine, s *runfile.Summary) {
 			if s.Paired == nil {
 				s.Paired = &runfile.Paired{Labels: map[string]*runfile.PairStats{}}
 			}
-			s.Paired.APIs, s.Paired.Group = e.cfg.APIs, e.cfg.Group
+			s.Paired.APIs, s.Paired.Group = e.cfg.APIs, e.cfg.Settings.(PairedSettings).Group
 		},
 	})
+}
+
+// PairedSettings are paired mode's: closed-loop clients (runs default 2: a
+// warm-up and a measured run), each a pair of connections, one per API
+// (Config.Partner the second's), and the pairs' groups.
+type PairedSettings struct {
+	ClosedSettings
+	Group int // pairs per group (default DefaultGroup)
+}
+
+func (s PairedSettings) withDefaults() Settings {
+	s.Runs = cmp.Or(s.Runs, 2) // a warm-up and a measured run
+	s.ClosedSettings = s.ClosedSettings.withDefaults().(ClosedSettings)
+	s.Group = cmp.Or(s.Group, DefaultGroup)
+	return s
+}
+
+func (s PairedSettings) validate(c *Config) error {
+	if s.Group < 1 {
+		return errors.New("--group must be at least 1")
+	}
+	return s.ClosedSettings.validate(c)
+}
+
+func (s PairedSettings) header(c *Config, p *runfile.Params) {
+	s.ClosedSettings.header(c, p)
+	p.Group = s.Group
+}
+
+func (s PairedSettings) flags(add func(param, value string)) {
+	s.ClosedSettings.flags(add)
+	add("group", flagInt(s.Group))
 }
 
 // pairedNames are the templates of a paired run: every label once per API.
@@ -76,23 +95,26 @@ func pairedNames(labels []string, apis [2]string) []string {
 
 // runPaired runs Runs runs of Clients pairs of connections.
 func (e *engine) runPaired(ctx context.Context) error {
-	e.users.Store(int64(e.cfg.Clients))
-	e.connect(2 * e.cfg.Clients)
-	return e.runs(ctx, func(ctx context.Context, r int, warmup bool) error {
-		ph := &phase{run: r, warmup: warmup, window: e.cfg.Duration}
+	s := e.cfg.Settings.(PairedSettings)
+	e.pairs.group = s.Group
+	e.partnerFrom = s.Clients
+	e.users.Store(int64(s.Clients))
+	e.connect(2 * s.Clients)
+	return e.runs(ctx, s.Repeat, func(ctx context.Context, r int, warmup bool) error {
+		ph := &phase{run: r, warmup: warmup, window: s.Duration, think: s.Think}
 		e.pairs.restart()
 		return e.runPhase(ctx, ph, func(ctx context.Context) {
 			var wg sync.WaitGroup
-			for c := range e.cfg.Clients {
+			for c := range s.Clients {
 				a, err := e.worker(c)
 				if err != nil {
 					break
 				}
-				b, err := e.worker(c + e.cfg.Clients)
+				b, err := e.worker(c + s.Clients)
 				if err != nil {
 					break
 				}
-				sh := share(c, e.cfg.Clients, len(e.cfg.Requests))
+				sh := share(c, s.Clients, len(e.cfg.Requests))
 				rng := e.rng(c, ph.run, ph.step)
 				wg.Go(func() { pairLoop(ctx, ph, a, b, sh, rng) })
 			}
@@ -105,7 +127,7 @@ func (e *engine) runPaired(ctx context.Context) error {
 // a and b at once, the next when both have answered (and thought).
 func pairLoop(ctx context.Context, ph *phase, a, b *worker, sh cycle, rng *rand.Rand) {
 	e := a.e
-	think := e.cfg.Think
+	think := ph.think
 	// b's sends are made on a goroutine of its own, woken for each task.
 	go_, done := make(chan int), make(chan bool)
 	defer close(go_)
@@ -238,7 +260,7 @@ func (j *Job) partnerTransport(cfg *Config) error {
 	return nil
 }
 
-func (j *Job) pairedTransport() func([]Request) (Transport, error) {
+func (j *Job) pairedTransport() func([]wire.Request) (wire.Transport, error) {
 	return j.transportTo(j.pairedAPI(), j.PairedTarget)
 }
 

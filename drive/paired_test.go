@@ -20,9 +20,7 @@ import (
 func pairedRun(t *testing.T, a, b *fakeServer, clients int) (*runfile.Summary, *runfile.File, [][]string, error) {
 	t.Helper()
 	var out, rec bytes.Buffer
-	cfg := Config{Mode: Paired, Transport: a, Partner: b, APIs: [2]string{"graphql", "rest"}, Group: 10,
-		Requests: requests(5, "QT1", "QT3"), Clients: clients, Duration: 2 * time.Second, Runs: 1,
-		Interval: 500 * time.Millisecond, Records: measure.NewRecordWriter(&rec)}
+	cfg := Config{Mode: Paired, Transport: a, Partner: b, APIs: [2]string{"graphql", "rest"}, Settings: PairedSettings{ClosedSettings: ClosedSettings{Clients: clients, Repeat: Repeat{Duration: 2 * time.Second, Runs: 1}}, Group: 10}, Requests: requests(5, "QT1", "QT3"), Interval: 500 * time.Millisecond, Records: measure.NewRecordWriter(&rec)}
 	w := runfile.NewWriter(&out)
 	w.Write(&runfile.Header{Mode: string(Paired), Hist: runfile.StandardHist})
 	sum, runErr := Run(context.Background(), cfg, w)

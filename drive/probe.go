@@ -8,13 +8,14 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/verify"
 )
 
 // TypenameQuery is the request Preflight sends first: every GraphQL server
 // answers it, {"data":{"__typename":"Query"}}.
-var TypenameQuery = Request{ID: "preflight", Template: "preflight", Query: "{__typename}", Body: []byte(`{"query":"{__typename}"}`)}
+var TypenameQuery = wire.Request{ID: "preflight", Template: "preflight", Query: "{__typename}", Body: []byte(`{"query":"{__typename}"}`)}
 
 // Preflight checks, before any load, that the target answers GraphQL and
 // every template of the workload: it POSTs {__typename} and wants a GraphQL
@@ -25,7 +26,7 @@ var TypenameQuery = Request{ID: "preflight", Template: "preflight", Query: "{__t
 // queries (a server of another schema). A wrong answer is not fatal: the
 // run counts it. newTransport makes a transport of the kind the run uses
 // for a list of requests. It is PreflightWith without options.
-func Preflight(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request) (warnings []string, err error) {
+func Preflight(ctx context.Context, target string, newTransport func([]wire.Request) (wire.Transport, error), reqs []wire.Request) (warnings []string, err error) {
 	return PreflightWith(ctx, target, newTransport, reqs, PreflightOptions{})
 }
 
@@ -41,22 +42,22 @@ type PreflightOptions struct {
 }
 
 // PreflightWith is Preflight with options.
-func PreflightWith(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request, o PreflightOptions) (warnings []string, err error) {
-	probe := append([]Request{TypenameQuery}, firstOfEachLabel(reqs)...)
+func PreflightWith(ctx context.Context, target string, newTransport func([]wire.Request) (wire.Transport, error), reqs []wire.Request, o PreflightOptions) (warnings []string, err error) {
+	probe := append([]wire.Request{TypenameQuery}, firstOfEachLabel(reqs)...)
 	c, stop, err := probeConn(ctx, newTransport, probe)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	var res Response
+	var res wire.Response
 	if err := c.Do(0, &res); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if notReached(err, &res) {
+		if wire.NotReached(err, &res) {
 			return nil, fmt.Errorf("cannot reach the target %s: %w", target, err)
 		}
-		return nil, fmt.Errorf("the target %s did not answer a GraphQL request: %s", target, transportReason(err, classify(err), 0))
+		return nil, fmt.Errorf("the target %s did not answer a GraphQL request: %s", target, wire.Reason(err, wire.Classify(err), 0))
 	}
 	if why := credentials(res.Status, res.Body, o.Headers); why != "" {
 		return nil, fmt.Errorf("the target %s %s", target, why)
@@ -82,7 +83,7 @@ func credentials(status int, body []byte, headers int) string {
 	if status != http.StatusUnauthorized && status != http.StatusForbidden {
 		return ""
 	}
-	got := fmt.Sprintf("answers HTTP %d (%s): %s", status, http.StatusText(status), snippet(body))
+	got := fmt.Sprintf("answers HTTP %d (%s): %s", status, http.StatusText(status), wire.Snippet(body))
 	if headers > 0 {
 		return "refuses the credentials given: it " + got + "; " + CredentialsAdvice(headers)
 	}
@@ -101,7 +102,7 @@ func CredentialsAdvice(headers int) string {
 // schemaHint is what to suspect when the target rejects a query: the
 // benchmark's schema for the benchmark's templates (QT1..QT16), the
 // user's API for anything else.
-func schemaHint(reqs []Request) string {
+func schemaHint(reqs []wire.Request) string {
 	for _, r := range reqs {
 		n, ok := strings.CutPrefix(r.Template, "QT")
 		if !ok || n == "" || strings.Trim(n, "0123456789") != "" {
@@ -114,7 +115,7 @@ func schemaHint(reqs []Request) string {
 // newRunChecker is the checker of a run's answers, for the run and its
 // preflight alike: each request's expected answer, unordered lists and
 // dialect mapping, and the run's ignored paths.
-func newRunChecker(reqs []Request, budgetBytes int64, ignore []verify.Path) *Checker {
+func newRunChecker(reqs []wire.Request, budgetBytes int64, ignore []verify.Path) *Checker {
 	c := NewChecker(reqs, budgetBytes)
 	c.ignore = ignore
 	return c
@@ -123,13 +124,13 @@ func newRunChecker(reqs []Request, budgetBytes int64, ignore []verify.Path) *Che
 // firstDifference says where the data of a wrong answer to r first differ
 // from the expected answer, as the run's summary does, or, when only the
 // expected answer's hash is known, that it differs.
-func firstDifference(r *Request, data []byte, ignore []verify.Path) string {
+func firstDifference(r *wire.Request, data []byte, ignore []verify.Path) string {
 	const hashOnly = "the answer differs from the expected one (only its hash is known)"
 	if r.Answer == nil {
 		return hashOnly
 	}
 	if r.Map != nil {
-		m, err := r.mapped(data)
+		m, err := r.Mapped(data)
 		if err != nil {
 			return err.Error()
 		}
@@ -146,12 +147,12 @@ func firstDifference(r *Request, data []byte, ignore []verify.Path) string {
 // the first task of every label: every call answered with the status its
 // plan wants and the answers assembled (a wrong answer is a warning, as in
 // Preflight). Its errors name the task and the call that failed.
-func PreflightREST(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request) (warnings []string, err error) {
+func PreflightREST(ctx context.Context, target string, newTransport func([]wire.Request) (wire.Transport, error), reqs []wire.Request) (warnings []string, err error) {
 	return preflightREST(ctx, target, newTransport, reqs, PreflightOptions{})
 }
 
 // preflightREST is PreflightREST with the run's options.
-func preflightREST(ctx context.Context, target string, newTransport func([]Request) (Transport, error), reqs []Request, o PreflightOptions) (warnings []string, err error) {
+func preflightREST(ctx context.Context, target string, newTransport func([]wire.Request) (wire.Transport, error), reqs []wire.Request, o PreflightOptions) (warnings []string, err error) {
 	probe := firstOfEachLabel(reqs)
 	c, stop, err := probeConn(ctx, newTransport, probe)
 	if err != nil {
@@ -167,8 +168,8 @@ func preflightREST(ctx context.Context, target string, newTransport func([]Reque
 }
 
 // firstOfEachLabel returns the first request of every label.
-func firstOfEachLabel(reqs []Request) []Request {
-	var out []Request
+func firstOfEachLabel(reqs []wire.Request) []wire.Request {
+	var out []wire.Request
 	seen := map[string]bool{}
 	for _, r := range reqs {
 		if !seen[r.Template] {
@@ -181,7 +182,7 @@ func firstOfEachLabel(reqs []Request) []Request {
 
 // probeConn returns a connection for the probe requests, closed when ctx
 // is done or stop is called.
-func probeConn(ctx context.Context, newTransport func([]Request) (Transport, error), probe []Request) (Conn, func(), error) {
+func probeConn(ctx context.Context, newTransport func([]wire.Request) (wire.Transport, error), probe []wire.Request) (wire.Conn, func(), error) {
 	tr, err := newTransport(probe)
 	if err != nil {
 		return nil, nil, err
@@ -200,16 +201,16 @@ func probeConn(ctx context.Context, newTransport func([]Request) (Transport, err
 
 // probeLabels sends probe[from:] and checks each answer: a failure or an
 // error is fatal (hint says what to suspect), a wrong answer a warning.
-func probeLabels(ctx context.Context, c Conn, probe []Request, from int, hint string, o PreflightOptions) (warnings []string, err error) {
+func probeLabels(ctx context.Context, c wire.Conn, probe []wire.Request, from int, hint string, o PreflightOptions) (warnings []string, err error) {
 	checker := newRunChecker(probe, 1<<20, o.Ignore)
-	var res Response
+	var res wire.Response
 	for i := from; i < len(probe); i++ {
 		r := probe[i]
 		if err := c.Do(i, &res); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if i == 0 && notReached(err, &res) {
+			if i == 0 && wire.NotReached(err, &res) {
 				return nil, errUnreachable{err}
 			}
 			return nil, fmt.Errorf("the server failed %s (%s) before the load: %w", r.Template, r.ID, err)
@@ -225,7 +226,7 @@ func probeLabels(ctx context.Context, c Conn, probe []Request, from int, hint st
 		case out.IsError() && from > 0 && credentials(res.Status, res.Body, o.Headers) != "":
 			return nil, fmt.Errorf("the server %s to %s (%s)", credentials(res.Status, res.Body, o.Headers), r.Template, r.ID)
 		case out.IsError():
-			detail := snippet(res.Body)
+			detail := wire.Snippet(res.Body)
 			if err := verify.Check(res.Body, ""); err != nil && res.Status == 200 {
 				detail = err.Error()
 			}
@@ -270,34 +271,23 @@ func notGraphQL(status int, body []byte) string {
 		Errors json.RawMessage  `json:"errors"`
 	}
 	if err := json.Unmarshal(body, &r); err != nil {
-		return fmt.Sprintf("HTTP %d and not JSON: %s", status, snippet(body))
+		return fmt.Sprintf("HTTP %d and not JSON: %s", status, wire.Snippet(body))
 	}
 	if status != 200 {
-		return fmt.Sprintf("HTTP %d: %s", status, snippet(body))
+		return fmt.Sprintf("HTTP %d: %s", status, wire.Snippet(body))
 	}
 	if r.Data == nil {
 		if len(r.Errors) > 0 {
-			return "GraphQL errors: " + snippet(r.Errors)
+			return "GraphQL errors: " + wire.Snippet(r.Errors)
 		}
-		return "a JSON object without \"data\": " + snippet(body)
+		return "a JSON object without \"data\": " + wire.Snippet(body)
 	}
 	var data map[string]any
 	if json.Unmarshal(*r.Data, &data) != nil {
-		return "\"data\" is not an object: " + snippet(*r.Data)
+		return "\"data\" is not an object: " + wire.Snippet(*r.Data)
 	}
 	if _, ok := data["__typename"].(string); !ok {
-		return "no __typename in the data: " + snippet(*r.Data)
+		return "no __typename in the data: " + wire.Snippet(*r.Data)
 	}
 	return ""
-}
-
-func snippet(b []byte) string {
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	if s == "" {
-		return "(empty body)"
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/verify"
 )
 
@@ -38,18 +39,18 @@ func TestPreflightWith(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	book := func(query string) []Request {
-		r := Request{ID: "Book-0001", Template: "Book", Body: []byte(`{"query":"` + query + `"}`),
+	book := func(query string) []wire.Request {
+		r := wire.Request{ID: "Book-0001", Template: "Book", Body: []byte(`{"query":"` + query + `"}`),
 			Answer: []byte(`{"book":{"id":"7","price":33.05,"seenAt":1}}`)}
-		return []Request{r}
+		return []wire.Request{r}
 	}
-	check := func(reqs []Request, header []string, o PreflightOptions) ([]string, error) {
+	check := func(reqs []wire.Request, header []string, o PreflightOptions) ([]string, error) {
 		for i := range reqs {
 			h, _ := verify.HashWith(reqs[i].Answer, verify.Options{Ignore: o.Ignore})
 			reqs[i].Expect = h
 		}
-		return PreflightWith(context.Background(), srv.URL, func(r []Request) (Transport, error) {
-			return NewHTTP(srv.URL, r, HTTPOptions{Timeout: time.Second, Header: header})
+		return PreflightWith(context.Background(), srv.URL, func(r []wire.Request) (wire.Transport, error) {
+			return wire.NewHTTP(srv.URL, r, wire.Options{Timeout: time.Second, Header: header})
 		}, reqs, o)
 	}
 

@@ -1,6 +1,7 @@
 package drive
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,17 +19,10 @@ func init() {
 		Help: `closed-loop users added at --ramp-rate per second (with --think) until errors,
 wrong answers or --slo break, up to --max-clients, within --duration`,
 		Params: []string{"duration", "think", "ramp-rate", "max-clients", "late"},
-		validate: func(c *Config) error {
-			if c.RampRate <= 0 || c.MaxClients < 1 {
-				return errors.New("a ramp needs a positive rate of users and maximum of users")
-			}
-			return nil
+		settings: func(p Params) Settings {
+			return RampSettings{Duration: p.Duration, Think: p.Think, RampRate: p.RampRate, MaxClients: p.MaxClients}
 		},
-		run: (*engine).runRamp,
-		header: func(c *Config, p *runfile.Params) {
-			p.DurationNS, p.ThinkNS, p.RampRate, p.MaxClients = int64(c.Duration), int64(c.Think), c.RampRate, c.MaxClients
-			p.LateNS = int64(c.Late)
-		},
+		run:     (*engine).runRamp,
 		summary: func(e *engine, s *runfile.Summary) { s.Ramp = e.rampResult() },
 		// A ramp runs until something breaks: its errors are its result.
 		check: func(*engine, *runfile.Summary) (string, bool) { return "", true },
@@ -36,18 +30,58 @@ wrong answers or --slo break, up to --max-clients, within --duration`,
 	})
 }
 
+// RampSettings are ramp mode's: closed-loop users added at a rate.
+type RampSettings struct {
+	Duration   time.Duration // the ramp at most (default 60 s)
+	Think      time.Duration // think time after each answer, uniform in [0, Think]
+	RampRate   float64       // users added per second (default 20: seed 003's)
+	MaxClients int           // users at most (default 1000)
+}
+
+func (s RampSettings) withDefaults() Settings {
+	s.Duration = cmp.Or(s.Duration, 60*time.Second)
+	s.RampRate = cmp.Or(s.RampRate, 20)
+	s.MaxClients = cmp.Or(s.MaxClients, 1000)
+	return s
+}
+
+func (s RampSettings) validate(*Config) error {
+	switch {
+	case s.Duration <= 0:
+		return errors.New("--duration must be positive")
+	case s.Think < 0:
+		return errors.New("--think must not be negative")
+	case s.RampRate <= 0 || s.MaxClients < 1:
+		return errors.New("a ramp needs a positive rate of users and maximum of users")
+	}
+	return nil
+}
+
+func (s RampSettings) header(c *Config, p *runfile.Params) {
+	p.DurationNS, p.ThinkNS, p.RampRate, p.MaxClients = int64(s.Duration), int64(s.Think), s.RampRate, s.MaxClients
+	p.LateNS = int64(c.Late)
+}
+
+func (s RampSettings) flags(add func(param, value string)) {
+	add("duration", flagDur(s.Duration))
+	add("think", flagDur(s.Think))
+	add("ramp-rate", flagFloat(s.RampRate))
+	add("max-clients", flagInt(s.MaxClients))
+}
+
 // runRamp adds closed-loop users (with think time) at RampRate per second,
 // up to MaxClients, until an interval has more errors than MaxErrorRate,
 // wrong answers, a broken SLO or a saturated load generator, or Duration
 // ends. The summary tells the best interval's throughput before the stop.
 func (e *engine) runRamp(ctx context.Context) error {
-	ph := &phase{run: 1, window: e.cfg.Duration, stop: e.rampStop}
+	s := e.cfg.Settings.(RampSettings)
+	ph := &phase{run: 1, window: s.Duration, think: s.Think, stop: e.rampStop}
 	return e.runPhase(ctx, ph, func(ctx context.Context) {
 		var wg sync.WaitGroup
 		defer wg.Wait()
 		var sl sleeper
-		for u := range e.cfg.MaxClients {
-			at := time.Duration(math.Round(float64(u) / e.cfg.RampRate * 1e9))
+		for u := range s.MaxClients {
+			at := time.Duration(math.Round(float64(u) / s.RampRate * 1e9))
 			if at >= ph.window || !sl.sleep(ctx, at-time.Since(ph.base)) {
 				return
 			}
@@ -110,7 +144,7 @@ func (e *engine) rampResult() *runfile.Ramp {
 	r.Stop = e.stopped
 	if r.Stop == "" {
 		r.Stop = "the duration ended without failure"
-		if r.MaxUsers >= e.cfg.MaxClients {
+		if r.MaxUsers >= e.cfg.Settings.(RampSettings).MaxClients {
 			r.Stop = "all users added without failure"
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -102,10 +103,10 @@ func runAPI(t *testing.T, api, target string, http2 bool, clients int, entries .
 	t.Helper()
 	var out bytes.Buffer
 	job := drive.Job{
-		Config:  drive.Config{Mode: drive.Closed, Clients: clients, Duration: 200 * time.Millisecond, Runs: 1},
+		Config:  drive.Config{Mode: drive.Closed, Settings: drive.ClosedSettings{Clients: clients, Repeat: drive.Repeat{Duration: 200 * time.Millisecond, Runs: 1}}},
 		Target:  target,
 		API:     api,
-		HTTP:    drive.HTTPOptions{Timeout: 10 * time.Second, HTTP2: http2},
+		HTTP:    wire.Options{Timeout: 10 * time.Second, HTTP2: http2},
 		Queries: &queryfile.File{Path: "tasks.jsonl", Entries: entries},
 		Check:   true,
 		Out:     func() (io.Writer, error) { return &out, nil },
@@ -138,7 +139,7 @@ func TestRESTJob(t *testing.T) {
 		if tot.Count == 0 || tot.Wrong != 0 || tot.Errors != 0 || tot.Verified != tot.Count || tot.Calls != 3*tot.Count {
 			t.Errorf("http2 %v: %d tasks, %d verified, %d wrong, %d errors, %d calls", h2, tot.Count, tot.Verified, tot.Wrong, tot.Errors, tot.Calls)
 		}
-		if p := f.Header.Params; p.API != "rest" || p.HTTP2 != h2 || (h2 && p.Parallel != drive.DefaultParallelHTTP2 || !h2 && p.Parallel != drive.DefaultParallel) {
+		if p := f.Header.Params; p.API != "rest" || p.HTTP2 != h2 || (h2 && p.Parallel != wire.DefaultParallelHTTP2 || !h2 && p.Parallel != wire.DefaultParallel) {
 			t.Errorf("http2 %v: header params %+v", h2, p)
 		}
 		switch {
@@ -162,7 +163,7 @@ func TestRESTJobFailures(t *testing.T) {
 		t.Errorf("preflight: %v", err)
 	}
 	var out bytes.Buffer
-	job := drive.Job{Config: drive.Config{Mode: drive.Closed, Duration: 100 * time.Millisecond, Runs: 1}, Target: url, API: drive.APIREST,
+	job := drive.Job{Config: drive.Config{Mode: drive.Closed, Settings: drive.ClosedSettings{Repeat: drive.Repeat{Duration: 100 * time.Millisecond, Runs: 1}}}, Target: url, API: drive.APIREST,
 		Queries: &queryfile.File{Entries: []queryfile.Entry{bad}}, Out: func() (io.Writer, error) { return &out, nil }}
 	sum, err := job.Run(context.Background())
 	var check *drive.CheckError
@@ -216,8 +217,8 @@ func TestRESTTaskGoroutines(t *testing.T) {
 	want, _ := verify.Hash([]byte(`{"items":[` + strings.Join(items, ",") + `]}`))
 	base := runtime.NumGoroutine()
 	var out bytes.Buffer
-	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 3}, Target: srv.URL, API: drive.APIREST,
-		HTTP:    drive.HTTPOptions{Timeout: 10 * time.Second, Parallel: 2},
+	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 3}}, Target: srv.URL, API: drive.APIREST,
+		HTTP:    wire.Options{Timeout: 10 * time.Second, Parallel: 2},
 		Queries: &queryfile.File{Entries: []queryfile.Entry{{ID: "many", Label: "many", Plan: plan, Expect: want}}},
 		Out:     func() (io.Writer, error) { return &out, nil }}
 	sum, err := job.Run(context.Background())

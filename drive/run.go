@@ -61,8 +61,8 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 		}
 	}
 	sum.DriverLimit, sum.DriverWhy = runfile.DriverLimit(nonWarm, e.cfg.Cores)
-	if e.cfg.CI > 0 {
-		sum.RunsAuto = runfile.NewRunsAuto(e.cfg.CI, e.cfg.MaxRuns, sum.Throughput)
+	if rp, ok := e.cfg.Repeats(); ok && rp.CI > 0 {
+		sum.RunsAuto = runfile.NewRunsAuto(rp.CI, rp.MaxRuns, sum.Throughput)
 	}
 	if e.spec.summary != nil {
 		e.spec.summary(e, sum)

@@ -35,16 +35,16 @@ func TestRunFilesMatchSchema(t *testing.T) {
 		job  drive.Job
 		has  []string // the lines and fields the file must have
 	}{
-		{"closed", drive.Job{Config: drive.Config{Mode: drive.Closed, Clients: 2, Duration: d, Runs: 2, Interval: 50 * time.Millisecond,
+		{"closed", drive.Job{Config: drive.Config{Mode: drive.Closed, Settings: drive.ClosedSettings{Clients: 2, Repeat: drive.Repeat{Duration: d, Runs: 2}}, Interval: 50 * time.Millisecond,
 			SampleInterval: 10 * time.Millisecond}, Watch: []int{os.Getpid()}}, []string{iv, sum, `"series":{`, `"procs":[`}},
-		{"open", drive.Job{Config: drive.Config{Mode: drive.Open, Rate: 200, Duration: d, Runs: 1, SLO: slo}}, []string{iv, sum, `"latency":"`, `"on_time":`}},
-		{"capacity", drive.Job{Config: drive.Config{Mode: drive.Capacity, Rate: 50, MaxRate: 100, MaxSteps: 2, Duration: d, Connections: 2, SLO: slo}},
+		{"open", drive.Job{Config: drive.Config{Mode: drive.Open, Settings: drive.OpenSettings{Repeat: drive.Repeat{Duration: d, Runs: 1}, Arrivals: drive.Arrivals{Rate: 200}}, SLO: slo}}, []string{iv, sum, `"latency":"`, `"on_time":`}},
+		{"capacity", drive.Job{Config: drive.Config{Mode: drive.Capacity, Settings: drive.CapacitySettings{Arrivals: drive.Arrivals{Connections: 2, Rate: 50}, Duration: d, MaxRate: 100, MaxSteps: 2}, SLO: slo}},
 			[]string{iv, `{"type":"step"`, sum, `"capacity":{`}},
-		{"ramp", drive.Job{Config: drive.Config{Mode: drive.Ramp, RampRate: 40, MaxClients: 3, Duration: 2 * d}}, []string{iv, sum, `"ramp":{`}},
-		{"sequential", drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 2, WarmupPasses: 1}}, []string{iv, `{"type":"query"`, sum}},
-		{"paired", drive.Job{Config: drive.Config{Mode: drive.Paired, Clients: 1, Duration: d, Runs: 1}, PairedTarget: rest},
+		{"ramp", drive.Job{Config: drive.Config{Mode: drive.Ramp, Settings: drive.RampSettings{Duration: 2 * d, RampRate: 40, MaxClients: 3}}}, []string{iv, sum, `"ramp":{`}},
+		{"sequential", drive.Job{Config: drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 2, WarmupPasses: 1}}}, []string{iv, `{"type":"query"`, sum}},
+		{"paired", drive.Job{Config: drive.Config{Mode: drive.Paired, Settings: drive.PairedSettings{ClosedSettings: drive.ClosedSettings{Clients: 1, Repeat: drive.Repeat{Duration: d, Runs: 1}}}}, PairedTarget: rest},
 			[]string{iv, sum, `"pairs":{`, `"paired":{`}},
-		{"REST tasks", drive.Job{Config: drive.Config{Mode: drive.Closed, Clients: 2, Duration: d, Runs: 1}, API: drive.APIREST},
+		{"REST tasks", drive.Job{Config: drive.Config{Mode: drive.Closed, Settings: drive.ClosedSettings{Clients: 2, Repeat: drive.Repeat{Duration: d, Runs: 1}}}, API: drive.APIREST},
 			[]string{iv, sum, `"api":"rest"`}},
 	} {
 		var out bytes.Buffer

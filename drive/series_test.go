@@ -20,8 +20,7 @@ func TestSeries(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := runLoad(t, t.Context(), Config{Mode: Paired, Transport: newFake(3 * time.Millisecond), Partner: newFake(7 * time.Millisecond),
-			APIs: [2]string{"graphql", "rest"}, Requests: requests(4, "QT1"), Clients: 2, Duration: time.Second, Runs: 1,
-			Interval: 200 * time.Millisecond, SampleInterval: 10 * time.Millisecond, Watch: []*measure.Proc{self}})
+			APIs: [2]string{"graphql", "rest"}, Requests: requests(4, "QT1"), Settings: PairedSettings{ClosedSettings: ClosedSettings{Clients: 2, Repeat: Repeat{Duration: time.Second, Runs: 1}}}, Interval: 200 * time.Millisecond, SampleInterval: 10 * time.Millisecond, Watch: []*measure.Proc{self}})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}

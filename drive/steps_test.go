@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -175,8 +176,8 @@ func TestPairedHTTP2Sides(t *testing.T) {
 		gurl := serveH2C(t, g, nil)
 		r := &restAPI{}
 		var out bytes.Buffer
-		job := drive.Job{Config: drive.Config{Mode: drive.Paired, Clients: 1, Duration: 100 * time.Millisecond, Runs: 1},
-			Target: gurl + "/graphql", PairedTarget: serveREST(t, r), HTTP: drive.HTTPOptions{HTTP2: true}, HTTP2Only: only,
+		job := drive.Job{Config: drive.Config{Mode: drive.Paired, Settings: drive.PairedSettings{ClosedSettings: drive.ClosedSettings{Clients: 1, Repeat: drive.Repeat{Duration: 100 * time.Millisecond, Runs: 1}}}},
+			Target: gurl + "/graphql", PairedTarget: serveREST(t, r), HTTP: wire.Options{HTTP2: true}, HTTP2Only: only,
 			Queries: &queryfile.File{Entries: []queryfile.Entry{entry}}, Out: func() (io.Writer, error) { return &out, nil }}
 		sum, err := job.Run(context.Background())
 		if only == "soap" {

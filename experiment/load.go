@@ -12,6 +12,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure/pgstat"
 	"github.com/gqlbench/gqlbench/queryfile"
@@ -123,8 +124,8 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	if err != nil {
 		return err
 	}
-	cfg := drive.Config{Mode: r.mode, Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1,
-		Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Group: r.group}
+	cfg := drive.Config{Mode: r.mode, Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample,
+		Settings: spec.Settings(drive.Params{Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1, Group: r.group})}
 	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}
@@ -140,7 +141,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	}()
 	target := s.target(srv, r.api)
 	job := &drive.Job{Config: cfg, Target: target, API: r.api, Client: "gqlbench", Queries: q, Watch: s.watched(srv, r), Check: r.check,
-		HTTP: drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version},
+		HTTP: wire.Options{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version},
 		Info: drive.HeaderInfo{Version: s.Version, Command: s.Command, Flags: r.flags(spec, cfg.Defaults()), Target: target,
 			Timeout: s.Timeout, Client: "gqlbench", Checked: true, Labels: r.labels},
 		Out: func() (io.Writer, error) {
@@ -266,13 +267,13 @@ func (s *session) preflight(ctx context.Context, srv *Server, q *queryfile.File)
 
 // preflightEntries checks srv with entries, as preflight.
 func (s *session) preflightEntries(ctx context.Context, srv *Server, entries []queryfile.Entry) error {
-	reqs, err := drive.Requests(entries)
+	reqs, err := wire.Requests(entries)
 	if err != nil {
 		return err
 	}
-	hopts := drive.HTTPOptions{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version}
-	warnings, err := drive.Preflight(ctx, srv.URL, func(r []drive.Request) (drive.Transport, error) {
-		return drive.NewHTTP(srv.URL, r, hopts)
+	hopts := wire.Options{Timeout: s.Timeout, UserAgent: "gqlbench/" + s.Version}
+	warnings, err := drive.Preflight(ctx, srv.URL, func(r []wire.Request) (wire.Transport, error) {
+		return wire.NewHTTP(srv.URL, r, hopts)
 	}, reqs)
 	for _, w := range warnings {
 		s.logf("  %s: warning: %s", srv.Spec.Variant, w)

@@ -123,18 +123,14 @@ type Latency struct {
 	Corrected *Quantiles `json:"latency,omitempty"`
 }
 
-// QueryTime is aQETq and aQRTq of one query (sequential runs), in ns.
+// QueryTime is aQETq and aQRTq of one query (sequential runs), in ns: the
+// run file's query line under its point's key.
 type QueryTime struct {
 	Key
-	ID       string  `json:"id"`
-	Template string  `json:"template"`
-	N        int64   `json:"n"`
-	QETMean  float64 `json:"qet_mean_ns"`
-	QETSD    float64 `json:"qet_sd_ns"`
-	QRTMean  float64 `json:"qrt_mean_ns"`
-	QRTSD    float64 `json:"qrt_sd_ns"`
-	Errors   int64   `json:"errors"`
-	Wrong    int64   `json:"wrong"`
+	runfile.Query
+	// Type hides the run file's line type ("query"): a report's row has
+	// none.
+	Type string `json:"type,omitempty"`
 }
 
 // Process is the CPU and memory of one watched process (or the load
@@ -394,8 +390,7 @@ func (r *Report) queries() {
 	for _, p := range r.points {
 		for _, run := range p.runs {
 			for _, q := range run.File.Queries {
-				r.Queries = append(r.Queries, QueryTime{Key: p.key, ID: q.ID, Template: q.Template, N: q.N,
-					QETMean: q.QETMean, QETSD: q.QETSD, QRTMean: q.QRTMean, QRTSD: q.QRTSD, Errors: q.Errors, Wrong: q.Wrong})
+				r.Queries = append(r.Queries, QueryTime{Key: p.key, Query: *q})
 			}
 		}
 	}

@@ -187,6 +187,19 @@ func TestFixtureMetrics(t *testing.T) {
 	if len(r.Queries) == 0 || len(r.Processes) == 0 || len(r.Curve) == 0 || len(r.Welch) == 0 {
 		t.Errorf("queries %d, processes %d, curve %d, welch %d: want some of each", len(r.Queries), len(r.Processes), len(r.Curve), len(r.Welch))
 	}
+	// A query row is its run file's query line, whole, under its key (the
+	// golden JSON shows it without the line's type).
+	lines := map[runfile.Query]bool{}
+	for _, run := range runs {
+		for _, q := range run.File.Queries {
+			lines[*q] = true
+		}
+	}
+	for _, q := range r.Queries {
+		if !lines[q.Query] || q.Type != "" {
+			t.Errorf("query row %+v is no run file's query line", q)
+		}
+	}
 	// CPU per query is the CPU rate over the query rate: for a one-template
 	// closed-loop point, mean CPU % / aTPt (its intervals are of one length).
 	checked := 0

@@ -89,7 +89,7 @@ func generate(t *testing.T, o Options) []queryfile.Entry {
 func driveOnce(t *testing.T, api, target string, entries []queryfile.Entry) *runfile.Summary {
 	t.Helper()
 	var out bytes.Buffer
-	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 1}, Target: target, API: api, Check: true,
+	job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 1}}, Target: target, API: api, Check: true,
 		Queries: &queryfile.File{Path: "tasks.jsonl", Entries: entries}, Out: func() (io.Writer, error) { return &out, nil }}
 	sum, err := job.Run(context.Background())
 	if err != nil {
@@ -244,7 +244,7 @@ func TestCycleTask(t *testing.T) {
 func TestTasksPaired(t *testing.T) {
 	entries := generate(t, Options{Sets: []string{SetLinGBM}, PerTemplate: 2})
 	var out bytes.Buffer
-	job := drive.Job{Config: drive.Config{Mode: drive.Paired, Clients: 3, Duration: 300 * time.Millisecond, Runs: 1, Group: 5},
+	job := drive.Job{Config: drive.Config{Mode: drive.Paired, Settings: drive.PairedSettings{ClosedSettings: drive.ClosedSettings{Clients: 3, Repeat: drive.Repeat{Duration: 300 * time.Millisecond, Runs: 1}}, Group: 5}},
 		Target: startGraphQL(t), PairedTarget: startREST(t), Check: true,
 		Queries: &queryfile.File{Path: "tasks.jsonl", Entries: entries}, Out: func() (io.Writer, error) { return &out, nil }}
 	sum, err := job.Run(context.Background())

@@ -15,6 +15,7 @@ import (
 	"io"
 	"net"
 	"net/textproto"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
@@ -182,4 +183,15 @@ func readRequest(br *bufio.Reader) (*Request, error) {
 		}
 	}
 	return r, nil
+}
+
+// Allocated is the bytes allocated while f runs: what a client held for
+// a hostile answer.
+func Allocated(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
 }

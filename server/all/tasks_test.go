@@ -39,7 +39,7 @@ func TestTasksRealServers(t *testing.T) {
 					api = drive.APIREST
 				}
 				var out bytes.Buffer
-				job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Passes: 1}, Target: target, API: api, Check: true,
+				job := drive.Job{Config: drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 1}}, Target: target, API: api, Check: true,
 					Queries: &queryfile.File{Path: "tasks.jsonl", Entries: entries}, Out: func() (io.Writer, error) { return &out, nil }}
 				sum, err := job.Run(ctx)
 				if err != nil {

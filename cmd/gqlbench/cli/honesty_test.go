@@ -20,6 +20,9 @@ import (
 // the machine, and a busy machine that stalls the generator near the end
 // of the on-time run's short window drops the sends due meanwhile (a send
 // is never made after the window), which costs it a few of its 20 sends.
+// A machine so busy that the whole process stalls for half the window
+// (seen at a load average of 25 on two cores) takes the on-time run's
+// premise away: that case is tried up to three times, and must pass once.
 func TestLoadMinOnTime(t *testing.T) {
 	dir := t.TempDir()
 	q := writeQueries(t, dir, 2, "")
@@ -41,6 +44,10 @@ func TestLoadMinOnTime(t *testing.T) {
 		args := append([]string{"load", "--target", c.url, "--queries", q, "--mode", "open", "--duration", "500ms",
 			"--interval", "100ms", "--min-on-time", "60%", "-o", out}, c.args...)
 		code, _, stderr := run(args...)
+		for try := 2; code != c.code && c.code == exitcode.OK && try <= 3; try++ {
+			t.Logf("%s: exit %d on try %d (a stalled machine?): %s", c.name, code, try-1, stderr)
+			code, _, stderr = run(args...)
+		}
 		if code != c.code {
 			t.Fatalf("%s: exit %d, want %d: %s", c.name, code, c.code, stderr)
 		}

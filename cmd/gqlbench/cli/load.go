@@ -419,14 +419,16 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 			return c, usagef("--%s applies to --runs auto only", p)
 		}
 	}
-	c = drive.Config{Mode: spec.Name, Clients: f.clients, Connections: f.connections, Duration: f.duration,
-		Runs: f.runs.n, Think: f.think, MinOnTime: float64(f.minOnTime), Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", Seed: f.seed,
-		RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision, MaxSteps: f.maxSteps,
-		MaxErrorRate: f.maxErrorRate, Interval: f.interval, Late: f.late, LateAuto: !set["late"], MaxLate: f.maxLate, AbortAfter: f.abortAfter,
-		VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0), Group: f.group, SampleInterval: f.sampleInterval}
+	p := drive.Params{Clients: f.clients, Connections: f.connections, Duration: f.duration, Runs: f.runs.n, Think: f.think,
+		Passes: f.passes, WarmupPasses: f.warmupPasses, Rate: f.rate, Poisson: f.arrival == "poisson", MaxLate: f.maxLate,
+		MinOnTime: float64(f.minOnTime), RampRate: f.rampRate, MaxClients: f.maxClients, MaxRate: f.maxRate, Precision: f.precision,
+		MaxSteps: f.maxSteps, Group: f.group}
 	if f.runs.auto {
-		c.CI, c.MaxRuns = float64(f.ci), f.maxRuns
+		p.CI, p.MaxRuns = float64(f.ci), f.maxRuns
 	}
+	c = drive.Config{Mode: spec.Name, Settings: spec.Settings(p), Seed: f.seed, MaxErrorRate: f.maxErrorRate, Interval: f.interval,
+		Late: f.late, LateAuto: !set["late"], AbortAfter: f.abortAfter, VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0),
+		SampleInterval: f.sampleInterval}
 	if f.slo != "" {
 		if c.SLO, err = measure.ParseSLO(f.slo); err != nil {
 			return c, usagef("--slo: %v", err)
@@ -489,8 +491,10 @@ func onlyLabels(in []queryfile.Entry, list string) ([]queryfile.Entry, error) {
 func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.HeaderInfo {
 	flags := map[string]string{}
 	fs.VisitAll(func(fl *flag.Flag) { flags[fl.Name] = fl.Value.String() })
-	if c.CI == 0 {
-		flags["runs"] = strconv.Itoa(c.Runs) // the effective default
+	if r, ok := c.Repeats(); !ok {
+		flags["runs"] = "1" // one run, whatever the mode
+	} else if r.CI == 0 {
+		flags["runs"] = strconv.Itoa(r.Runs) // the effective default
 	}
 	f.req.redactFlags(flags)
 	redactFlagValues(flags) // URLs and DSNs (--target, --reference, --db-statements): dbloc.Redact

@@ -14,18 +14,19 @@ import (
 // six-minute run, which nobody should learn by waiting.
 func printLength(w io.Writer, c drive.Config) {
 	c = c.Defaults()
-	if spec, err := drive.ModeByName(c.Mode); err != nil || !spec.Throughput {
+	r, ok := c.Repeats()
+	if spec, err := drive.ModeByName(c.Mode); err != nil || !spec.Throughput || !ok {
 		return
 	}
-	if c.CI > 0 {
+	if r.CI > 0 {
 		fmt.Fprintf(w, "load: runs of %v until the mean throughput is known to within ±%g%% (at most %d runs, %v); --max-runs and --duration change it\n",
-			c.Duration, c.CI*100, c.MaxRuns, time.Duration(c.MaxRuns)*c.Duration)
+			r.Duration, r.CI*100, r.MaxRuns, time.Duration(r.MaxRuns)*r.Duration)
 		return
 	}
-	if c.Runs == 1 {
-		fmt.Fprintf(w, "load: 1 run of %v; --runs N and --duration D change it\n", c.Duration)
+	if r.Runs == 1 {
+		fmt.Fprintf(w, "load: 1 run of %v; --runs N and --duration D change it\n", r.Duration)
 		return
 	}
 	fmt.Fprintf(w, "load: %d runs of %v each (the first a warm-up): %v in all; --runs N and --duration D change it\n",
-		c.Runs, c.Duration, time.Duration(c.Runs)*c.Duration)
+		r.Runs, r.Duration, time.Duration(r.Runs)*r.Duration)
 }

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/drive/wire"
 )
 
 // requestFlags are how requests are sent, shared by load and record.
@@ -32,7 +32,7 @@ func (r *requestFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&r.apq, "apq", false, "automatic persisted queries: send the query's hash first, its text after PersistedQueryNotFound (misses counted apart)")
 	fs.StringVar(&r.client, "client", "gqlbench", "HTTP client: gqlbench (its own HTTP/1.1) or net/http")
 	fs.DurationVar(&r.timeout, "timeout", 60*time.Second, "per request, connect included")
-	fs.IntVar(&r.maxResponse, "max-response", drive.DefaultMaxResponseBytes, "largest response in bytes (a larger one is an error; see docs/load.md, Broken servers)")
+	fs.IntVar(&r.maxResponse, "max-response", wire.DefaultMaxResponseBytes, "largest response in bytes (a larger one is an error; see docs/load.md, Broken servers)")
 }
 
 // headerFlags are the flags of the request headers alone.
@@ -48,8 +48,8 @@ func (r *requestFlags) registerHeaders(fs *flag.FlagSet) {
 
 // options returns the HTTP options, reading header files and the
 // environment; errors never show a header's value.
-func (r *requestFlags) options(env Env) (drive.HTTPOptions, error) {
-	o := drive.HTTPOptions{Timeout: r.timeout, MaxResponseBytes: r.maxResponse, UserAgent: "gqlbench/" + Version,
+func (r *requestFlags) options(env Env) (wire.Options, error) {
+	o := wire.Options{Timeout: r.timeout, MaxResponseBytes: r.maxResponse, UserAgent: "gqlbench/" + Version,
 		Method: strings.ToUpper(r.method), APQ: r.apq, Header: slices.Clone(r.headers)}
 	switch {
 	case o.Method != "GET" && o.Method != "POST":

@@ -149,7 +149,7 @@ func start(t *testing.T, variant, url string) *peer.Running {
 	}
 	log := &peertest.Buffer{}
 	begin := time.Now()
-	r, err := peer.Start(ctx, prog, log, time.Minute)
+	r, err := peer.Start(ctx, prog, log, 5*time.Minute) // as experiment.StartTimeout: a busy machine starts Node slowly
 	if err != nil {
 		t.Fatalf("starting %s: %v", variant, err)
 	}

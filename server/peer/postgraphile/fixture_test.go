@@ -87,7 +87,7 @@ func (f *fixture) start(t *testing.T, c server.ProcessConfig) *peer.Running {
 		t.Fatal(err)
 	}
 	var out peertest.Buffer
-	r, err := peer.Start(context.Background(), prog, &out, 60*time.Second)
+	r, err := peer.Start(context.Background(), prog, &out, 5*time.Minute) // as experiment.StartTimeout: a busy machine starts Node slowly
 	if err != nil {
 		t.Fatalf("starting PostGraphile: %v", err)
 	}

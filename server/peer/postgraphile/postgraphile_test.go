@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive"
+	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/server"
@@ -36,7 +37,7 @@ func TestPostGraphile(t *testing.T) {
 
 // testConformance: each instance's answer, mapped, hashes to the oracle's.
 func testConformance(t *testing.T, f *fixture, url string) {
-	rec := drive.Golden{Target: url, HTTP: drive.HTTPOptions{Timeout: 30 * time.Second}}
+	rec := drive.Golden{Target: url, HTTP: wire.Options{Timeout: 30 * time.Second}}
 	got, err := rec.Record(context.Background(), f.entries)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +77,7 @@ func request(t *testing.T, e queryfile.Entry) *server.Request {
 // testLoad: a load in the dialect, as gqlbench load runs it, finds every
 // answer right.
 func testLoad(t *testing.T, f *fixture, url string) {
-	sum, _, err := runJob(t, f.entries, url, drive.Config{Mode: drive.Sequential, Passes: 1})
+	sum, _, err := runJob(t, f.entries, url, drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func runJob(t *testing.T, entries []queryfile.Entry, url string, c drive.Config)
 	c.Interval, c.AbortAfter = 200*time.Millisecond, time.Second
 	var out strings.Builder
 	j := drive.Job{Config: c, Target: url, Queries: &queryfile.File{Path: "pg.jsonl", Entries: entries}, Check: true,
-		HTTP: drive.HTTPOptions{Timeout: 10 * time.Second},
+		HTTP: wire.Options{Timeout: 10 * time.Second},
 		Out:  func() (io.Writer, error) { return &out, nil }}
 	sum, err := j.Run(context.Background())
 	return sum, out.String(), err
@@ -134,7 +135,7 @@ func testContract(t *testing.T, url string) {
 func testRejected(t *testing.T, f *fixture, url string) {
 	bad := f.entries[0]
 	bad.Query = strings.Replace(bad.Query, "emailAddress: emailaddress", "emailAddress: email", 1)
-	_, out, err := runJob(t, []queryfile.Entry{bad}, url, drive.Config{Mode: drive.Sequential, Passes: 1})
+	_, out, err := runJob(t, []queryfile.Entry{bad}, url, drive.Config{Mode: drive.Sequential, Settings: drive.SequentialSettings{Passes: 1}})
 	if err == nil || !strings.Contains(err.Error(), `Cannot query field`) || !strings.Contains(err.Error(), `email`) ||
 		!strings.Contains(err.Error(), "dialect postgraphile") {
 		t.Errorf("err = %v, want PostGraphile's complaint about the field email", err)
@@ -149,9 +150,9 @@ func testRejected(t *testing.T, f *fixture, url string) {
 func testCrash(t *testing.T, f *fixture) {
 	r := f.start(t, server.ProcessConfig{Config: server.Config{Pool: 2}})
 	var out strings.Builder
-	j := drive.Job{Config: drive.Config{Mode: drive.Closed, Clients: 2, Duration: time.Minute, Interval: 100 * time.Millisecond, AbortAfter: time.Second},
+	j := drive.Job{Config: drive.Config{Mode: drive.Closed, Settings: drive.ClosedSettings{Clients: 2, Repeat: drive.Repeat{Duration: time.Minute}}, Interval: 100 * time.Millisecond, AbortAfter: time.Second},
 		Target: r.URL, Queries: &queryfile.File{Path: "pg.jsonl", Entries: f.entries}, Check: true,
-		HTTP: drive.HTTPOptions{Timeout: 5 * time.Second},
+		HTTP: wire.Options{Timeout: 5 * time.Second},
 		Out: func() (io.Writer, error) {
 			time.AfterFunc(300*time.Millisecond, func() { r.Cmd.Process.Kill() }) // once the load has begun
 			return &out, nil

@@ -1,4 +1,4 @@
-package drive
+package wire
 
 import (
 	"fmt"
@@ -68,9 +68,9 @@ func Requests(entries []queryfile.Entry) ([]Request, error) {
 	return out, nil
 }
 
-// mapped is the benchmark's form of data, a response's data to r: data
+// Mapped is the benchmark's form of data, a response's data to r: data
 // itself unless r is written in a dialect.
-func (r *Request) mapped(data []byte) ([]byte, error) {
+func (r *Request) Mapped(data []byte) ([]byte, error) {
 	if r.Map == nil {
 		return data, nil
 	}
@@ -79,21 +79,4 @@ func (r *Request) mapped(data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("the %s answer does not map to the benchmark's: %w", r.Dialect, err)
 	}
 	return m, nil
-}
-
-// templates returns the distinct templates of reqs in order of first
-// appearance and, per request, its template's index.
-func templates(reqs []Request) (names []string, of []int32) {
-	idx := map[string]int32{}
-	of = make([]int32, len(reqs))
-	for i, r := range reqs {
-		t, ok := idx[r.Template]
-		if !ok {
-			t = int32(len(names))
-			idx[r.Template] = t
-			names = append(names, r.Template)
-		}
-		of[i] = t
-	}
-	return names, of
 }

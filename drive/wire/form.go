@@ -1,4 +1,4 @@
-package drive
+package wire
 
 import (
 	"bytes"
@@ -43,7 +43,7 @@ type header struct {
 }
 
 // newForm checks the options' headers and method.
-func newForm(path string, o HTTPOptions) (*form, error) {
+func newForm(path string, o Options) (*form, error) {
 	f := &form{path: path, apq: o.APQ}
 	switch strings.ToUpper(o.Method) {
 	case "", "POST":

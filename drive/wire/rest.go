@@ -1,4 +1,4 @@
-package drive
+package wire
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ type Plans struct {
 	h1       *HTTP  // HTTP/1.1: the host, timeout and headers
 	h2url    string // HTTP/2: scheme://host
 	h2tls    *tls.Config
-	o        HTTPOptions
+	o        Options
 	ua       string
 	plans    [][]*planNode
 	parallel int
@@ -48,8 +48,8 @@ const DefaultParallel = 6
 // HTTP/1.1's six.
 const DefaultParallelHTTP2 = 100
 
-// parallelOf is the calls at a time of options o.
-func parallelOf(o HTTPOptions) int {
+// ParallelCalls is how many calls of one plan go at a time under o.
+func (o Options) ParallelCalls() int {
 	switch {
 	case o.Parallel > 0:
 		return o.Parallel
@@ -61,7 +61,7 @@ func parallelOf(o HTTPOptions) int {
 
 // NewREST returns a REST transport to the base URL base (http://HOST:PORT
 // or with a path prefix) for reqs, every one of which must have a plan.
-func NewREST(base string, reqs []Request, o HTTPOptions) (*Plans, error) {
+func NewREST(base string, reqs []Request, o Options) (*Plans, error) {
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" {
 		return nil, fmt.Errorf("REST target %q: want http://HOST[:PORT][/PREFIX] or https://...", base)
@@ -91,7 +91,7 @@ func NewREST(base string, reqs []Request, o HTTPOptions) (*Plans, error) {
 // answer it needs, with a REST plan's client (Parallel connections or
 // HTTP/2 streams). A request with one query is a plan of one call whose
 // data is the answer.
-func NewGraphQLPlans(target string, reqs []Request, o HTTPOptions) (*Plans, error) {
+func NewGraphQLPlans(target string, reqs []Request, o Options) (*Plans, error) {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("target %q: want http://HOST[:PORT]/PATH or https://...", target)
@@ -117,8 +117,8 @@ func NewGraphQLPlans(target string, reqs []Request, o HTTPOptions) (*Plans, erro
 	return r, nil
 }
 
-// hasGraphQLPlan says whether a request is a GraphQL plan (several GraphQL calls).
-func hasGraphQLPlan(reqs []Request) bool {
+// HasGraphQLPlan says whether a request is a GraphQL plan (several GraphQL calls).
+func HasGraphQLPlan(reqs []Request) bool {
 	for i := range reqs {
 		if len(reqs[i].GraphQLPlan) > 0 {
 			return true
@@ -129,8 +129,8 @@ func hasGraphQLPlan(reqs []Request) bool {
 
 // newPlans returns a plan transport to u's host, its calls' paths after
 // prefix.
-func newPlans(u *url.URL, prefix string, o HTTPOptions) (*Plans, error) {
-	r := &Plans{prefix: prefix, o: o, parallel: parallelOf(o), ua: o.UserAgent}
+func newPlans(u *url.URL, prefix string, o Options) (*Plans, error) {
+	r := &Plans{prefix: prefix, o: o, parallel: o.ParallelCalls(), ua: o.UserAgent}
 	if r.ua == "" {
 		r.ua = "gqlbench"
 	}
@@ -342,7 +342,7 @@ func (t *taskRun) run(cr *callRun) {
 	}
 	switch v := value.(type) {
 	case badJSON:
-		t.fail(nil, 200, planError(fmt.Sprintf("%s: the answer is not JSON: %s", cr.name(), snippet(res.Body))))
+		t.fail(nil, 200, planError(fmt.Sprintf("%s: the answer is not JSON: %s", cr.name(), Snippet(res.Body))))
 		return
 	case graphQLFailure: // checked as the task's answer: its errors are the task's
 		t.fail(nil, res.Status, res.Body)
@@ -416,7 +416,7 @@ func planError(msg string) []byte {
 // plan's: the call, the status and what the server said.
 func statusError(cr *callRun, res *Response) []byte {
 	b, _ := json.Marshal(map[string]any{"plan_error": fmt.Sprintf("%s: HTTP %d, want %d", cr.name(), res.Status, cr.node.status),
-		"body": snippet(res.Body)})
+		"body": Snippet(res.Body)})
 	return b
 }
 

@@ -1,8 +1,9 @@
-package drive
+package wire
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,19 +17,19 @@ import (
 // StdHTTP is a transport on Go's net/http client, one http.Transport (so
 // one connection) per Conn: the reference the own client is measured
 // against, and a fallback for what it does not speak (HTTP/2 with
-// HTTPOptions.HTTP2: h2c for http://, proxies).
+// Options.HTTP2: h2c for http://, proxies).
 // Bytes sent and received count bodies only.
 type StdHTTP struct {
 	url    string
 	reqs   []Request
 	header http.Header
-	o      HTTPOptions
+	o      Options
 	form   *form
 	budget *budget // response buffers beyond baseBuf, all connections together
 }
 
 // NewStdHTTP returns a net/http transport to target for reqs.
-func NewStdHTTP(target string, reqs []Request, o HTTPOptions) (*StdHTTP, error) {
+func NewStdHTTP(target string, reqs []Request, o Options) (*StdHTTP, error) {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("target %q: want http://HOST[:PORT]/PATH or https://...", target)
@@ -219,4 +220,30 @@ func (c *stdConn) Close() error {
 	c.cancel()
 	c.tr.CloseIdleConnections()
 	return nil
+}
+
+// netHTTPMalformed lists the words of net/http's errors for a response it
+// could not parse (it exports no type for them).
+var netHTTPMalformed = []string{"malformed", "invalid byte in chunk length", "chunk length too large", "line too long",
+	"Content-Length", "transfer encoding", "headers exceeded", "invalid status"}
+
+// stdProtocol returns a failure of net/http to parse a response as a
+// protocolError (bad_response, as gqlbench's own client counts it), in
+// net/http's words without its preamble; any other error as it is.
+func stdProtocol(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		msg = ue.Err.Error()
+	}
+	msg = strings.TrimPrefix(msg, "net/http: HTTP/1.x transport connection broken: ")
+	for _, w := range netHTTPMalformed {
+		if strings.Contains(msg, w) {
+			return protocolError{msg}
+		}
+	}
+	return err
 }

@@ -1,4 +1,4 @@
-package drive
+package wire
 
 import (
 	"errors"
@@ -17,20 +17,20 @@ const (
 	// shared budget holds many at once.
 	DefaultMaxResponseBytes = 4 << 20
 	// defaultBudgetBytes is the least response buffer budget of a
-	// transport, all its connections together (HTTPOptions).
+	// transport, all its connections together (Options).
 	defaultBudgetBytes = 32 << 20
 	baseBuf            = 16 << 10 // every connection's own buffer, outside the budget
 	maxHeader          = 64 << 10 // a response's header, status line and any 1xx responses before it included
 )
 
-func (o HTTPOptions) maxResponse() int {
+func (o Options) maxResponse() int {
 	if o.MaxResponseBytes > 0 {
 		return o.MaxResponseBytes
 	}
 	return DefaultMaxResponseBytes
 }
 
-func (o HTTPOptions) budget() *budget {
+func (o Options) budget() *budget {
 	n := o.ResponseBudgetBytes
 	if n <= 0 {
 		n = max(defaultBudgetBytes, 8*int64(o.maxResponse()))
@@ -98,17 +98,17 @@ func (b *budget) inUse() int64 {
 }
 
 func (b *budget) exhausted() error {
-	return protocolError{"responses of all connections over the " + sizeText(b.size) + " buffer budget"}
+	return protocolError{"responses of all connections over the " + SizeText(b.size) + " buffer budget"}
 }
 
 // overLimit is the error of a response over the limit of max bytes.
 func overLimit(max int) error {
-	return protocolError{"response over --max-response (" + sizeText(int64(max)) + ")"}
+	return protocolError{"response over --max-response (" + SizeText(int64(max)) + ")"}
 }
 
-// sizeText writes a byte count as a person would: "8 MiB", "300 KiB",
+// SizeText writes a byte count as a person would: "8 MiB", "300 KiB",
 // "1234 bytes".
-func sizeText(n int64) string {
+func SizeText(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
@@ -124,10 +124,10 @@ type dialError struct{ err error }
 func (e dialError) Error() string { return e.err.Error() }
 func (e dialError) Unwrap() error { return e.err }
 
-// notReached reports whether a failed exchange never reached the target:
+// NotReached reports whether a failed exchange never reached the target:
 // it could not connect (as opposed to a connection reset while the
 // request was written, or an answer that was no HTTP).
-func notReached(err error, res *Response) bool {
+func NotReached(err error, res *Response) bool {
 	if res.RecvBytes > 0 || err == nil {
 		return false
 	}

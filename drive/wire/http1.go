@@ -1,4 +1,4 @@
-package drive
+package wire
 
 import (
 	"bytes"
@@ -17,8 +17,8 @@ import (
 	"github.com/gqlbench/gqlbench/measure"
 )
 
-// HTTPOptions configure an HTTP transport.
-type HTTPOptions struct {
+// Options configure an HTTP transport.
+type Options struct {
 	Timeout          time.Duration // per request (and connect); a request may be cut up to 1 % (≤ 10 ms) sooner; 0: none
 	MaxResponseBytes int           // a longer response is an error; 0: DefaultMaxResponseBytes
 	// ResponseBudgetBytes bounds the response buffers of all of a
@@ -59,14 +59,14 @@ type HTTP struct {
 	timeout           time.Duration
 	maxResp           int
 	budget            *budget // response buffers beyond baseBuf, all connections together
-	// dial, when set, makes the connections instead of TCP (tests: an
-	// in-memory pipe in a synctest bubble).
-	dial func(ctx context.Context) (net.Conn, error)
+	// DialFunc, when set, makes the connections instead of TCP (tests: an
+	// in-memory pipe in a synctest bubble, a slow handshake).
+	DialFunc func(ctx context.Context) (net.Conn, error)
 }
 
 // NewHTTP returns a transport to target (http:// or https://) for reqs,
 // each POSTed with Content-Type application/json.
-func NewHTTP(target string, reqs []Request, o HTTPOptions) (*HTTP, error) {
+func NewHTTP(target string, reqs []Request, o Options) (*HTTP, error) {
 	u, err := url.Parse(target)
 	if err != nil {
 		return nil, fmt.Errorf("target %q: %w", target, err)
@@ -183,8 +183,8 @@ func (c *h1conn) dial(ctx context.Context) error {
 	d := net.Dialer{Timeout: c.t.timeout}
 	var nc net.Conn
 	var err error
-	if c.t.dial != nil {
-		nc, err = c.t.dial(ctx)
+	if c.t.DialFunc != nil {
+		nc, err = c.t.DialFunc(ctx)
 	} else {
 		nc, err = d.DialContext(ctx, "tcp", c.t.addr)
 	}
@@ -305,7 +305,7 @@ func (c *h1conn) do(wire []byte, split int, res *Response) error {
 		// queries are read-only, so the retry is safe; a REST write is not
 		// retried, unless nothing of it was sent).
 		if stale && attempt == 0 && res.RecvBytes == 0 && !c.isClosed() &&
-			(errors.Is(err, errIdleClosed) || !c.once && classify(err) == measure.ErrTransport) {
+			(errors.Is(err, errIdleClosed) || !c.once && Classify(err) == measure.ErrTransport) {
 			continue
 		}
 		return err

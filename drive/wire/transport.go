@@ -1,4 +1,4 @@
-package drive
+package wire
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/measure"
 )
 
@@ -53,8 +54,8 @@ type Response struct {
 // ErrClosed is returned by Do on a closed Conn.
 var ErrClosed = errors.New("connection closed by the load generator")
 
-// classify maps a transport error to an outcome.
-func classify(err error) measure.Outcome {
+// Classify maps a transport error to an outcome.
+func Classify(err error) measure.Outcome {
 	var ne net.Error
 	switch {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
@@ -71,3 +72,18 @@ func classify(err error) measure.Outcome {
 type protocolError struct{ msg string }
 
 func (e protocolError) Error() string { return e.msg }
+
+// NewTransport makes a transport of the named client kind.
+func NewTransport(client, target string, reqs []Request, o Options) (Transport, error) {
+	switch {
+	case HasGraphQLPlan(reqs) && client == "net/http":
+		return nil, &exitcode.UsageError{Err: errors.New("tasks in GraphQL steps are carried out by gqlbench's own client: --client net/http does not apply")}
+	case HasGraphQLPlan(reqs):
+		return NewGraphQLPlans(target, reqs, o)
+	}
+	o.Parallel = 0                       // a plan's calls at a time
+	if client == "net/http" || o.HTTP2 { // HTTP/2: net/http's, one connection per client
+		return NewStdHTTP(target, reqs, o)
+	}
+	return NewHTTP(target, reqs, o)
+}
