@@ -13,19 +13,11 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"time"
 )
 
 // DefaultBuffer is the number of events a subscription may have pending
 // (published, not yet taken by its sender) before it is ended as too slow.
 const DefaultBuffer = 256
-
-// Event is one committed write as subscribers see it.
-type Event[T any] struct {
-	Seq       int64     // the Hub's sequence number, from 1, in publication order
-	Committed time.Time // when the write's transaction committed
-	Value     T
-}
 
 // Hub numbers the events of one server: every Topic made on it shares its
 // sequence, so seq orders the server's events of all kinds.
@@ -34,7 +26,8 @@ type Hub struct {
 	seq int64
 }
 
-// Topic is a stream of events of one kind, of values T.
+// Topic is a stream of events of one kind, of values T: one value per
+// event, shared by every subscriber (read-only once published).
 type Topic[T any] struct {
 	hub    *Hub
 	buffer int
@@ -52,7 +45,7 @@ func NewTopic[T any](h *Hub, buffer int) *Topic[T] {
 
 // Subscription receives the events of a topic that its filter accepts.
 type Subscription[T any] struct {
-	c      chan Event[T]
+	c      chan T
 	accept func(T) bool
 	slow   func(error) // called, under the hub's lock, before C is closed as too slow
 	err    error
@@ -60,7 +53,7 @@ type Subscription[T any] struct {
 
 // C delivers the events; it is closed when the subscription ends: its
 // context ended, or it was too slow (Err then says so).
-func (s *Subscription[T]) C() <-chan Event[T] { return s.c }
+func (s *Subscription[T]) C() <-chan T { return s.c }
 
 // Err is ErrSlow after C was closed because the subscriber fell behind;
 // nil otherwise. Read it only after C is closed.
@@ -77,7 +70,7 @@ func (e *ErrSlow) Error() string {
 // ends. slow, when not nil, is told the error before C is closed because the
 // subscriber fell behind; it must not block or call back into the topic.
 func (t *Topic[T]) Subscribe(ctx context.Context, accept func(T) bool, slow func(error)) *Subscription[T] {
-	s := &Subscription[T]{c: make(chan Event[T], t.buffer), accept: accept, slow: slow}
+	s := &Subscription[T]{c: make(chan T, t.buffer), accept: accept, slow: slow}
 	t.hub.mu.Lock()
 	t.subs[s] = struct{}{}
 	t.hub.mu.Unlock()
@@ -113,23 +106,24 @@ func (t *Topic[T]) Len() int {
 	return len(t.subs)
 }
 
-// Publish numbers v's event and hands it to every subscription that accepts
-// it, without waiting: a subscription whose buffer is full is ended with
-// ErrSlow. It returns the event's seq.
-func (t *Topic[T]) Publish(committed time.Time, v T) int64 {
+// Publish numbers an event, makes its value with make (given the event's
+// seq, under the hub's lock, so values are made in seq order) and hands it
+// to every subscription that accepts it, without waiting: a subscription
+// whose buffer is full is ended with ErrSlow. It returns the value.
+func (t *Topic[T]) Publish(make func(seq int64) T) T {
 	t.hub.mu.Lock()
 	defer t.hub.mu.Unlock()
 	t.hub.seq++
-	e := Event[T]{Seq: t.hub.seq, Committed: committed, Value: v}
+	v := make(t.hub.seq)
 	for s := range t.subs {
 		if s.accept != nil && !s.accept(v) {
 			continue
 		}
 		select {
-		case s.c <- e:
+		case s.c <- v:
 		default:
 			t.removeLocked(s, &ErrSlow{Buffer: t.buffer})
 		}
 	}
-	return e.Seq
+	return v
 }

@@ -3,38 +3,41 @@ package events
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
-	"time"
 )
 
 // TestFanOutAndFilter: every subscription gets the events its filter
 // accepts, in publication order, with the hub's seq across topics.
 func TestFanOutAndFilter(t *testing.T) {
 	h := &Hub{}
-	a, b := NewTopic[int](h, 8), NewTopic[string](h, 8)
+	type ev struct {
+		seq int64
+		v   int
+	}
+	a, b := NewTopic[ev](h, 8), NewTopic[string](h, 8)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	all := a.Subscribe(ctx, nil, nil)
-	even := a.Subscribe(ctx, func(v int) bool { return v%2 == 0 }, nil)
+	even := a.Subscribe(ctx, func(e ev) bool { return e.v%2 == 0 }, nil)
 	strs := b.Subscribe(ctx, nil, nil)
-	now := time.Now()
 	for i := 1; i <= 4; i++ {
-		a.Publish(now, i)
+		a.Publish(func(seq int64) ev { return ev{seq, i} })
 	}
-	if seq := b.Publish(now, "x"); seq != 5 {
-		t.Errorf("seq of the fifth event = %d", seq)
+	if v := b.Publish(func(seq int64) string { return fmt.Sprint("x", seq) }); v != "x5" {
+		t.Errorf("the fifth event = %s, want x5", v)
 	}
 	for i := 1; i <= 4; i++ {
-		if e := <-all.C(); e.Value != i || e.Seq != int64(i) {
+		if e := <-all.C(); e.v != i || e.seq != int64(i) {
 			t.Errorf("all got %+v, want value and seq %d", e, i)
 		}
 	}
 	for _, want := range []int{2, 4} {
-		if e := <-even.C(); e.Value != want {
-			t.Errorf("even got %d, want %d", e.Value, want)
+		if e := <-even.C(); e.v != want {
+			t.Errorf("even got %d, want %d", e.v, want)
 		}
 	}
-	if e := <-strs.C(); e.Value != "x" || e.Seq != 5 {
+	if e := <-strs.C(); e != "x5" {
 		t.Errorf("strs got %+v", e)
 	}
 	cancel()
@@ -58,7 +61,7 @@ func TestSlowSubscriberEnded(t *testing.T) {
 	fast := top.Subscribe(ctx, nil, nil)
 	got := 0
 	for i := 0; i < 100; i++ {
-		top.Publish(time.Now(), i)
+		top.Publish(func(int64) int { return i })
 		for len(fast.C()) > 0 {
 			<-fast.C()
 			got++

@@ -53,14 +53,14 @@ var InitTimeout = 5 * time.Second
 // subscriptions read there.
 type feeds struct {
 	hub           events.Hub
-	publications  *events.Topic[*source.Publication]
-	undergraduate *events.Topic[*source.UndergraduateStudent]
+	publications  *events.Topic[*PublicationEvent]
+	undergraduate *events.Topic[*UndergraduateStudentEvent]
 }
 
 func newFeeds() *feeds {
 	f := &feeds{}
-	f.publications = events.NewTopic[*source.Publication](&f.hub, 0)
-	f.undergraduate = events.NewTopic[*source.UndergraduateStudent](&f.hub, 0)
+	f.publications = events.NewTopic[*PublicationEvent](&f.hub, 0)
+	f.undergraduate = events.NewTopic[*UndergraduateStudentEvent](&f.hub, 0)
 	return f
 }
 
@@ -108,20 +108,21 @@ func begin(ctx context.Context) (*feeds, func(error), error) {
 
 var errReadOnlySubscriptions = &argError{"this server has no subscriptions"}
 
+// The subscriptions' channels are their events.Subscription's own: one
+// value per event, shared by every subscriber, and no goroutine of ours
+// between the publisher and gqlgen's sender.
+
 func (subscriptionResolver) PublicationAdded(ctx context.Context, mainAuthor *int64) (<-chan *PublicationEvent, error) {
 	f, slow, err := begin(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var accept func(*source.Publication) bool
+	var accept func(*PublicationEvent) bool
 	if mainAuthor != nil {
 		a := *mainAuthor
-		accept = func(p *source.Publication) bool { return p.MainAuthor == a }
+		accept = func(e *PublicationEvent) bool { return e.Publication.MainAuthor == a }
 	}
-	s := f.publications.Subscribe(ctx, accept, slow)
-	return relay(ctx, s, func(e events.Event[*source.Publication]) *PublicationEvent {
-		return &PublicationEvent{Seq: e.Seq, CommittedAt: committedAt(e.Committed), Publication: e.Value}
-	}), nil
+	return f.publications.Subscribe(ctx, accept, slow).C(), nil
 }
 
 func (subscriptionResolver) UndergraduateStudentAdded(ctx context.Context, advisor *int64) (<-chan *UndergraduateStudentEvent, error) {
@@ -129,45 +130,33 @@ func (subscriptionResolver) UndergraduateStudentAdded(ctx context.Context, advis
 	if err != nil {
 		return nil, err
 	}
-	var accept func(*source.UndergraduateStudent) bool
+	var accept func(*UndergraduateStudentEvent) bool
 	if advisor != nil {
 		a := *advisor
-		accept = func(s *source.UndergraduateStudent) bool { return s.Advisor != nil && *s.Advisor == a }
-	}
-	s := f.undergraduate.Subscribe(ctx, accept, slow)
-	return relay(ctx, s, func(e events.Event[*source.UndergraduateStudent]) *UndergraduateStudentEvent {
-		return &UndergraduateStudentEvent{Seq: e.Seq, CommittedAt: committedAt(e.Committed), UndergraduateStudent: e.Value}
-	}), nil
-}
-
-// relay turns a subscription's events into the values gqlgen sends, one
-// goroutine per subscription, ending when the subscription does.
-func relay[T, U any](ctx context.Context, s *events.Subscription[T], conv func(events.Event[T]) U) <-chan U {
-	out := make(chan U)
-	go func() {
-		defer close(out)
-		for e := range s.C() {
-			select {
-			case out <- conv(e):
-			case <-ctx.Done():
-				return
-			}
+		accept = func(e *UndergraduateStudentEvent) bool {
+			return e.UndergraduateStudent.Advisor != nil && *e.UndergraduateStudent.Advisor == a
 		}
-	}()
-	return out
+	}
+	return f.undergraduate.Subscribe(ctx, accept, slow).C(), nil
 }
 
 // publishPublication and publishUndergraduate raise the event of a
 // committed create: called after the write's transaction returned.
 func publishPublication(ctx context.Context, p *source.Publication) {
 	if f := feedsOf(ctx); f != nil && p != nil {
-		f.publications.Publish(time.Now(), p)
+		at := committedAt(time.Now())
+		f.publications.Publish(func(seq int64) *PublicationEvent {
+			return &PublicationEvent{Seq: seq, CommittedAt: at, Publication: p}
+		})
 	}
 }
 
 func publishUndergraduate(ctx context.Context, s *source.UndergraduateStudent) {
 	if f := feedsOf(ctx); f != nil && s != nil {
-		f.undergraduate.Publish(time.Now(), s)
+		at := committedAt(time.Now())
+		f.undergraduate.Publish(func(seq int64) *UndergraduateStudentEvent {
+			return &UndergraduateStudentEvent{Seq: seq, CommittedAt: at, UndergraduateStudent: s}
+		})
 	}
 }
 
