@@ -40,6 +40,10 @@ type Config struct {
 	// never read: they must not slow the others (they are left out of the
 	// counts, and reported).
 	Stalled int
+	// Protocol is TransportWS (""/default) or SSE (GraphQL over
+	// Server-Sent Events, distinct connections mode: one HTTP connection per
+	// subscription; Reconnect does not apply).
+	Protocol string
 	// Workload is what is subscribed and published (nil: Publications).
 	Workload Workload
 	// Dialers bounds the connections being opened at once (0: 64).
@@ -67,8 +71,15 @@ func (c *Config) withDefaults() error {
 		return fmt.Errorf("--publish-rate %v: want more than 0 and at most 100000 mutations per second", c.PublishRate)
 	case c.Duration <= 0:
 		return fmt.Errorf("--duration %v: want more than 0", c.Duration)
+	case c.Protocol != "" && c.Protocol != TransportWS && c.Protocol != SSE:
+		return fmt.Errorf("--protocol %q: want %s or %s", c.Protocol, TransportWS, SSE)
+	case c.Protocol == SSE && c.Reconnect:
+		return errors.New("--reconnect applies to graphql-transport-ws only")
 	case c.Stalled < 0:
 		return fmt.Errorf("stalled subscribers %d: want 0 or more", c.Stalled)
+	}
+	if c.Protocol == "" {
+		c.Protocol = TransportWS
 	}
 	if c.WarmUp <= 0 {
 		c.WarmUp = 30 * time.Second

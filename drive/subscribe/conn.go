@@ -85,6 +85,10 @@ const maxPooled = 64 << 10
 // serve keeps the connection until the run ends: dial, init, subscribe,
 // read; redial after a drop when the run reconnects.
 func (c *conn) serve(ctx context.Context) {
+	if c.r.cfg.Protocol == SSE {
+		c.serveSSE(ctx)
+		return
+	}
 	for attempt := 0; ; attempt++ {
 		ws, err := c.open(ctx)
 		if err != nil {
@@ -160,14 +164,19 @@ func (c *conn) open(ctx context.Context) (*websocket.Conn, error) {
 		}
 	}
 	for k := range c.subs {
-		q, vars, _ := c.r.cfg.Workload.Subscription(c.n, k)
-		p, _ := json.Marshal(map[string]any{"query": q, "variables": vars})
-		if err := c.write(dctx, ws, message{ID: c.ids[k], Type: "subscribe", Payload: p}); err != nil {
+		if err := c.write(dctx, ws, message{ID: c.ids[k], Type: "subscribe", Payload: c.subscribeBody(k)}); err != nil {
 			ws.CloseNow()
 			return nil, err
 		}
 	}
 	return ws, nil
+}
+
+// subscribeBody is subscription k's GraphQL request: {query, variables}.
+func (c *conn) subscribeBody(k int) []byte {
+	q, vars, _ := c.r.cfg.Workload.Subscription(c.n, k)
+	p, _ := json.Marshal(map[string]any{"query": q, "variables": vars})
+	return p
 }
 
 func (c *conn) write(ctx context.Context, ws *websocket.Conn, m message) error {

@@ -33,10 +33,10 @@ type faultServer struct {
 type fconn struct {
 	n    int
 	ws   *websocket.Conn
-	out  chan []byte // the writer's queue: a slow client does not block the publisher
+	out  chan message // the writer's queue: a slow client does not block the publisher
 	subs map[string]fsub
 	sent map[string]int
-	held map[string][]byte // a swapped event, sent after the next one of its subscription
+	held map[string]message // a swapped event, sent after the next one of its subscription
 	gone atomic.Bool
 }
 
@@ -46,6 +46,10 @@ func (f *faultServer) start() *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Upgrade") != "" {
 			f.serveWS(w, r)
+			return
+		}
+		if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			f.serveSSE(w, r)
 			return
 		}
 		var req struct {
@@ -88,7 +92,7 @@ func (f *faultServer) publish(id int64, title, abstract, author string) {
 			p, _ := json.Marshal(map[string]any{"data": map[string]any{"publicationAdded": map[string]any{
 				"seq": f.seq, "committedAt": time.Now().UTC().Format(time.RFC3339Nano),
 				"publication": map[string]any{"id": strconv.FormatInt(id, 10), "title": title, "abstract": abs}}}})
-			m, _ := json.Marshal(message{ID: sid, Type: "next", Payload: p})
+			m := message{ID: sid, Type: "next", Payload: p}
 			switch {
 			case victim && n == f.dropAt:
 			case victim && n == f.swapAt:
@@ -98,7 +102,7 @@ func (f *faultServer) publish(id int64, title, abstract, author string) {
 				if victim && n == f.dupAt {
 					c.out <- m
 				}
-				if h := c.held[sid]; h != nil {
+				if h, ok := c.held[sid]; ok {
 					c.out <- h
 					delete(c.held, sid)
 				}
@@ -118,10 +122,11 @@ func (f *faultServer) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	defer ws.CloseNow()
 	ctx := r.Context()
-	c := &fconn{ws: ws, out: make(chan []byte, 4096), subs: map[string]fsub{}, sent: map[string]int{}, held: map[string][]byte{}}
+	c := &fconn{ws: ws, out: make(chan message, 4096), subs: map[string]fsub{}, sent: map[string]int{}, held: map[string]message{}}
 	go func() { // the writer
 		for m := range c.out {
-			if ws.Write(ctx, websocket.MessageText, m) != nil {
+			b, _ := json.Marshal(m)
+			if ws.Write(ctx, websocket.MessageText, b) != nil {
 				return
 			}
 		}
@@ -146,15 +151,50 @@ func (f *faultServer) serveWS(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		switch m.Type {
 		case "connection_init":
-			c.out <- []byte(`{"type":"connection_ack"}`)
+			c.out <- message{Type: "connection_ack"}
 		case "subscribe":
 			var p struct{ Variables struct{ Author string } }
 			json.Unmarshal(m.Payload, &p)
 			c.subs[m.ID] = fsub{p.Variables.Author}
 		case "ping":
-			c.out <- []byte(`{"type":"pong"}`)
+			c.out <- message{Type: "pong"}
 		}
 		f.mu.Unlock()
+	}
+}
+
+// serveSSE serves one subscription over GraphQL over SSE (distinct
+// connections mode): its events as "next" events, as serveWS's.
+func (f *faultServer) serveSSE(w http.ResponseWriter, r *http.Request) {
+	var p struct{ Variables struct{ Author string } }
+	json.NewDecoder(r.Body).Decode(&p)
+	c := &fconn{out: make(chan message, 4096), subs: map[string]fsub{"0": {p.Variables.Author}}, sent: map[string]int{}, held: map[string]message{}}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprint(w, ":\n\n")
+	w.(http.Flusher).Flush()
+	f.mu.Lock()
+	c.n = len(f.conns)
+	f.conns = append(f.conns, c)
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		if !c.gone.Swap(true) {
+			close(c.out)
+		}
+		f.mu.Unlock()
+	}()
+	for {
+		select {
+		case m, ok := <-c.out:
+			if !ok {
+				return // hung up on purpose
+			}
+			fmt.Fprintf(w, "event: next\ndata: %s\n\n", m.Payload)
+			w.(http.Flusher).Flush()
+		case <-r.Context().Done():
+			return
+		}
 	}
 }
 

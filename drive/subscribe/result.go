@@ -12,6 +12,7 @@ import (
 // events published after the warm-up), over the subscriptions that read.
 type Result struct {
 	Subscribers, PerSubscriber, Stalled int
+	Protocol                            string
 	PublishRate                         float64
 	Duration                            time.Duration // of the measured publishing
 	WarmUp                              time.Duration // until every subscription had an event
@@ -80,8 +81,8 @@ func (r *Result) Valid() (bool, []string) {
 // Summary is the result for people, a few lines.
 func (r *Result) Summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "subscribe: %d subscribers × %d subscriptions, %g mutations/s for %v (warm-up %v)\n",
-		r.Subscribers, r.PerSubscriber, r.PublishRate, r.Duration, r.WarmUp.Round(time.Millisecond))
+	fmt.Fprintf(&b, "subscribe (%s): %d subscribers × %d subscriptions, %g mutations/s for %v (warm-up %v)\n",
+		r.Protocol, r.Subscribers, r.PerSubscriber, r.PublishRate, r.Duration, r.WarmUp.Round(time.Millisecond))
 	fmt.Fprintf(&b, "  published %d (%d failed, %d late); deliveries %d of %d expected: lost %d, duplicates %d, out of order %d, wrong %d, unexpected %d\n",
 		r.Published, r.PublishErrors, r.PublishLate, r.Delivered, r.Expected, r.Lost, r.Duplicates, r.OutOfOrder, r.Wrong, r.Unexpected)
 	if h := r.Latency; h != nil && h.TotalCount() > 0 {

@@ -71,6 +71,7 @@ type run struct {
 	firstErr error
 
 	shards []shard
+	sse    *http.Client // the event streams' client (SSE)
 }
 
 func (r *run) fail(err error) {
@@ -120,6 +121,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	r := &run{cfg: cfg, dialers: make(chan struct{}, cfg.Dialers), records: make([]record, capacity),
 		allOn: make(chan struct{}), target: int64(cfg.Subscribers * cfg.PerSubscriber)}
 	r.start.Store(-1)
+	if cfg.Protocol == SSE {
+		r.sse = newSSEClient()
+		defer r.sse.CloseIdleConnections()
+	}
 	r.shards = make([]shard, runtime.GOMAXPROCS(0))
 	for i := range r.shards {
 		r.shards[i].h = measure.NewHist()
@@ -157,7 +162,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		wg.Wait()
 		return nil, r.firstErr
 	}
-	res := &Result{Subscribers: cfg.Subscribers, PerSubscriber: cfg.PerSubscriber, Stalled: cfg.Stalled,
+	res := &Result{Subscribers: cfg.Subscribers, PerSubscriber: cfg.PerSubscriber, Stalled: cfg.Stalled, Protocol: cfg.Protocol,
 		PublishRate: cfg.PublishRate, Duration: cfg.Duration, RSSBeforeBytes: rssBefore}
 
 	// Warm up, then measure: one publisher schedule throughout.

@@ -52,6 +52,34 @@ func TestFaultsDetected(t *testing.T) {
 	}
 }
 
+// TestSSE: over GraphQL over SSE the same faults are counted the same way,
+// and a clean server makes a valid run.
+func TestSSE(t *testing.T) {
+	r, err := (&faultServer{}).run(Config{Protocol: SSE})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := r.Valid(); !ok || r.Delivered != r.Expected || r.Protocol != SSE {
+		t.Fatalf("clean over SSE: valid %v %v (%s)\n%s", ok, why, r.FirstError, r.Summary())
+	}
+	// The victim is the first stream opened, perhaps a filtered one (30 of
+	// the 60 events): the faults come early enough for either.
+	r, err = (&faultServer{dropAt: 10, dupAt: 14, swapAt: 18, wrongAt: 22}).run(Config{Protocol: SSE})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lost != 1 || r.Duplicates != 1 || r.OutOfOrder != 1 || r.Wrong != 1 {
+		t.Errorf("over SSE: lost %d, duplicates %d, out of order %d, wrong %d; want 1 each\n%s", r.Lost, r.Duplicates, r.OutOfOrder, r.Wrong, r.Summary())
+	}
+	r, err = (&faultServer{hangUpAt: 20}).run(Config{Protocol: SSE})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Drops != 1 {
+		t.Errorf("over SSE, a stream hung up: drops %d, want 1", r.Drops)
+	}
+}
+
 // TestDropReconnect: a connection the server hangs up is counted as
 // dropped and, with Reconnect, redialled; the events it missed count as
 // lost.

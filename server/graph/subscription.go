@@ -193,7 +193,9 @@ func newStreams(e *Executor) *streams {
 // serve serves r, a subscription request (server.IsStream), with f's
 // events.
 func (s *streams) serve(w http.ResponseWriter, r *http.Request, f *feeds) {
-	r = r.WithContext(context.WithValue(r.Context(), feedsKey{}, f))
+	// gqlgen's own handler starts the operation's trace before its
+	// transports run; CreateOperationContext needs it.
+	r = r.WithContext(graphql.StartOperationTrace(context.WithValue(r.Context(), feedsKey{}, f)))
 	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
 		s.ws.Do(w, r, s.exec)
 		return

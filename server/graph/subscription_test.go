@@ -306,6 +306,38 @@ func TestSlowSubscriberDoesNotStall(t *testing.T) {
 	}
 }
 
+// TestSubscriptionOverSSE: GraphQL over Server-Sent Events (distinct
+// connections mode) delivers the events as "next" events.
+func TestSubscriptionOverSSE(t *testing.T) {
+	x, url := startStreams(t)
+	url = "http" + strings.TrimPrefix(url, "ws")
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"query":"subscription { publicationAdded { seq publication { id } } }"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("status %d, %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	waitSubscribed(t, x, 1)
+	publishPublication(context.WithValue(context.Background(), feedsKey{}, x.feeds), &source.Publication{Nr: 42, MainAuthor: 1})
+	buf := make([]byte, 4096)
+	got := ""
+	for !strings.Contains(got, "\n\n") || !strings.Contains(got, "event: next") {
+		n, err := resp.Body.Read(buf)
+		if err != nil {
+			t.Fatalf("read %q: %v", got, err)
+		}
+		got += string(buf[:n])
+	}
+	if !strings.Contains(got, `data: {"data":{"publicationAdded":{"seq":1,"publication":{"id":"42"}}}}`) {
+		t.Errorf("stream %q", got)
+	}
+}
+
 // TestNoStreamsOnOtherExecutors: a variant without subscriptions answers a
 // websocket upgrade with 501 and a message.
 func TestNoStreamsOnOtherExecutors(t *testing.T) {

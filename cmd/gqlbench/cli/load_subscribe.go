@@ -24,7 +24,7 @@ const subscribeMode = "subscribe"
 const subscribeSynopsis = `load --mode subscribe --target URL [--subscribers N] [--per-subscriber K] [--publish-rate R] [--duration D] [-o run.jsonl]
 
 The subscription load (docs/subscriptions.md): N connections to the server's
-GraphQL endpoint speaking graphql-transport-ws, K subscriptions
+GraphQL endpoint speaking graphql-transport-ws (or graphql-sse), K subscriptions
 (publicationAdded) on each — even ones take every event, odd ones one main
 author's (half) — and a publisher issuing createPublication at R per second
 over HTTP. Every event is checked against the mutation that raised it; its
@@ -67,6 +67,7 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	fs.DurationVar(&cfg.Settle, "settle", 5*time.Second, "the longest wait for the last events after the last mutation")
 	fs.IntVar(&cfg.Publishers, "publishers", 4, "mutations in flight at most")
 	fs.BoolVar(&cfg.Reconnect, "reconnect", false, "redial a dropped connection and subscribe again (its missed events count as lost)")
+	fs.StringVar(&cfg.Protocol, "protocol", subscribe.TransportWS, "graphql-transport-ws (one websocket per subscriber) or graphql-sse (GraphQL over Server-Sent Events, distinct connections mode: one HTTP stream per subscription)")
 	fs.IntVar(&cfg.Stalled, "stalled", 0, "extra connections that subscribe and never read: the server must not let them stall the others")
 	fs.Var(&labels, "label", "a `KEY=VALUE` label for the run file's header (repeatable)")
 	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
@@ -93,7 +94,7 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	hdr := subscribeHeader(fs, env, target, labels)
+	hdr := subscribeHeader(fs, env, target, cfg.Protocol, labels)
 	start := time.Now()
 	res, err := subscribe.Run(ctx, cfg)
 	if err != nil {
@@ -116,7 +117,7 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 }
 
 // subscribeHeader is the run file's header of a subscription run.
-func subscribeHeader(fs *flag.FlagSet, env Env, target string, labels labelFlag) *runfile.Header {
+func subscribeHeader(fs *flag.FlagSet, env Env, target, protocol string, labels labelFlag) *runfile.Header {
 	flags := map[string]string{}
 	fs.VisitAll(func(fl *flag.Flag) { flags[fl.Name] = fl.Value.String() })
 	redactFlagValues(flags)
@@ -128,7 +129,7 @@ func subscribeHeader(fs *flag.FlagSet, env Env, target string, labels labelFlag)
 		Command:   append([]string{"gqlbench"}, redactArgs(env.Args)...), Flags: flags, Labels: labels.m,
 		Target: redactArg(target), Mode: subscribeMode,
 		Queries: runfile.Queries{Path: "(built in: publicationAdded, createPublication)", Templates: []string{"publicationAdded"}},
-		Params:  runfile.Params{Extra: "subscribe: graphql-transport-ws"},
+		Params:  runfile.Params{Extra: "subscribe: " + protocol},
 		Machine: runfile.ThisMachine(), Hist: runfile.StandardHist, Start: time.Now().UTC(),
 	}
 }
@@ -137,7 +138,7 @@ func subscribeHeader(fs *flag.FlagSet, env Env, target string, labels labelFlag)
 func subscribeSummary(r *subscribe.Result, start time.Time) *runfile.Summary {
 	s := &runfile.Subscription{
 		Subscribers: r.Subscribers, PerSubscriber: r.PerSubscriber, Stalled: r.Stalled, PublishRate: r.PublishRate,
-		Protocol: "graphql-transport-ws", WindowNS: int64(r.Duration), WarmUpNS: int64(r.WarmUp),
+		Protocol: r.Protocol, WindowNS: int64(r.Duration), WarmUpNS: int64(r.WarmUp),
 		Published: r.Published, PublishErrors: r.PublishErrors, PublishLate: r.PublishLate,
 		Expected: r.Expected, Delivered: r.Delivered, Lost: r.Lost, Duplicates: r.Duplicates, OutOfOrder: r.OutOfOrder,
 		Wrong: r.Wrong, Unexpected: r.Unexpected, SubscriptionsAffected: r.SubscriptionsAffected,

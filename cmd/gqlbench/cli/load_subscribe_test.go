@@ -36,6 +36,16 @@ func TestLoadSubscribeEndToEnd(t *testing.T) {
 	if s.Expected != s.Published*20+s.Published*20/2 && s.Expected != s.Published*20+(s.Published*20+1)/2 {
 		t.Errorf("expected %d deliveries of %d events", s.Expected, s.Published)
 	}
+	// The same over GraphQL over SSE.
+	sse := filepath.Join(dir, "sse.jsonl")
+	code, _, stderr = run("load", "--mode", "subscribe", "--protocol", "graphql-sse", "--target", url, "--subscribers", "10", "--per-subscriber", "2",
+		"--publish-rate", "20", "--duration", "1s", "-o", sse)
+	if code != exitcode.OK {
+		t.Fatalf("over SSE: exit %d: %s", code, stderr)
+	}
+	if s := readRun(t, sse).Summary.Subscription; s.Protocol != "graphql-sse" || !s.Valid || s.Delivered == 0 || s.Delivered != s.Expected {
+		t.Errorf("over SSE: %+v", s)
+	}
 	for _, format := range []string{"md", "html", "json"} {
 		code, stdout, stderr := run("report", out, "--format", format)
 		if code != exitcode.OK || !strings.Contains(stdout, "ubscriptions") {
@@ -56,6 +66,7 @@ func TestLoadSubscribeBadInput(t *testing.T) {
 		{[]string{"--publish-rate", "-1"}, "--publish-rate"},
 		{[]string{"--target", ""}, "--target is required"},
 		{[]string{"--nope"}, "nope"},
+		{[]string{"--protocol", "graphql-ws"}, "--protocol"},
 	} {
 		args := append([]string{"load", "--mode", "subscribe", "--target", "http://127.0.0.1:1/graphql"}, c.args...)
 		code, _, stderr := run(args...)
