@@ -19,6 +19,8 @@ func subscriptionSection(runs []*Run) (Section, []string, bool) {
 	del := Table{Title: "Deliveries (measured window)", Note: "lost, duplicates, out of order and wrong payloads are counted per subscription; any of them makes the run invalid",
 		Head: []string{"run", "expected", "delivered", "lost", "duplicates", "out of order", "wrong", "unexpected", "subscriptions affected", "drops", "reconnects"}}
 	lat := Table{Title: "Delivery latency", Head: []string{"run", "from", "n", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "generator bytes/subscriber"}}
+	ramp := Table{Title: "Ramp", Note: "each step a whole run at one number of subscribers, until one breaks the SLO or is invalid",
+		Head: []string{"run", "SLO", "subscribers", "valid", "delivered", "p50 ms", "p99 ms", "generator bytes/subscriber", "stopped"}}
 	var invalid []string
 	for _, run := range runs {
 		fs := run.File.Summary
@@ -36,6 +38,17 @@ func subscriptionSection(runs []*Run) (Section, []string, bool) {
 			fmt.Sprintf("%g", s.PublishRate), time.Duration(s.WindowNS).String(), fmt.Sprint(s.Published), valid, why})
 		del.Rows = append(del.Rows, []string{name, fmt.Sprint(s.Expected), fmt.Sprint(s.Delivered), fmt.Sprint(s.Lost), fmt.Sprint(s.Duplicates),
 			fmt.Sprint(s.OutOfOrder), fmt.Sprint(s.Wrong), fmt.Sprint(s.Unexpected), fmt.Sprint(s.SubscriptionsAffected), fmt.Sprint(s.Drops), fmt.Sprint(s.Reconnects)})
+		for i, st := range s.Ramp {
+			stop := ""
+			if i == len(s.Ramp)-1 {
+				stop = s.RampStop
+				if stop == "" {
+					stop = "every step met the SLO"
+				}
+			}
+			ramp.Rows = append(ramp.Rows, []string{name, s.RampSLO, fmt.Sprint(st.Subscribers), yesNo(st.Valid), fmt.Sprint(st.Delivered),
+				msText(st.P50NS), msText(st.P99NS), fmt.Sprint(st.BytesPerSubscriber), stop})
+		}
 		l := s.Latency
 		lat.Rows = append(lat.Rows, []string{name, s.LatencyFrom, fmt.Sprint(l.N), msText(l.P50), msText(l.P90), msText(l.P99), msText(l.P999), msText(l.Max), fmt.Sprint(s.BytesPerSubscriber)})
 	}
@@ -49,6 +62,9 @@ func subscriptionSection(runs []*Run) (Section, []string, bool) {
 		sec.Paras = append(sec.Paras, fmt.Sprintf("INVALID: %d subscription run(s): %s.", len(invalid), strings.Join(invalid, "; ")))
 	}
 	sec.Tables = []Table{load, del, lat}
+	if len(ramp.Rows) > 0 {
+		sec.Tables = append(sec.Tables, ramp)
+	}
 	return sec, invalid, true
 }
 

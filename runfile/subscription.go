@@ -49,4 +49,21 @@ type Subscription struct {
 	Valid      bool     `json:"valid"`
 	Invalid    []string `json:"invalid,omitempty"`
 	FirstError string   `json:"first_error,omitempty"`
+
+	// Ramp lists the steps of a ramp (--ramp), each a whole run at one
+	// number of subscribers, the account above being the last one's;
+	// RampStop says why it stopped ("" when every step met the SLO).
+	Ramp     []SubscriptionStep `json:"ramp,omitempty"`
+	RampSLO  string             `json:"ramp_slo,omitempty"`
+	RampStop string             `json:"ramp_stop,omitempty"`
+}
+
+// SubscriptionStep is one step of a subscription ramp.
+type SubscriptionStep struct {
+	Subscribers        int   `json:"subscribers"`
+	Valid              bool  `json:"valid"`
+	Delivered          int64 `json:"delivered"`
+	P50NS              int64 `json:"p50_ns"`
+	P99NS              int64 `json:"p99_ns"`
+	BytesPerSubscriber int64 `json:"bytes_per_subscriber"`
 }

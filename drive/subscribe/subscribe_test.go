@@ -4,6 +4,9 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gqlbench/gqlbench/measure"
 )
 
 // TestClean: a server that delivers every event once and in order makes a
@@ -149,5 +152,23 @@ func TestImports(t *testing.T) {
 		if !allowed[dep] && !strings.HasPrefix(dep, "github.com/coder/websocket/") {
 			t.Errorf("the subscriber engine depends on %s", dep)
 		}
+	}
+}
+
+// TestRamp: a ramp stops at the first step whose latency breaks the SLO
+// (here an SLO no delivery can meet), and runs every step when none does.
+func TestRamp(t *testing.T) {
+	f := &faultServer{}
+	ts := f.start()
+	defer ts.Close()
+	cfg := Config{URL: ts.URL + "/graphql", PerSubscriber: 2, PublishRate: 200, Duration: time.Minute, Events: 20,
+		Settle: time.Second, Workload: Publications{Tag: "r"}}
+	steps, why, err := Ramp(t.Context(), cfg, []int{1, 2, 3}, measure.SLO{{Percentile: 99, Max: time.Nanosecond}})
+	if err != nil || len(steps) != 1 || !strings.Contains(why, "1 subscribers: ") || !strings.Contains(why, "p99") {
+		t.Errorf("an SLO of 1 ns: %d steps, %q, %v; want 1 step and the SLO named", len(steps), why, err)
+	}
+	steps, why, err = Ramp(t.Context(), cfg, []int{1, 2, 3}, measure.SLO{{Percentile: 99, Max: time.Hour}})
+	if err != nil || len(steps) != 3 || why != "" || steps[2].Subscribers != 3 || steps[2].Result.Subscribers != 3 {
+		t.Errorf("an SLO of 1 h: %d steps, %q, %v; want all 3", len(steps), why, err)
 	}
 }

@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/drive/subscribe"
 	"github.com/gqlbench/gqlbench/exitcode"
+	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -55,6 +57,7 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 		cfg               subscribe.Config
 		labels            labelFlag
 		quiet             bool
+		ramp, slo         string
 	)
 	fs.StringVar(&mode, "mode", subscribeMode, "subscribe")
 	fs.StringVar(&target, "target", "", "the server's GraphQL endpoint `URL` (http://HOST:PORT/graphql); the subscribers connect to its ws:// twin")
@@ -69,6 +72,8 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	fs.BoolVar(&cfg.Reconnect, "reconnect", false, "redial a dropped connection and subscribe again (its missed events count as lost)")
 	fs.StringVar(&cfg.Protocol, "protocol", subscribe.TransportWS, "graphql-transport-ws (one websocket per subscriber) or graphql-sse (GraphQL over Server-Sent Events, distinct connections mode: one HTTP stream per subscription)")
 	fs.IntVar(&cfg.Stalled, "stalled", 0, "extra connections that subscribe and never read: the server must not let them stall the others")
+	fs.StringVar(&ramp, "ramp", "", "ramp the subscribers: `N1,N2,...`, a whole run at each, until one breaks --slo or is invalid (--subscribers is then ignored)")
+	fs.StringVar(&slo, "slo", "p99<50ms", "with --ramp: the delivery latency objectives each step must meet, e.g. p99<50ms")
 	fs.Var(&labels, "label", "a `KEY=VALUE` label for the run file's header (repeatable)")
 	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
 	if err := parse(fs, args); err != nil {
@@ -85,6 +90,21 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	if err := subscribe.Check(cfg); err != nil {
 		return usagef("%v", err)
 	}
+	var steps []int
+	var objectives measure.SLO
+	if ramp != "" {
+		for _, f := range strings.Split(ramp, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 || n > subscribe.MaxSubscribers || len(steps) > 0 && n <= steps[len(steps)-1] {
+				return usagef("--ramp %q: want increasing numbers of subscribers from 1 to %d, e.g. 100,500,1000", ramp, subscribe.MaxSubscribers)
+			}
+			steps = append(steps, n)
+		}
+		var err error
+		if objectives, err = measure.ParseSLO(slo); err != nil {
+			return usagef("--slo: %v", err)
+		}
+	}
 	var w io.Writer = env.Stdout
 	if out != "" && out != "-" {
 		var files closers
@@ -96,11 +116,48 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	}
 	hdr := subscribeHeader(fs, env, target, cfg.Protocol, labels)
 	start := time.Now()
-	res, err := subscribe.Run(ctx, cfg)
-	if err != nil {
+	var res *subscribe.Result
+	var rampSteps []subscribe.Step
+	var stop string
+	var err error
+	if steps != nil {
+		rampSteps, stop, err = subscribe.Ramp(ctx, cfg, steps, objectives)
+		if len(rampSteps) > 0 {
+			res = rampSteps[len(rampSteps)-1].Result
+		}
+		if !quiet {
+			for _, st := range rampSteps {
+				fmt.Fprintf(env.Stderr, "ramp: %d subscribers: p99 %v, valid %v\n", st.Subscribers,
+					time.Duration(st.Result.Latency.ValueAtQuantile(99)).Round(time.Microsecond), isValid(st.Result))
+			}
+		}
+	} else {
+		res, err = subscribe.Run(ctx, cfg)
+	}
+	if res == nil {
 		return fmt.Errorf("load --mode subscribe: %w", err)
 	}
+	if err != nil { // a later ramp step could not be made: the ones made are kept
+		fmt.Fprintf(env.Stderr, "load: %v\n", err)
+		stop = err.Error()
+	}
 	sum := subscribeSummary(res, start)
+	if steps != nil {
+		s := sum.Subscription
+		s.RampSLO, s.RampStop = objectives.String(), stop
+		for _, st := range rampSteps {
+			r := st.Result
+			s.Ramp = append(s.Ramp, runfile.SubscriptionStep{Subscribers: st.Subscribers, Valid: isValid(r), Delivered: r.Delivered,
+				P50NS: r.Latency.ValueAtQuantile(50), P99NS: r.Latency.ValueAtQuantile(99), BytesPerSubscriber: r.BytesPerSubscriber})
+		}
+		if !quiet {
+			if stop == "" {
+				fmt.Fprintf(env.Stderr, "ramp: every step met %s\n", s.RampSLO)
+			} else {
+				fmt.Fprintf(env.Stderr, "ramp: stopped at %s\n", stop)
+			}
+		}
+	}
 	rw := runfile.NewWriter(w)
 	rw.Write(hdr)
 	rw.Write(sum)
@@ -115,6 +172,8 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	}
 	return nil
 }
+
+func isValid(r *subscribe.Result) bool { ok, _ := r.Valid(); return ok }
 
 // subscribeHeader is the run file's header of a subscription run.
 func subscribeHeader(fs *flag.FlagSet, env Env, target, protocol string, labels labelFlag) *runfile.Header {

@@ -81,3 +81,32 @@ func TestLoadSubscribeBadInput(t *testing.T) {
 		t.Errorf("a server without subscriptions: exit %d: %s", code, stderr)
 	}
 }
+
+// TestLoadSubscribeRamp: --ramp runs a step per number of subscribers
+// until one breaks --slo (here one no delivery meets), and the run file
+// and the report hold the steps.
+func TestLoadSubscribeRamp(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "s.db")
+	if code, _, stderr := run("gen", "--sf", "1", "--db", db, "--quiet"); code != exitcode.OK {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	url, _, cancel, _ := startServe(t, "serve", "naive", "--addr", "127.0.0.1:0", "--db", db)
+	defer cancel()
+	out := filepath.Join(dir, "ramp.jsonl")
+	code, _, stderr := run("load", "--mode", "subscribe", "--target", url, "--ramp", "2,4", "--slo", "p99<1ns",
+		"--publish-rate", "20", "--duration", "500ms", "-o", out)
+	if code != exitcode.OK || !strings.Contains(stderr, "ramp: stopped at 2 subscribers") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	s := readRun(t, out).Summary.Subscription
+	if len(s.Ramp) != 1 || s.Ramp[0].Subscribers != 2 || s.RampSLO != "p99<1ns" || !strings.Contains(s.RampStop, "p99") {
+		t.Errorf("ramp %+v, slo %q, stop %q", s.Ramp, s.RampSLO, s.RampStop)
+	}
+	if code, stdout, _ := run("report", out, "--format", "md"); code != exitcode.OK || !strings.Contains(stdout, "### Ramp") {
+		t.Errorf("report: exit %d, no ramp table", code)
+	}
+	if code, _, stderr := run("load", "--mode", "subscribe", "--target", url, "--ramp", "4,2"); code != exitcode.Usage || !strings.Contains(stderr, "--ramp") {
+		t.Errorf("a decreasing ramp: exit %d: %s", code, stderr)
+	}
+}
