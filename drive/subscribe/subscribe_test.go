@@ -172,3 +172,30 @@ func TestRamp(t *testing.T) {
 		t.Errorf("an SLO of 1 h: %d steps, %q, %v; want all 3", len(steps), why, err)
 	}
 }
+
+// TestOps: a user's workload finds the event by its marker, checks the
+// marked variables in the payload, and refuses variables without a marker.
+func TestOps(t *testing.T) {
+	if _, err := NewOps(Ops{MutationVars: map[string]any{"text": "plain"}, Tag: "t1"}); err == nil {
+		t.Error("variables without a marker accepted")
+	}
+	o, err := NewOps(Ops{MutationDoc: "mutation", MutationVars: map[string]any{"book": "3", "text": "gqlbench {{run}} #{{i}}"}, Tag: "t1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := string(o.Mutation(7)); !strings.Contains(m, `"text":"gqlbench t1 #7"`) || !strings.Contains(m, `"book":"3"`) {
+		t.Errorf("mutation %s", m)
+	}
+	ev, err := o.Decode([]byte(`{"data":{"added":{"id":"r9","text":"gqlbench t1 #7"}}}`))
+	if err != nil || ev.Index != 7 || o.Check(7, ev) != nil {
+		t.Errorf("decode: %+v %v; check %v", ev, err, o.Check(7, ev))
+	}
+	if err := o.Check(8, ev); err == nil {
+		t.Error("event 7's payload passes as event 8's")
+	}
+	for _, bad := range []string{`{"errors":[{"message":"boom"}]}`, `{"data":null}`, `{"data":{"added":{"text":"another run #7"}}}`, `not json`} {
+		if _, err := o.Decode([]byte(bad)); err == nil {
+			t.Errorf("%s decoded", bad)
+		}
+	}
+}

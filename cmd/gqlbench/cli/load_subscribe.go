@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/gqlbench/gqlbench/drive/subscribe"
 	"github.com/gqlbench/gqlbench/exitcode"
@@ -58,6 +62,7 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 		labels            labelFlag
 		quiet             bool
 		ramp, slo         string
+		user              userOps
 	)
 	fs.StringVar(&mode, "mode", subscribeMode, "subscribe")
 	fs.StringVar(&target, "target", "", "the server's GraphQL endpoint `URL` (http://HOST:PORT/graphql); the subscribers connect to its ws:// twin")
@@ -74,6 +79,10 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	fs.IntVar(&cfg.Stalled, "stalled", 0, "extra connections that subscribe and never read: the server must not let them stall the others")
 	fs.StringVar(&ramp, "ramp", "", "ramp the subscribers: `N1,N2,...`, a whole run at each, until one breaks --slo or is invalid (--subscribers is then ignored)")
 	fs.StringVar(&slo, "slo", "p99<50ms", "with --ramp: the delivery latency objectives each step must meet, e.g. p99<50ms")
+	fs.StringVar(&user.subscription, "subscription", "", "your own API: a .graphql `FILE` of one subscription operation, sent by every subscription (default: the benchmark's publicationAdded)")
+	fs.StringVar(&user.subscriptionVars, "subscription-vars", "", "--subscription: its variables, a JSON `OBJECT`")
+	fs.StringVar(&user.mutation, "mutation", "", "your own API: a .graphql `FILE` of one mutation operation that raises the subscription's events")
+	fs.StringVar(&user.mutationVars, "mutation-vars", "", `--mutation: its variables, a JSON `+"`OBJECT`"+` whose string values may hold {{i}} (the event's number) and {{run}} (the run's tag); one must mark the event in its payload, e.g. {"text":"gqlbench {{run}} #{{i}}"}`)
 	fs.Var(&labels, "label", "a `KEY=VALUE` label for the run file's header (repeatable)")
 	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
 	if err := parse(fs, args); err != nil {
@@ -86,6 +95,14 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 		return usagef("--target is required: the server's GraphQL endpoint, e.g. http://127.0.0.1:8080/graphql")
 	}
 	cfg.URL = target
+	if user.subscription != "" || user.mutation != "" || user.subscriptionVars != "" || user.mutationVars != "" {
+		w, err := user.workload()
+		if err != nil {
+			return err
+		}
+		cfg.Workload = w
+		cfg.Publishers = 1 // its events carry no seq: order is the publisher's, one mutation at a time
+	}
 	// A bad setting is a usage error, found before any connection.
 	if err := subscribe.Check(cfg); err != nil {
 		return usagef("%v", err)
@@ -173,6 +190,58 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
+// userOps are the flags of a user's own API's subscription load.
+type userOps struct{ subscription, subscriptionVars, mutation, mutationVars string }
+
+// workload reads and checks the user's operations.
+func (u userOps) workload() (*subscribe.Ops, error) {
+	if u.subscription == "" || u.mutation == "" {
+		return nil, usagef("--subscription and --mutation go together: your subscription, and the mutation that raises its events")
+	}
+	sub, err := oneOperation(u.subscription, ast.Subscription)
+	if err != nil {
+		return nil, err
+	}
+	mut, err := oneOperation(u.mutation, ast.Mutation)
+	if err != nil {
+		return nil, err
+	}
+	o := subscribe.Ops{SubscriptionDoc: sub, MutationDoc: mut, Tag: fmt.Sprintf("run%d", time.Now().UnixNano())}
+	for _, v := range []struct {
+		flag, text string
+		into       *map[string]any
+	}{{"--subscription-vars", u.subscriptionVars, &o.SubscriptionVars}, {"--mutation-vars", u.mutationVars, &o.MutationVars}} {
+		if v.text == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(v.text), v.into); err != nil {
+			return nil, usagef("%s: want a JSON object: %v", v.flag, err)
+		}
+	}
+	w, err := subscribe.NewOps(o)
+	if err != nil {
+		return nil, usagef("--mutation-vars: %v", err)
+	}
+	return w, nil
+}
+
+// oneOperation reads a .graphql file that holds one operation of kind
+// want, and returns its text.
+func oneOperation(path string, want ast.Operation) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	doc, gerr := parser.ParseQuery(&ast.Source{Name: path, Input: string(b)})
+	if gerr != nil {
+		return "", usagef("%s: %v", path, gerr)
+	}
+	if len(doc.Operations) != 1 || doc.Operations[0].Operation != want {
+		return "", usagef("%s: want exactly one %s operation", path, want)
+	}
+	return string(b), nil
+}
+
 func isValid(r *subscribe.Result) bool { ok, _ := r.Valid(); return ok }
 
 // subscribeHeader is the run file's header of a subscription run.
@@ -187,10 +256,18 @@ func subscribeHeader(fs *flag.FlagSet, env Env, target, protocol string, labels 
 		Generator: fmt.Sprintf("%s/%d", host, os.Getpid()),
 		Command:   append([]string{"gqlbench"}, redactArgs(env.Args)...), Flags: flags, Labels: labels.m,
 		Target: redactArg(target), Mode: subscribeMode,
-		Queries: runfile.Queries{Path: "(built in: publicationAdded, createPublication)", Templates: []string{"publicationAdded"}},
+		Queries: queriesOf(fs),
 		Params:  runfile.Params{Extra: "subscribe: " + protocol},
 		Machine: runfile.ThisMachine(), Hist: runfile.StandardHist, Start: time.Now().UTC(),
 	}
+}
+
+// queriesOf names the operations of the run in the header.
+func queriesOf(fs *flag.FlagSet) runfile.Queries {
+	if f := fs.Lookup("subscription"); f != nil && f.Value.String() != "" {
+		return runfile.Queries{Path: f.Value.String() + " + " + fs.Lookup("mutation").Value.String(), Templates: []string{"subscription"}}
+	}
+	return runfile.Queries{Path: "(built in: publicationAdded, createPublication)", Templates: []string{"publicationAdded"}}
 }
 
 // subscribeSummary is the run file's summary of a subscription run.
