@@ -159,6 +159,9 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 		stop = err.Error()
 	}
 	sum := subscribeSummary(res, start)
+	if ctx.Err() != nil { // what was measured is kept, marked
+		sum.Status, sum.Reason = "interrupted", "interrupted: "+sum.Reason
+	}
 	if steps != nil {
 		s := sum.Subscription
 		s.RampSLO, s.RampStop = objectives.String(), stop
@@ -183,6 +186,9 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	}
 	if err := rw.Err(); err != nil {
 		return err
+	}
+	if sum.Status == "interrupted" {
+		return errors.New("load --mode subscribe: interrupted (the run file keeps what was measured)")
 	}
 	if sum.Status != "ok" {
 		return exitcode.With(exitcode.Check, errors.New("load --mode subscribe: "+sum.Reason))
