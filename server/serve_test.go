@@ -111,6 +111,33 @@ func TestServeGracefulShutdown(t *testing.T) {
 	logw.wait(t, regexp.MustCompile(`(stopped)`))
 }
 
+// TestServeSlowHeaders: a request whose headers take longer than 10 s to
+// arrive (as they seem to a server too busy to read them) is answered, not
+// reset: the header timeout is a minute.
+func TestServeSlowHeaders(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	logw := newLogLines()
+	go Serve(ctx, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "ok")
+	}), logw)
+	url := logw.wait(t, servingRE)
+	c, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/graphql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "GET /graphql HTTP/1.1\r\nHost: x\r\n")
+	time.Sleep(11 * time.Second) // past the 10 s that reset clients of a busy server
+	io.WriteString(c, "Connection: close\r\n\r\n")
+	c.SetReadDeadline(time.Now().Add(time.Minute)) // a hang, not a timing assertion
+	b, err := io.ReadAll(c)
+	if !strings.HasPrefix(string(b), "HTTP/1.1 200") || !strings.HasSuffix(string(b), "ok") {
+		t.Fatalf("answer %q, %v", b, err)
+	}
+}
+
 // TestServeAddressInUse: a port that is taken is an error, at once.
 func TestServeAddressInUse(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -62,6 +62,8 @@ type Config struct {
 	// BatchWait is how long a DataLoader collects keys before it fetches
 	// (batching variants only); 0: the variant's default.
 	BatchWait time.Duration
+	// Remote is how the remote custom fields are answered (remote.go).
+	Remote Remote
 }
 
 // Variant is a reference server.

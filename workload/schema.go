@@ -14,6 +14,9 @@ var schemaSource string
 //go:embed writes.graphql
 var writesSource string
 
+//go:embed remote.graphql
+var remoteSource string
+
 var schemaOnce = sync.OnceValue(func() *ast.Schema {
 	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSource, BuiltIn: false})
 	if err != nil {
@@ -45,3 +48,22 @@ func WritesSource() string { return writesSource }
 // SchemaWithWrites returns the schema the reference servers serve: the
 // benchmark schema extended by WritesSource, loaded once. Do not modify it.
 func SchemaWithWrites() *ast.Schema { return writesOnce() }
+
+var fullOnce = sync.OnceValue(func() *ast.Schema {
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSource},
+		&ast.Source{Name: "writes.graphql", Input: writesSource}, &ast.Source{Name: "remote.graphql", Input: remoteSource})
+	if err != nil {
+		panic("workload: the embedded schema with its extensions does not load: " + err.Error())
+	}
+	return s
+})
+
+// RemoteSource returns the remote extension of the benchmark schema
+// (remote.graphql): the fields a server answers by calling the remote
+// service (seed 002's @custom fields).
+func RemoteSource() string { return remoteSource }
+
+// FullSchema returns the schema the reference servers serve: the benchmark
+// schema extended by WritesSource and RemoteSource, loaded once. Do not
+// modify it.
+func FullSchema() *ast.Schema { return fullOnce() }

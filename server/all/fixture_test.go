@@ -238,5 +238,6 @@ func TestVariants(t *testing.T) {
 	t.Run("oracle-vs-sql", func(t *testing.T) { testOracleVsSQL(t, f) })
 	t.Run("bad-input", func(t *testing.T) { testBadInput(t, f) })
 	t.Run("rest", func(t *testing.T) { testREST(t, f) })
+	t.Run("remote-fields", func(t *testing.T) { testRemote(t, f) })
 	t.Run("writes", func(t *testing.T) { testWrites(t, f) }) // last: it writes, and resets
 }

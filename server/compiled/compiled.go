@@ -15,6 +15,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/db"
+	"github.com/gqlbench/gqlbench/server/remoteapi"
 	"github.com/gqlbench/gqlbench/server/trace"
 	"github.com/gqlbench/gqlbench/server/write"
 	"github.com/gqlbench/gqlbench/workload"
@@ -49,6 +50,9 @@ type Executor struct {
 	compiles atomic.Int64
 	meta     server.Executor // introspection-only operations (introspection.go)
 	store    *write.Store    // mutations (mutation.go)
+	// remote answers the remote fields (remote.go); nil: remoteErr says why not.
+	remote    *remoteapi.Client
+	remoteErr error
 }
 
 // Open opens the database of c (see db.Open) and returns the executor.
@@ -61,8 +65,10 @@ func Open(ctx context.Context, c server.Config) (*Executor, error) {
 	if maxDepth <= 0 {
 		maxDepth = server.DefaultMaxDepth
 	}
-	return &Executor{db: d, d: dialectOf(d.Loc.Kind()), schema: workload.SchemaWithWrites(), maxDepth: maxDepth, cache: newCache(cacheSize),
-		meta: newMeta(maxDepth), store: write.NewStore(d)}, nil
+	e := &Executor{db: d, d: dialectOf(d.Loc.Kind()), schema: workload.FullSchema(), maxDepth: maxDepth, cache: newCache(cacheSize),
+		meta: newMeta(maxDepth), store: write.NewStore(d)}
+	e.remote, e.remoteErr = remoteOf(c)
+	return e, nil
 }
 
 // Compiles is the number of statements compiled so far: a request whose
@@ -72,9 +78,13 @@ func (e *Executor) Compiles() int64 { return e.compiles.Load() }
 // Ping checks that the database answers.
 func (e *Executor) Ping(ctx context.Context) error { return e.db.Ping(ctx) }
 
-// Close closes the cached statements and the database.
+// Close closes the cached statements, the remote service's client and the
+// database.
 func (e *Executor) Close() error {
 	e.cache.clear()
+	if e.remote != nil {
+		e.remote.Close()
+	}
 	return e.db.Close()
 }
 
@@ -102,7 +112,8 @@ func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Respo
 		resp.Status = server.StatusFor(err)
 		return resp
 	}
-	return &server.Response{Data: data, Errors: warnings}
+	data, remoteErrs := e.resolveRemote(ctx, data)
+	return &server.Response{Data: data, Errors: append(warnings, remoteErrs...)}
 }
 
 // plan finds or compiles the plan of r and computes its arguments, the

@@ -22,6 +22,9 @@ func (c *compiler) field(typ string, r row, g *group) string {
 		c.fail(errIntrospection)
 		return "NULL"
 	}
+	if sql, ok := c.remoteField(r, g); ok { // remote.go
+		return sql
+	}
 	if _, ok := tables[typ]; ok { // the scalar fields that are columns of the same name
 		switch name := g.name(); name {
 		case "id":

@@ -96,7 +96,7 @@ func open(t testing.TB, name, url, driver, dsn string, target store.Target) *bac
 			t.Fatalf("%s: %s: %v", name, q, err)
 		}
 	}
-	e, err := Open(ctx, server.Config{DB: url, Pool: 4})
+	e, err := Open(ctx, server.Config{DB: url, Pool: 4, Remote: server.Remote{URL: remoteService(t, meta.Seed)}})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

@@ -104,7 +104,8 @@ func (e *Executor) mutate(ctx context.Context, p *plan, vars map[string]any) *se
 		b.Write(data)
 	}
 	b.WriteByte('}')
-	return &server.Response{Data: []byte(b.String()), Errors: errs, Status: status}
+	data, remoteErrs := e.resolveRemote(ctx, []byte(b.String()))
+	return &server.Response{Data: data, Errors: append(errs, remoteErrs...), Status: status}
 }
 
 // write runs mutation field f and returns its payload.

@@ -8,7 +8,9 @@
 // and must not be edited; model.go binds the schema's types to the row
 // types of package source, args.go turns GraphQL arguments into the
 // Source's normal forms, resolve_*.go hold the resolvers and executor.go
-// runs requests.
+// runs requests. remote.go answers the remote custom fields (seed 002,
+// workload/remote.graphql) through the remote service's client, one call
+// per object (SINGLE) or one per field with every key (BATCH).
 package graph
 
 //go:generate go tool gqlgen generate --config gqlgen.yml

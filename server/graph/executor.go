@@ -28,8 +28,9 @@ type Executor struct {
 	exec     *executor.Executor
 	factory  source.Factory
 	maxDepth int
-	feeds    *feeds   // the events of this server's writes
-	streams  *streams // its subscription transports
+	remote   remoteConfig // the remote fields (remote.go)
+	feeds    *feeds       // the events of this server's writes
+	streams  *streams     // its subscription transports
 }
 
 var (
@@ -49,7 +50,11 @@ func NewExecutor(f source.Factory, c server.Config) server.Executor {
 	if maxDepth <= 0 {
 		maxDepth = server.DefaultMaxDepth
 	}
-	e := &Executor{exec: x, factory: f, maxDepth: maxDepth, feeds: newFeeds()}
+	rc := newRemote(f, c)
+	if rc.batch {
+		x.Use(remoteBatcher{})
+	}
+	e := &Executor{exec: x, factory: f, maxDepth: maxDepth, remote: rc, feeds: newFeeds()}
 	e.streams = newStreams(e)
 	return e
 }
@@ -90,6 +95,7 @@ func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Respo
 		ctx = context.WithValue(ctx, feedsKey{}, e.feeds)
 	}
 	ctx = withSource(ctx, e.factory.ForRequest(ctx))
+	ctx = withRemote(ctx, e.remote)
 	f := &failure{}
 	ctx = context.WithValue(ctx, failureKey{}, f)
 	handle, ctx := e.exec.DispatchOperation(ctx, op)
@@ -160,8 +166,12 @@ func (e *Executor) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the factory, if it can be closed.
+// Close closes the remote service's client and the factory, if it can be
+// closed.
 func (e *Executor) Close() error {
+	if e.remote.close != nil {
+		e.remote.close()
+	}
 	if c, ok := e.factory.(io.Closer); ok {
 		return c.Close()
 	}
@@ -194,7 +204,8 @@ func (f *failure) get() error {
 // presentError is gqlgen's default presentation, recording failures.
 func presentError(ctx context.Context, err error) *gqlerror.Error {
 	var ae *argError
-	if !errors.As(err, &ae) {
+	var re *remoteError // partial data: the server did its part
+	if !errors.As(err, &ae) && !errors.As(err, &re) {
 		if f, ok := ctx.Value(failureKey{}).(*failure); ok {
 			f.set(err)
 		}

@@ -86,6 +86,7 @@ type LecturerResolver interface {
 	TeacherOfGraduateCourses(ctx context.Context, obj *Lecturer) ([]*source.GraduateCourse, error)
 	TeacherOfUndergraduateCourses(ctx context.Context, obj *Lecturer) ([]*source.UndergraduateCourse, error)
 	Publications(ctx context.Context, obj *Lecturer) ([]*source.Publication, error)
+	HIndex(ctx context.Context, obj *Lecturer) (*int64, error)
 }
 type MutationResolver interface {
 	CreatePublication(ctx context.Context, input map[string]any) (*source.Publication, error)
@@ -105,9 +106,11 @@ type ProfessorResolver interface {
 	Publications(ctx context.Context, obj *Professor, order *PublicationSortCriterion) ([]*source.Publication, error)
 	SupervisedUndergraduateStudents(ctx context.Context, obj *Professor) ([]*source.UndergraduateStudent, error)
 	SupervisedGraduateStudents(ctx context.Context, obj *Professor) ([]*source.GraduateStudent, error)
+	HIndex(ctx context.Context, obj *Professor) (*int64, error)
 }
 type PublicationResolver interface {
 	Authors(ctx context.Context, obj *source.Publication) ([]Author, error)
+	CitationCount(ctx context.Context, obj *source.Publication) (*int64, error)
 }
 type QueryResolver interface {
 	Faculty(ctx context.Context, nr int64) (Faculty, error)
@@ -144,6 +147,7 @@ type UniversityResolver interface {
 	UndergraduateDegreeObtainedBystudent(ctx context.Context, obj *source.University, where *GraduateStudentWhereInput, limit *int64, offset *int64) ([]*source.GraduateStudent, error)
 	Departments(ctx context.Context, obj *source.University) ([]*source.Department, error)
 	GraduateStudentConnection(ctx context.Context, obj *source.University) (*GradConnection, error)
+	Ranking(ctx context.Context, obj *source.University) (*int64, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -719,6 +723,41 @@ input UpdateUndergraduateStudentInput {
   advisor: ID
 }
 `, BuiltIn: false},
+	{Name: "../../workload/remote.graphql", Input: `# gqlbench's remote extension of the benchmark schema: fields a server
+# answers by calling another HTTP service, as Dgraph's @custom fields that
+# seed 002 profiled. The service is ` + "`" + `gqlbench serve remote-api` + "`" + ` (package
+# server/remoteapi); each value is a pure function of the object's id and the
+# dataset's seed, so the oracle knows it. A server resolves them one call per
+# object (serve --remote-mode single) or one call per field with every key
+# (--remote-mode batch). A failure or timeout of the service is a field error
+# on that field alone: the rest of the answer stands. docs/remote-fields.md
+# has the whole story. schema.graphql and the 16 templates are unchanged.
+
+extend type Publication {
+  "How often this publication is cited (0–499): answered by the remote service."
+  citationCount: Int
+}
+
+extend type University {
+  "The university's place in a ranking (1–1000): answered by the remote service."
+  ranking: Int
+}
+
+extend interface Faculty {
+  "The faculty member's h-index (0–59): answered by the remote service."
+  hIndex: Int
+}
+
+extend type Professor {
+  "The professor's h-index (0–59): answered by the remote service."
+  hIndex: Int
+}
+
+extend type Lecturer {
+  "The lecturer's h-index (0–59): answered by the remote service."
+  hIndex: Int
+}
+`, BuiltIn: false},
 	{Name: "../../workload/subscriptions.graphql", Input: `# gqlbench's subscription extension of the benchmark schema (issue 25 item 4):
 # the events of the writes of writes.graphql, served by the resolver-based
 # reference servers over the graphql-transport-ws protocol (and GraphQL over
@@ -895,6 +934,8 @@ func (ec *executionContext) childFields_Lecturer(ctx context.Context, field grap
 		return ec.fieldContext_Lecturer_teacherOfUndergraduateCourses(ctx, field)
 	case "publications":
 		return ec.fieldContext_Lecturer_publications(ctx, field)
+	case "hIndex":
+		return ec.fieldContext_Lecturer_hIndex(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Lecturer", field.Name)
 }
@@ -929,6 +970,8 @@ func (ec *executionContext) childFields_Professor(ctx context.Context, field gra
 		return ec.fieldContext_Professor_supervisedUndergraduateStudents(ctx, field)
 	case "supervisedGraduateStudents":
 		return ec.fieldContext_Professor_supervisedGraduateStudents(ctx, field)
+	case "hIndex":
+		return ec.fieldContext_Professor_hIndex(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Professor", field.Name)
 }
@@ -943,6 +986,8 @@ func (ec *executionContext) childFields_Publication(ctx context.Context, field g
 		return ec.fieldContext_Publication_abstract(ctx, field)
 	case "authors":
 		return ec.fieldContext_Publication_authors(ctx, field)
+	case "citationCount":
+		return ec.fieldContext_Publication_citationCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Publication", field.Name)
 }
@@ -1031,6 +1076,8 @@ func (ec *executionContext) childFields_University(ctx context.Context, field gr
 		return ec.fieldContext_University_departments(ctx, field)
 	case "graduateStudentConnection":
 		return ec.fieldContext_University_graduateStudentConnection(ctx, field)
+	case "ranking":
+		return ec.fieldContext_University_ranking(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type University", field.Name)
 }
@@ -2682,6 +2729,29 @@ func (ec *executionContext) fieldContext_Lecturer_publications(_ context.Context
 	return fc, nil
 }
 
+func (ec *executionContext) _Lecturer_hIndex(ctx context.Context, field graphql.CollectedField, obj *Lecturer) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Lecturer_hIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Lecturer().HIndex(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Lecturer_hIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Lecturer", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Mutation_createPublication(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3361,6 +3431,29 @@ func (ec *executionContext) fieldContext_Professor_supervisedGraduateStudents(_ 
 	return fc, nil
 }
 
+func (ec *executionContext) _Professor_hIndex(ctx context.Context, field graphql.CollectedField, obj *Professor) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Professor_hIndex(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Professor().HIndex(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Professor_hIndex(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Professor", field, true, true, errors.New("field of type Int does not have child fields"))
+}
+
 func (ec *executionContext) _Publication_id(ctx context.Context, field graphql.CollectedField, obj *source.Publication) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3460,6 +3553,29 @@ func (ec *executionContext) fieldContext_Publication_authors(_ context.Context, 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Publication_citationCount(ctx context.Context, field graphql.CollectedField, obj *source.Publication) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Publication_citationCount(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Publication().CitationCount(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Publication_citationCount(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Publication", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) _PublicationEvent_seq(ctx context.Context, field graphql.CollectedField, obj *PublicationEvent) (ret graphql.Marshaler) {
@@ -4777,6 +4893,29 @@ func (ec *executionContext) fieldContext_University_graduateStudentConnection(_ 
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _University_ranking(ctx context.Context, field graphql.CollectedField, obj *source.University) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_University_ranking(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.University().Ranking(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int64) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint64(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_University_ranking(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("University", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
@@ -7564,6 +7703,44 @@ func (ec *executionContext) _Lecturer(ctx context.Context, sel ast.SelectionSet,
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "hIndex":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Lecturer_hIndex(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8047,6 +8224,44 @@ func (ec *executionContext) _Professor(ctx context.Context, sel ast.SelectionSet
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "hIndex":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Professor_hIndex(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -8105,6 +8320,44 @@ func (ec *executionContext) _Publication(ctx context.Context, sel ast.SelectionS
 					}
 				}()
 				res = ec._Publication_authors(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "citationCount":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Publication_citationCount(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
@@ -9137,6 +9390,44 @@ func (ec *executionContext) _University(ctx context.Context, sel ast.SelectionSe
 					}
 				}()
 				res = ec._University_graduateStudentConnection(ctx, field, obj)
+				if res == graphql.RequiredNull {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
+			}
+
+			if field.IsDeferred() {
+				deferredFieldSet.AddField(field)
+				fieldIndex := len(deferredFieldSet.Values) - 1
+				deferredFieldSet.Concurrently(fieldIndex, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, deferredFieldSet)
+				})
+
+				for _, deferrable := range field.Deferrables {
+					view, ok := deferLabelToView[deferrable.Label]
+					if !ok {
+						view = deferredFieldSet.NewView()
+						deferLabelToView[deferrable.Label] = view
+					}
+					view.AddIndices(fieldIndex)
+				}
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "ranking":
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._University_ranking(ctx, field, obj)
 				if res == graphql.RequiredNull {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}

@@ -175,7 +175,10 @@ func newStreams(e *Executor) *streams {
 	x := executor.New(NewExecutableSchema(Config{Resolvers: &Resolver{}}))
 	x.SetQueryCache(newDocCache(docCacheSize))
 	x.SetErrorPresenter(presentError)
-	x.Use(freshSource{e.factory})
+	if e.remote.batch {
+		x.Use(remoteBatcher{})
+	}
+	x.Use(freshSource{e.factory, e.remote})
 	limit := int64(64 << 10)
 	s := &streams{exec: x, sse: transport.SSE{KeepAlivePingInterval: PingInterval}}
 	s.ws = transport.Websocket{
@@ -210,8 +213,12 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, f *feeds) {
 }
 
 // freshSource refuses queries and mutations over a stream (they are served
-// over HTTP) and gives every response of a subscription a Source of its own.
-type freshSource struct{ f source.Factory }
+// over HTTP) and gives every response of a subscription a Source and a
+// remote (remote.go) of its own.
+type freshSource struct {
+	f      source.Factory
+	remote remoteConfig
+}
 
 var (
 	_ graphql.HandlerExtension     = freshSource{}
@@ -231,5 +238,5 @@ func (freshSource) InterceptOperation(ctx context.Context, next graphql.Operatio
 }
 
 func (x freshSource) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-	return next(withSource(ctx, x.f.ForRequest(ctx)))
+	return next(withRemote(withSource(ctx, x.f.ForRequest(ctx)), x.remote))
 }

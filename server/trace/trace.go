@@ -12,6 +12,10 @@ import (
 
 // Stats of one request. Safe for concurrent use (resolvers run in parallel).
 type Stats struct {
+	// remote has one span per call to the remote service (remote.go),
+	// guarded by mu.
+	remote []span
+
 	mu    sync.Mutex
 	spans []span // one per statement
 }

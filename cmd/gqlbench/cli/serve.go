@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -57,6 +58,9 @@ type serveArgs struct {
 	timeout         time.Duration
 	maxResp, maxReq int64
 	trace           bool
+	remote          server.Remote // the remote fields (serve_remote.go)
+	remoteClient    string
+	set             map[string]bool // the flags given
 }
 
 // parseServe parses serve's flags and its one VARIANT, and checks their
@@ -64,6 +68,7 @@ type serveArgs struct {
 func parseServe(env Env, args []string) (*serveArgs, error) {
 	var a serveArgs
 	fs := newFlags(env, "serve", serveSynopsis())
+	remoteFlags(fs, &a) // serve_remote.go
 	fs.StringVar(&a.db, "db", "", "database: postgres://USER:PASS@HOST:PORT/DB, a keyword/value DSN or sqlite:PATH (for the variants that need one; default $"+server.DBEnv+", which keeps a password out of the process list)")
 	fs.StringVar(&a.addr, "addr", "127.0.0.1:4000", "listen address HOST:PORT; port 0 picks a free one (logged); a non-loopback host exposes the server to the network")
 	fs.IntVar(&a.pool, "pool", 10, "maximum database connections")
@@ -78,6 +83,8 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	if err := parse(fs, flags); err != nil {
 		return nil, err
 	}
+	a.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { a.set[f.Name] = true })
 	a.from = "--db"
 	if a.db == "" && env.Getenv != nil {
 		a.db, a.from = env.Getenv(server.DBEnv), "$"+server.DBEnv
@@ -97,6 +104,9 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 		return nil, usagef("--max-response-bytes and --max-request-bytes must be positive")
 	}
 	a.variantName = pos[0]
+	if err := a.checkRemote(); err != nil {
+		return nil, err
+	}
 	return &a, nil
 }
 
@@ -138,7 +148,10 @@ func (a *serveArgs) variant(env Env) (server.Variant, dbloc.Location, error) {
 // serve starts one of gqlbench's own variants, v, on loc and serves it
 // until ctx ends.
 func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc dbloc.Location) error {
-	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait},
+	if err := a.reachRemote(ctx, env, v); err != nil {
+		return err
+	}
+	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait, Remote: a.remoteConfig(v)},
 		server.HTTPOptions{
 			MaxResponseBytes: a.maxResp,
 			Timeout:          a.timeout,
@@ -211,7 +224,7 @@ func serveSynopsis() string {
 		}
 		fmt.Fprintf(&b, "  %-*s %s%s\n", width, v.Name, v.Summary, db)
 	}
-	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), rest's API under http://ADDR/rest/\n(docs/rest.md), health at /healthz; Ctrl-C shuts down gracefully, letting in-flight\nrequests finish.")
+	b.WriteString("\nGraphQL is served at http://ADDR/graphql (POST or GET), rest's API under http://ADDR/rest/\n(docs/rest.md), remote-api's under http://ADDR/v1/ (docs/remote-fields.md), health at\n/healthz; Ctrl-C shuts down gracefully, letting in-flight requests finish.")
 	return b.String()
 }
 
