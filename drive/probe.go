@@ -55,6 +55,9 @@ func PreflightWith(ctx context.Context, target string, newTransport func([]wire.
 			return nil, ctx.Err()
 		}
 		if wire.NotReached(err, &res) {
+			if wire.Classify(err) == measure.ErrTimeout { // a connect that outlasted --timeout
+				return nil, fmt.Errorf("cannot reach the target %s: no connection within the timeout (--timeout)", target)
+			}
 			return nil, fmt.Errorf("cannot reach the target %s: %w", target, err)
 		}
 		return nil, fmt.Errorf("the target %s did not answer a GraphQL request: %s", target, wire.Reason(err, wire.Classify(err), 0))

@@ -92,6 +92,9 @@ var schemaExtra = map[string]obj{
 	"Interval.index":           {{"minimum", 0}},
 	"Interval.step":            {{"minimum", 0}},
 	"Header.format":            {{"const", Format}},
+	"EngineHeader.format":      {{"const", EngineFormat}},
+	"EngineSample.n":           {{"minimum", 1}},
+	"EngineSample.ns":          {{"minimum", 0}},
 	"TemplateInterval.qet":     {{"contentEncoding", "base64"}},
 	"TemplateInterval.qrt":     {{"contentEncoding", "base64"}},
 	"TemplateInterval.latency": {{"contentEncoding", "base64"}},
@@ -112,6 +115,15 @@ var optional = map[string]bool{
 
 // lineSchema makes the JSON Schema of one line of a run file.
 func lineSchema() ([]byte, error) {
+	return schemaFor(lineKinds, schemaID, "One line of a gqlbench run file ("+Format+")",
+		"A run file is JSON lines, one object a line, its kind named by \"type\": a header first, then intervals, steps (capacity) and queries (sequential), and a summary last (absent from a file cut short). docs/runfile.md documents every field. Fields not listed are allowed: a newer gqlbench's optional fields, which readers ignore. Generated from package runfile's line types (go test ./runfile -run TestSchemaFresh -update).")
+}
+
+// schemaFor makes the JSON Schema of one line of a file of the line kinds.
+func schemaFor(lineKinds []struct {
+	name string
+	v    any
+}, id, title, description string) ([]byte, error) {
 	g := &schemaGen{defs: map[string]obj{}, kinds: map[string]string{}}
 	if err := g.loadComments(); err != nil {
 		return nil, err
@@ -133,9 +145,9 @@ func lineSchema() ([]byte, error) {
 	}
 	s := obj{
 		{"$schema", "https://json-schema.org/draft/2020-12/schema"},
-		{"$id", schemaID},
-		{"title", "One line of a gqlbench run file (" + Format + ")"},
-		{"description", "A run file is JSON lines, one object a line, its kind named by \"type\": a header first, then intervals, steps (capacity) and queries (sequential), and a summary last (absent from a file cut short). docs/runfile.md documents every field. Fields not listed are allowed: a newer gqlbench's optional fields, which readers ignore. Generated from package runfile's line types (go test ./runfile -run TestSchemaFresh -update)."},
+		{"$id", id},
+		{"title", title},
+		{"description", description},
 		{"type", "object"},
 		{"required", []string{"type"}},
 		{"properties", obj{{"type", obj{{"enum", kinds}}}}},

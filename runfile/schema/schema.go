@@ -31,19 +31,49 @@ var JSON []byte
 // ID is the schema's $id.
 const ID = "https://github.com/gqlbench/gqlbench/runfile/schema/gqlbench-run-1.schema.json"
 
-var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(JSON))
+var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) { return compile(ID, JSON) })
+
+// EngineJSON is the schema of one line of an engine file (gqlbench bench
+// engine's results), EngineID its $id.
+//
+//go:embed gqlbench-engine-1.schema.json
+var EngineJSON []byte
+
+// EngineID is the engine file schema's $id.
+const EngineID = "https://github.com/gqlbench/gqlbench/runfile/schema/gqlbench-engine-1.schema.json"
+
+var compiledEngine = sync.OnceValues(func() (*jsonschema.Schema, error) { return compile(EngineID, EngineJSON) })
+
+func compile(id string, schema []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil, err
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()  // "start", "end": RFC 3339 date-times
 	c.AssertContent() // the histograms: base64
-	if err := c.AddResource(ID, doc); err != nil {
+	if err := c.AddResource(id, doc); err != nil {
 		return nil, err
 	}
-	return c.Compile(ID)
-})
+	return c.Compile(id)
+}
+
+// CheckEngineFile fails the test unless the engine file at path matches
+// its schema, line by line.
+func CheckEngineFile(tb testing.TB, path string) {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sch, err := compiledEngine()
+	if err != nil {
+		tb.Fatalf("the engine file's schema: %v", err)
+	}
+	if err := validateWith(sch, bytes.NewReader(data)); err != nil {
+		tb.Errorf("%s does not match runfile/schema/gqlbench-engine-1.schema.json: %v", path, err)
+	}
+}
 
 // Validate checks every line of the run file r against the schema (blank
 // lines skipped, as runfile.Read does); the error names the first line
@@ -53,6 +83,11 @@ func Validate(r io.Reader) error {
 	if err != nil {
 		return fmt.Errorf("the run file's schema: %w", err)
 	}
+	return validateWith(sch, r)
+}
+
+// validateWith checks every line of r against sch.
+func validateWith(sch *jsonschema.Schema, r io.Reader) error {
 	br := bufio.NewReader(r)
 	lines := 0
 	for n := 1; ; n++ {

@@ -23,6 +23,9 @@ them: runs are grouped into series by their server label (else variant, else the
 target's host:port) and compared under equal conditions (mode, sf, clients, pool,
 workload). See docs/report.md for every metric, the statistics and the CSV columns.
 A run file named - is read from standard input, once: gqlbench load ... | gqlbench report -.
+Engine files (gqlbench bench engine) render as the engine's table and charts; given
+two or more (or --baseline OLD NEW), each later one is compared with the first,
+benchstat-style: the change of the mean ns/op and Welch's t-test over the samples.
 
 The format comes from --format, else from -o's extension (.html, .md, .csv, .json);
 without -o, Markdown goes to stdout. A one-line-per-template summary goes to stderr.
@@ -54,6 +57,9 @@ func runReport(ctx context.Context, env Env, args []string) error {
 	}
 	f, err := reportFormat(*format, *out)
 	if err != nil {
+		return err
+	}
+	if done, err := reportEngines(env, append(slices.Clone(baseline), files...), *out, f, *title, *failIf, *quiet); done {
 		return err
 	}
 	var thresholds []report.Threshold

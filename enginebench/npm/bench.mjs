@@ -1,0 +1,141 @@
+// gqlbench bench engine's Node side: graphql-js and graphql-jit over the
+// benchmark schema (schema.graphql, written in by gqlbench) and the
+// in-memory dataset, every phase timed on its own.
+//
+//   node bench.mjs PLAN.json DATA.json
+//
+// PLAN.json: {engines: [...], shapes: [{name, query, variables}],
+// samples, warmupMs, sampleMs}. DATA.json: the tables (data.mjs). One JSON
+// line per engine, shape and phase goes to stdout:
+//
+//   {"engine","shape","phase","samples":[{"n","ns"}],"answer"?}
+//
+// or {"engine","shape","phase","error"}; a last line {"done":true}.
+// "answer" (execute phases) is the JSON text of the data the last
+// operation returned; gqlbench checks it against the oracle's answer. Every
+// sample's last answer must equal the first one's, and an operation that
+// returns errors fails its cell.
+import { readFileSync } from 'node:fs';
+
+import { buildSchema, execute, parse, validate } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+
+import { load } from './data.mjs';
+import { attach } from './resolvers.mjs';
+
+const [planPath, dataPath] = process.argv.slice(2);
+if (!planPath || !dataPath) {
+  console.error('usage: node bench.mjs PLAN.json DATA.json');
+  process.exit(2);
+}
+const plan = JSON.parse(readFileSync(planPath, 'utf8'));
+const schema = buildSchema(readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8'));
+attach(schema, load(JSON.parse(readFileSync(dataPath, 'utf8'))));
+
+const now = () => process.hrtime.bigint();
+
+// measure runs op for warm-up, then plan.samples samples of about
+// plan.sampleMs each (at least one operation), and returns the samples
+// and op's last result.
+function measure(op) {
+  let last = op();
+  let n = 1;
+  const warmEnd = now() + BigInt(Math.round(plan.warmupMs * 1e6));
+  const t0 = now();
+  while (now() < warmEnd) {
+    last = op();
+    n++;
+  }
+  const perOp = Number(now() - t0) / n;
+  const target = plan.sampleMs * 1e6;
+  let iters = Math.max(1, Math.round(target / Math.max(perOp, 1)));
+  const samples = [];
+  let first;
+  for (let s = 0; s < plan.samples; s++) {
+    const start = now();
+    for (let i = 0; i < iters; i++) last = op();
+    const ns = Number(now() - start);
+    samples.push({ n: iters, ns });
+    if (typeof last === 'string') {
+      if (first === undefined) first = last;
+      else if (last !== first) throw new Error(`sample ${s + 1} answered differently from the first`);
+    }
+    iters = Math.max(1, Math.round(target / Math.max(ns / iters, 1)));
+  }
+  return { samples, last };
+}
+
+// data is the JSON text of a result's data; errors fail the operation.
+function data(r) {
+  if (r && typeof r.then === 'function') throw new Error('the execution returned a promise: a resolver is not synchronous');
+  if (r.errors && r.errors.length) throw new Error('errors: ' + r.errors.map((e) => e.message).join('; '));
+  return JSON.stringify(r.data);
+}
+
+// phases returns the timed operations of engine for one shape.
+function phases(engine, shape) {
+  const doc = parse(shape.query);
+  const vars = shape.variables ?? {};
+  const defs = doc.definitions.length;
+  const parseOp = () => {
+    const d = parse(shape.query);
+    if (d.definitions.length !== defs) throw new Error('parse: a different document');
+    return d;
+  };
+  const validateOp = () => {
+    const errs = validate(schema, doc);
+    if (errs.length) throw new Error('validate: ' + errs.map((e) => e.message).join('; '));
+    return errs;
+  };
+  switch (engine) {
+    case 'graphql-js':
+      return {
+        parse: parseOp,
+        validate: validateOp,
+        execute: () => data(execute({ schema, document: doc, variableValues: vars, contextValue: {} })),
+      };
+    case 'graphql-jit': {
+      // A cache miss of a graphql-jit server: parse, validate, compile
+      // (as the compiled variant's compile-miss parses and validates too).
+      const compile = () => {
+        const d = parseOp();
+        const errs = validate(schema, d);
+        if (errs.length) throw new Error('validate: ' + errs.map((e) => e.message).join('; '));
+        const c = compileQuery(schema, d);
+        if (!isCompiledQuery(c)) throw new Error('compile: ' + JSON.stringify(c.errors));
+        return c;
+      };
+      const compiled = compile();
+      return {
+        'compile-miss': compile,
+        execute: () => data(compiled.query(undefined, {}, vars)),
+      };
+    }
+  }
+  throw new Error(`unknown engine ${engine}`);
+}
+
+const out = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+
+for (const engine of plan.engines) {
+  for (const shape of plan.shapes) {
+    let ops;
+    try {
+      ops = phases(engine, shape);
+    } catch (e) {
+      out({ engine, shape: shape.name, phase: 'setup', error: e.message });
+      continue;
+    }
+    for (const [phase, op] of Object.entries(ops)) {
+      try {
+        const { samples, last } = measure(op);
+        const line = { engine, shape: shape.name, phase, samples };
+        if (typeof last === 'string') line.answer = last;
+        out(line);
+      } catch (e) {
+        out({ engine, shape: shape.name, phase, error: e.message });
+      }
+    }
+  }
+}
+out({ done: true });
