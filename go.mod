@@ -45,9 +45,14 @@ go 1.26.0
 //	                               asserted), the schema other tools read; a maintained,
 //	                               complete implementation rather than a hand-written one.
 //	                               Pure Go; needs only golang.org/x/text, already here.
+//	github.com/coder/websocket     the subscription load's websocket client (drive/subscribe):
+//	                               already in the module graph (gqlgen's websocket transport,
+//	                               which serves the subscriptions, is built on it), no
+//	                               goroutine per connection, pooled buffers; pure Go.
 require (
 	github.com/99designs/gqlgen v0.17.92
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
+	github.com/coder/websocket v1.8.15
 	github.com/goccy/go-yaml v1.19.2
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/mattn/go-sqlite3 v1.14.53
@@ -66,7 +71,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/agnivade/levenshtein v1.2.1 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
-	github.com/coder/websocket v1.8.15 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
