@@ -49,11 +49,17 @@ go 1.26.0
 //	                               already in the module graph (gqlgen's websocket transport,
 //	                               which serves the subscriptions, is built on it), no
 //	                               goroutine per connection, pooled buffers; pure Go.
+//	github.com/google/pprof        its package profile only (load --profile, measure/profiles):
+//	                               the reader of pprof's gzipped protocol buffers that go tool
+//	                               pprof uses, to read the top functions of the server's CPU
+//	                               and heap profiles and merge CPU windows; the standard
+//	                               library only, and a format better not re-implemented.
 require (
 	github.com/99designs/gqlgen v0.17.92
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
 	github.com/coder/websocket v1.8.15
 	github.com/goccy/go-yaml v1.19.2
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2

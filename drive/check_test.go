@@ -213,6 +213,7 @@ func TestImports(t *testing.T) {
 		module + "internal/outfile":               true, // output files that never replace a device, standard library only
 		module + "dbloc":                          true, // the one redaction of URLs and database locations, standard library only
 		module + "exitcode":                       true, // the exit classes of errors, standard library only
+		module + "measure/layers":                 true, // a server's Server-Timing and Apollo tracing read, standard library only
 		"github.com/HdrHistogram/hdrhistogram-go": true,
 	}
 	deps := strings.Fields(string(out))

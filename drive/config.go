@@ -1,6 +1,7 @@
 package drive
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -71,8 +72,16 @@ type Config struct {
 	// the start and each interval: the intervals carry the differences
 	// (runfile.Interval.DBStatements), the summary statements per request.
 	Statements Counter
-	Cores      int       // CPUs the load generator may use (for its own saturation)
-	Log        io.Writer // one progress line per interval, or nil
+	// Layers reads, from every measured response, where the server said
+	// its time went (a Server-Timing header, or Apollo tracing in the
+	// body) into the summary's layers, per template (package
+	// measure/layers); no response is kept.
+	Layers bool
+	// Profiler, when set, records the server's profiles from the first
+	// measured run to the end of the last, into the summary's profiles.
+	Profiler Profiler
+	Cores    int       // CPUs the load generator may use (for its own saturation)
+	Log      io.Writer // one progress line per interval, or nil
 
 	// lag makes the load generator slow on purpose, for tests: its own
 	// work after each answer (checking, recording) takes this long.
@@ -203,3 +212,12 @@ func (e *AbortError) Error() string { return "run aborted: " + e.Reason }
 type CheckError struct{ Reason string }
 
 func (e *CheckError) Error() string { return "check failed: " + e.Reason }
+
+// Profiler records the server's profiles over the measured runs (load
+// --profile; measure/profiles.Recorder): Start when the first measured
+// run begins, Stop once the last has ended, before the summary is
+// written. Stop without Start returns nil.
+type Profiler interface {
+	Start(ctx context.Context)
+	Stop(ctx context.Context) (*runfile.Profiles, error)
+}

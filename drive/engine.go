@@ -12,6 +12,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/measure/layers"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -56,6 +57,9 @@ type engine struct {
 	// partner of client c is worker c + partnerFrom).
 	partnerFrom int
 	series      *series // --sample-interval's fine samples, or nil
+	// profiling is closed once the profiler has been started, at the first
+	// measured phase.
+	profiling sync.Once
 }
 
 // phase is a run (closed, open), a pass (sequential), a step (capacity) or
@@ -120,6 +124,22 @@ type worker struct {
 	// word, read by the collector.
 	busy     atomic.Int32
 	checking atomic.Int64
+	// layers adds up the server's own account of the worker's measured
+	// responses (Config.Layers), or nil.
+	layers *layers.Acc
+}
+
+// layersReport merges the workers' layers (Config.Layers).
+func (e *engine) layersReport() *layers.Report {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	all := layers.NewAcc(e.names, 0)
+	for _, w := range e.workers {
+		if w != nil && w.layers != nil {
+			all.Merge(w.layers)
+		}
+	}
+	return all.Report()
 }
 
 // worker returns worker c, making it on first use.
@@ -134,6 +154,9 @@ func (e *engine) worker(c int) (*worker, error) {
 	}
 	if e.workers[c] == nil {
 		w := &worker{e: e, id: int32(c), rec: e.coll.NewRecorder()}
+		if e.cfg.Layers {
+			w.layers = layers.NewAcc(e.names, 0)
+		}
 		if e.cfg.Partner != nil && e.partnerFrom > 0 && c >= e.partnerFrom { // the partner of client c − partnerFrom
 			w.side, w.conn = 1, e.cfg.Partner.NewConn()
 		} else {
@@ -236,6 +259,9 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 		s.Status = int16(w.res.Status)
 		s.FirstByte = w.res.FirstByte.Sub(ph.base)
 		s.Outcome, s.Verified = e.checker.Check(i, w.res.Status, w.res.Body, w.sampled())
+		if w.layers != nil && !ph.warmup && !s.Outcome.IsError() {
+			w.layers.Add(int(s.Template), w.res.End.Sub(w.res.Start), w.res.ServerTiming, w.res.Body)
+		}
 		if s.Outcome.IsError() {
 			status := 0
 			if s.Outcome == measure.ErrStatus {
@@ -345,6 +371,9 @@ func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Cont
 	defer cancel(nil)
 	if ph.keep {
 		ph.sum = runfile.NewSummarizer()
+	}
+	if !ph.warmup && e.cfg.Profiler != nil {
+		e.profiling.Do(func() { e.cfg.Profiler.Start(ctx) })
 	}
 	ph.base = time.Now()
 	if e.series != nil {

@@ -73,6 +73,16 @@ func (e *engine) finish(ctx context.Context, runErr error) (*runfile.Summary, er
 		sum.LastError = e.errs.lastError()
 	}
 	sum.Check = e.cfg.Check
+	if e.cfg.Layers {
+		sum.Layers = e.layersReport() // the text summary says when the server sent none
+	}
+	if e.cfg.Profiler != nil {
+		ps, err := e.cfg.Profiler.Stop(context.WithoutCancel(ctx))
+		sum.Profiles = ps
+		if err != nil && e.cfg.Log != nil {
+			fmt.Fprintf(e.cfg.Log, "load: no profiles: %v\n", err)
+		}
+	}
 	sum.APQMisses = e.apqMisses.Load()
 	sum.Connects, sum.ConnectsPerRequest = runfile.ConnectsPerRequest(e.connects.Load(), e.all)
 	if ferr != nil && e.cfg.Log != nil {

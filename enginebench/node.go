@@ -93,10 +93,43 @@ type nodeLine struct {
 // dir holds the files handed to Node (the dataset as JSON, the plan).
 func RunNode(ctx context.Context, in peer.Install, f *Fixture, shapes []Shape, engines []string, s Settings, dir string,
 	stderr io.Writer, emit func(*runfile.EngineResult) error) error {
-	dataPath := filepath.Join(dir, "engine-data.json")
+	dataPath, planPath := filepath.Join(dir, "engine-data.json"), filepath.Join(dir, "engine-plan.json")
 	if err := writeFile(dataPath, f.Data.WriteTables); err != nil {
 		return err
 	}
+	if err := writePlan(planPath, shapes, engines, s); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, in.Node, "bench.mjs", planPath, dataPath)
+	cmd.Dir = in.Dir
+	cmd.Env = append(os.Environ(), "NODE_ENV=production")
+	var errOut strings.Builder
+	cmd.Stderr = io.MultiWriter(&errOut, stderr)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("node: %w", err)
+	}
+	done, err := readNode(out, f, emit)
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return err
+	}
+	if err := cmd.Wait(); err != nil || !done {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("node ended before its last result (%v):\n%s", err, excerpt(errOut.String()))
+	}
+	return nil
+}
+
+// writePlan writes what bench.mjs runs: the engines, the shapes' documents
+// and variables, the samples and their lengths.
+func writePlan(path string, shapes []Shape, engines []string, s Settings) error {
 	type planShape struct {
 		Name      string          `json:"name"`
 		Query     string          `json:"query"`
@@ -112,31 +145,18 @@ func RunNode(ctx context.Context, in peer.Install, f *Fixture, shapes []Shape, e
 	for _, sh := range shapes {
 		plan.Shapes = append(plan.Shapes, planShape{sh.Name, sh.Query, sh.Variables})
 	}
-	planPath := filepath.Join(dir, "engine-plan.json")
-	if err := writeFile(planPath, func(w io.Writer) error { return json.NewEncoder(w).Encode(plan) }); err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, in.Node, "bench.mjs", planPath, dataPath)
-	cmd.Dir = in.Dir
-	cmd.Env = append(os.Environ(), "NODE_ENV=production")
-	var errOut strings.Builder
-	cmd.Stderr = io.MultiWriter(&errOut, stderr)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("node: %w", err)
-	}
-	done := false
+	return writeFile(path, func(w io.Writer) error { return json.NewEncoder(w).Encode(plan) })
+}
+
+// readNode reads bench.mjs's result lines, checks each answer against the
+// oracle and emits the results; done is whether its last line came.
+func readNode(out io.Reader, f *Fixture, emit func(*runfile.EngineResult) error) (done bool, err error) {
 	sc := bufio.NewScanner(out)
 	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	var emitErr error
-	for sc.Scan() && emitErr == nil {
+	for sc.Scan() {
 		var l nodeLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			emitErr = fmt.Errorf("node: a line that is not a result: %.200s", sc.Text())
-			break
+			return done, fmt.Errorf("node: a line that is not a result: %.200s", sc.Text())
 		}
 		if l.Done {
 			done = true
@@ -157,25 +177,14 @@ func RunNode(ctx context.Context, in peer.Install, f *Fixture, shapes []Shape, e
 		default: // parse, validate, compile: bench.mjs checked the document
 			r.Checked = true
 		}
-		emitErr = emit(r)
-	}
-	if emitErr != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		return emitErr
+		if err := emit(r); err != nil {
+			return done, err
+		}
 	}
 	if err := sc.Err(); err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		return fmt.Errorf("node: reading its results: %w", err)
+		return done, fmt.Errorf("node: reading its results: %w", err)
 	}
-	if err := cmd.Wait(); err != nil || !done {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("node ended before its last result (%v):\n%s", err, excerpt(errOut.String()))
-	}
-	return nil
+	return done, nil
 }
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1000 }

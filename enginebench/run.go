@@ -74,34 +74,72 @@ type Outcome struct {
 // and the outcome; a wrong answer becomes that result's Error and is
 // counted in Outcome.Wrong.
 func Run(ctx context.Context, o Options, emit func(line any) error) (*Outcome, error) {
-	log := o.Log
-	if log == nil {
-		log = io.Discard
+	r := &runner{o: o, log: o.Log, out: &Outcome{}}
+	if r.log == nil {
+		r.log = io.Discard
 	}
 	engines, err := pick(o.Engines)
 	if err != nil {
 		return nil, err
 	}
-	f := o.Fixture
-	if f == nil {
-		fmt.Fprintf(log, "engine: generating the dataset (sf=%d, seed %d) into memory and the oracle's answers\n", o.Dataset.Scale, o.Dataset.Seed)
-		if f, err = NewFixture(ctx, o.Dataset); err != nil {
+	if r.f = o.Fixture; r.f == nil {
+		fmt.Fprintf(r.log, "engine: generating the dataset (sf=%d, seed %d) into memory and the oracle's answers\n", o.Dataset.Scale, o.Dataset.Seed)
+		if r.f, err = NewFixture(ctx, o.Dataset); err != nil {
 			return nil, err
 		}
 	}
-	shapes, err := pickShapes(f, o.Shapes)
+	shapes, err := pickShapes(r.f, o.Shapes)
 	if err != nil {
 		return nil, err
 	}
-	h := o.Header
-	h.Dataset = runfile.EngineDataset{Seed: f.Config.Seed, Scale: f.Config.Scale}
-	h.Samples, h.SampleNS, h.WarmupNS = o.Settings.Samples, o.Settings.Sample.Nanoseconds(), o.Settings.Warmup.Nanoseconds()
-	out := &Outcome{}
+	h, err := r.header(ctx, engines)
+	if err != nil {
+		return nil, err
+	}
+	if err := emit(h); err != nil {
+		return nil, err
+	}
+	r.emit = emit
+	for _, e := range engines {
+		if !e.Node {
+			if err := r.runGo(ctx, e, shapes); err != nil {
+				return r.out, err
+			}
+		}
+	}
+	if len(r.nodeRun) > 0 {
+		start := time.Now()
+		if err := RunNode(ctx, r.install, r.f, shapes, r.nodeRun, o.Settings, o.Dir, r.log, r.put); err != nil {
+			return r.out, err
+		}
+		fmt.Fprintf(r.log, "engine: %s: %d shapes in %.1f s\n", strings.Join(r.nodeRun, ", "), len(shapes), time.Since(start).Seconds())
+	}
+	return r.out, nil
+}
+
+// runner is one Run's state: the fixture, the compiled statements checked,
+// the Node install and the engines it can run, the outcome so far.
+type runner struct {
+	o       Options
+	log     io.Writer
+	f       *Fixture
+	st      *Statements
+	install peer.Install
+	nodeRun []string // the Node engines that can run
+	out     *Outcome
+	emit    func(line any) error
+}
+
+// header describes the run and each engine, checking on the way what an
+// engine needs: the compiled statements on SQLite, Node for the Node
+// engines (an engine that cannot run is recorded as skipped, with why).
+func (r *runner) header(ctx context.Context, engines []Engine) (*runfile.EngineHeader, error) {
+	h := r.o.Header
+	h.Dataset = runfile.EngineDataset{Seed: r.f.Config.Seed, Scale: r.f.Config.Scale}
+	h.Samples, h.SampleNS, h.WarmupNS = r.o.Settings.Samples, r.o.Settings.Sample.Nanoseconds(), r.o.Settings.Warmup.Nanoseconds()
 	versions := nodeVersions()
-	var st *Statements
-	var install peer.Install
 	var nodeErr error // why the Node engines cannot run
-	var nodeRun []string
+	var err error
 	for _, e := range engines {
 		info := runfile.EngineInfo{Name: e.Name, Summary: e.Summary}
 		switch {
@@ -109,76 +147,70 @@ func Run(ctx context.Context, o Options, emit func(line any) error) (*Outcome, e
 			info.Version = gqlgenVersion()
 		case e.Name == "compiled":
 			info.Version = "gqlbench " + h.Tool.Version
-			fmt.Fprintln(log, "engine: checking the compiled statements on an SQLite copy of the dataset")
-			if st, err = CheckStatements(ctx, f, o.Dir); err != nil {
+			fmt.Fprintln(r.log, "engine: checking the compiled statements on an SQLite copy of the dataset")
+			if r.st, err = CheckStatements(ctx, r.f, r.o.Dir); err != nil {
 				return nil, err
 			}
 		case e.Node:
 			info.Version = versions[e.Name] + ", Node " + versions["node"]
-			if install.Node == "" && nodeErr == nil {
-				install, nodeErr = peer.Ensure(ctx, NodePackage(), log)
+			if r.install.Node == "" && nodeErr == nil {
+				r.install, nodeErr = peer.Ensure(ctx, NodePackage(), r.log)
 			}
 			if nodeErr != nil {
 				info.Skipped = firstLine(nodeErr.Error())
-				out.Skipped = append(out.Skipped, e.Name+": "+info.Skipped)
+				r.out.Skipped = append(r.out.Skipped, e.Name+": "+info.Skipped)
 			} else {
-				nodeRun = append(nodeRun, e.Name)
+				r.nodeRun = append(r.nodeRun, e.Name)
 			}
 		}
 		h.Engines = append(h.Engines, info)
 	}
-	if err := emit(&h); err != nil {
-		return nil, err
+	return &h, nil
+}
+
+// put emits a result, noting a wrong one.
+func (r *runner) put(res *runfile.EngineResult) error {
+	r.out.Results++
+	if res.Error != "" {
+		r.out.Wrong = append(r.out.Wrong, fmt.Sprintf("%s %s %s: %s", res.Engine, res.Shape, res.Phase, res.Error))
 	}
-	put := func(r *runfile.EngineResult) error {
-		out.Results++
-		if r.Error != "" {
-			out.Wrong = append(out.Wrong, fmt.Sprintf("%s %s %s: %s", r.Engine, r.Shape, r.Phase, r.Error))
+	return r.emit(res)
+}
+
+// runGo measures a Go engine (gqlgen, compiled) on every shape, phase by
+// phase; a shape the engine has no operation for is left out.
+func (r *runner) runGo(ctx context.Context, e Engine, shapes []Shape) error {
+	start := time.Now()
+	for _, s := range shapes {
+		var ops map[string]Op
+		var err error
+		if e.Name == "gqlgen" {
+			ops, err = GqlgenOps(r.f, r.f.Data, s)
+		} else {
+			ops, err = CompiledOps(r.st, s)
 		}
-		return emit(r)
-	}
-	for _, e := range engines {
-		if e.Node {
+		if errors.Is(err, ErrNotApplicable) {
 			continue
 		}
-		start := time.Now()
-		for _, s := range shapes {
-			var ops map[string]Op
-			if e.Name == "gqlgen" {
-				ops, err = GqlgenOps(f, f.Data, s)
+		for _, phase := range e.Phases {
+			res := &runfile.EngineResult{Engine: e.Name, Shape: s.Name, Phase: phase}
+			if err != nil {
+				res.Error = err.Error()
+			} else if samples, merr := Measure(ops[phase], r.o.Settings); merr != nil {
+				res.Error = merr.Error()
 			} else {
-				ops, err = CompiledOps(st, s)
+				res.Samples, res.Checked = samples, true
 			}
-			if errors.Is(err, ErrNotApplicable) {
-				continue
+			if err := r.put(res); err != nil {
+				return err
 			}
-			for _, phase := range e.Phases {
-				r := &runfile.EngineResult{Engine: e.Name, Shape: s.Name, Phase: phase}
-				if err != nil {
-					r.Error = err.Error()
-				} else if r.Samples, err = Measure(ops[phase], o.Settings); err != nil {
-					r.Error, err = err.Error(), nil
-				} else {
-					r.Checked = true
-				}
-				if err := put(r); err != nil {
-					return out, err
-				}
-				if ctx.Err() != nil {
-					return out, ctx.Err()
-				}
+			if ctx.Err() != nil {
+				return ctx.Err()
 			}
 		}
-		fmt.Fprintf(log, "engine: %s: %d shapes in %.1f s\n", e.Name, len(shapes), time.Since(start).Seconds())
 	}
-	if len(nodeRun) > 0 {
-		start := time.Now()
-		if err := RunNode(ctx, install, f, shapes, nodeRun, o.Settings, o.Dir, log, put); err != nil {
-			return out, err
-		}
-		fmt.Fprintf(log, "engine: %s: %d shapes in %.1f s\n", strings.Join(nodeRun, ", "), len(shapes), time.Since(start).Seconds())
-	}
-	return out, nil
+	fmt.Fprintf(r.log, "engine: %s: %d shapes in %.1f s\n", e.Name, len(shapes), time.Since(start).Seconds())
+	return nil
 }
 
 // pick returns the engines named (all when none), in Engines' order.

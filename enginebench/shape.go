@@ -94,10 +94,17 @@ func Shapes(meta *dataset.Meta) ([]Shape, error) {
 	}
 	out = append(out, Shape{Name: "introspection", Group: GroupSeed003, About: "__schema and __type of four types, their fields, arguments and types",
 		Query: introspection})
+	lingbm, err := templateShapes(meta)
+	return append(out, lingbm...), err
+}
+
+// templateShapes is one instance of each LinGBM template.
+func templateShapes(meta *dataset.Meta) ([]Shape, error) {
 	inst, err := workload.Generate(meta, workload.Options{PerTemplate: 1, Seed: 1})
 	if err != nil {
 		return nil, err
 	}
+	var out []Shape
 	for _, in := range inst {
 		vars, err := json.Marshal(in.Variables)
 		if err != nil {

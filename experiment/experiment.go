@@ -39,8 +39,11 @@ type Common struct {
 type Result struct {
 	Runs     []string // the run files, in the order they were written
 	HTML, MD string   // the report files ("" when no report could be made)
-	Wrong    int64    // wrong answers over every run
-	Errors   int64    // failed requests over every run
+	// Extra are the experiment's other report files (report.json,
+	// report.csv), when it writes them.
+	Extra  []string
+	Wrong  int64 // wrong answers over every run
+	Errors int64 // failed requests over every run
 }
 
 // CheckError says that every run completed but some failed a check: wrong
@@ -62,8 +65,11 @@ type session struct {
 	notes   []string
 	// sections are the experiment's own in its report (report.Section).
 	sections []report.Section
-	checks   []string // runs that failed a check
-	fails    []error  // servers that failed, runs that could not complete
+	// formats are the report's formats written besides html and md (json,
+	// csv), as Dir/report.FORMAT.
+	formats []string
+	checks  []string // runs that failed a check
+	fails   []error  // servers that failed, runs that could not complete
 
 	mu      sync.Mutex
 	servers map[*Server]bool // running
@@ -227,8 +233,8 @@ func (s *session) fail(err error) {
 // start is a failure the session records (s.fail), and the experiment goes
 // on with the next one: tryServer then returns no server, and the
 // context's error when interrupted.
-func (s *session) tryServer(ctx context.Context, variant, db string, pool int, tag string) (*Server, error) {
-	srv, err := s.startServer(ctx, variant, db, pool, tag)
+func (s *session) tryServer(ctx context.Context, variant, db string, pool int, tag string, args ...string) (*Server, error) {
+	srv, err := s.startServer(ctx, variant, db, pool, tag, args...)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -240,8 +246,8 @@ func (s *session) tryServer(ctx context.Context, variant, db string, pool int, t
 }
 
 // startServer starts a server and tracks it until stopServer.
-func (s *session) startServer(ctx context.Context, variant, db string, pool int, tag string) (*Server, error) {
-	spec := ServerSpec{Exe: s.Exe, Variant: variant, DB: db, Pool: pool, CPU: s.serverCPU,
+func (s *session) startServer(ctx context.Context, variant, db string, pool int, tag string, args ...string) (*Server, error) {
+	spec := ServerSpec{Exe: s.Exe, Variant: variant, DB: db, Pool: pool, CPU: s.serverCPU, Args: args,
 		LogPath: filepath.Join(s.Dir, "logs", tag+".log")}
 	t := time.Now()
 	srv, err := StartServer(ctx, spec)

@@ -165,6 +165,7 @@ func TestExperimentUsage(t *testing.T) {
 		{"experiment pooling --templates 99", "--templates"},                  // real templates
 		{"experiment pooling --variants null", "canned"},                      // verifiable variants
 		{"experiment pooling --variants postgraphile", "its own schema"},      // the benchmark's schema
+		{"experiment layers --iterations 1", "--iterations"},                  // the first is cold: one is not a table
 	} {
 		code, _, stderr := gqlbench(context.Background(), strings.Fields(c.args)...)
 		if code != exitcode.Usage || !strings.Contains(stderr, c.want) {

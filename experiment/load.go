@@ -15,6 +15,7 @@ import (
 	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure/pgstat"
+	"github.com/gqlbench/gqlbench/measure/profiles"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
 )
@@ -46,6 +47,13 @@ type runSpec struct {
 	// http2 is the APIs spoken to over HTTP/2: "" none, "both", or
 	// drive.APIREST or drive.APIGraphQL only.
 	http2 string
+	// layers reads the server's own account of each response (load
+	// --layers); cold leaves out the sequential warm-up pass, so the first
+	// pass meets the server cold; profile is the server's pprof endpoint,
+	// whose profiles are recorded over the measured passes (load
+	// --profile), beside the run file.
+	layers, cold bool
+	profile      string
 }
 
 // setHTTP2 sets job's HTTP/2 as r says: in a paired run for the side
@@ -124,8 +132,15 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	if err != nil {
 		return err
 	}
-	cfg := drive.Config{Mode: r.mode, Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample,
-		Settings: spec.Settings(drive.Params{Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: 1, Group: r.group})}
+	warmups := 1
+	if r.cold {
+		warmups = 0
+	}
+	cfg := drive.Config{Mode: r.mode, Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Layers: r.layers,
+		Settings: spec.Settings(drive.Params{Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: warmups, Group: r.group})}
+	if r.profile != "" {
+		cfg.Profiler = &profiles.Recorder{Base: r.profile, Dir: filepath.Join(s.Dir, "runs"), Name: r.name}
+	}
 	if spec.Uses("duration") { // intervals no longer than a run
 		cfg.Interval = min(time.Second, r.duration)
 	}

@@ -29,6 +29,13 @@ func (s *session) writeReport() error {
 		}
 		*f.path = path
 	}
+	for _, format := range s.formats {
+		path := filepath.Join(s.Dir, "report."+format)
+		if err := writeFile(path, func(w io.Writer) error { return rep.Write(w, format) }); err != nil {
+			return err
+		}
+		s.res.Extra = append(s.res.Extra, path)
+	}
 	rep.Summary(s.Out)
 	return nil
 }

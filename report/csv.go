@@ -17,6 +17,8 @@ var CSVColumns = []string{
 	"qet_n", "qet_min_ns", "qet_p25_ns", "qet_p50_ns", "qet_p75_ns", "qet_p90_ns", "qet_p99_ns", "qet_max_ns", "qet_mean_ns", "qet_sd_ns",
 	"latency_p50_ns", "latency_p99_ns", "bytes_sent_per_request", "bytes_received_per_request",
 	"db_statements_per_request",
+	"layers_source", "layers_round_trip_ms", "layers_server_total_ms", "layers_database_ms", "layers_graphql_ms",
+	"layers_graphql_pct", "layers_overhead_ms",
 }
 
 func (r *Report) writeCSV(w io.Writer) error {
@@ -30,23 +32,44 @@ func (r *Report) writeCSV(w io.Writer) error {
 	for _, l := range r.Latency {
 		lat[rowID(l.Key, l.Template)] = l
 	}
+	lay := map[string]Layer{}
+	for _, l := range r.Layers {
+		lay[rowID(l.Key, l.Template)] = l
+	}
 	for _, c := range r.Correctness {
 		row := keyCells(c.Key, c.Template, r.flagged(c.Series))
 		row = append(row, itoa(c.Requests), itoa(c.OK), itoa(c.Errors), itoa(c.Wrong), itoa(c.Verified), ftoa(c.Throughput), ftoa(c.Goodput))
 		row = append(row, atpCells(tp, c.Key, c.Template)...)
 		row = append(row, latencyCells(lat, c.Key, c.Template)...)
 		row = append(row, ftoa(c.SentPerRequest), ftoa(c.RecvPerRequest), stmtsCSV(c.Statements))
+		row = append(row, layerCells(lay, c.Key, c.Template)...)
 		cw.Write(row)
 	}
 	for _, t := range r.Workloads {
 		row := keyCells(t.Key, "all", t.Flagged)
 		row = append(row, "", "", "", "", "", "", ftoa(t.Goodput))
 		row = append(row, atpCells(tp, t.Key, "")...)
-		row = append(row, make([]string, 15)...)
+		row = append(row, make([]string, 15+layerColumns)...)
 		cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// layerColumns are the layers' columns, at the end.
+const layerColumns = 7
+
+// layerCells are a row's layers (load --layers), empty without.
+func layerCells(lay map[string]Layer, k Key, template string) []string {
+	l, ok := lay[rowID(k, template)]
+	if !ok {
+		return make([]string, layerColumns)
+	}
+	db := ""
+	if l.DatabaseMS != nil {
+		db = ftoa(*l.DatabaseMS)
+	}
+	return []string{l.Source, ftoa(l.RoundTripMS), ftoa(l.TotalMS), db, ftoa(l.GraphQLMS), ftoa(l.GraphQLPct), ftoa(l.OverheadMS)}
 }
 
 // stmtsCSV is "" when statements were not counted.

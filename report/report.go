@@ -53,6 +53,12 @@ type Report struct {
 	Regressions []Regression  `json:"regressions,omitempty"`
 	Curve       []CurvePoint  `json:"latency_throughput,omitempty"`
 	Sections    []Section     `json:"sections,omitempty"` // the caller's (Options.Sections)
+	// Layers is where the server said the time went (load --layers), and
+	// NoLayers the runs whose server emitted no figures.
+	Layers   []Layer  `json:"layers,omitempty"`
+	NoLayers []string `json:"no_layers,omitempty"`
+	// Profiles are the server's profiles' top functions (load --profile).
+	Profiles []ProfileTop `json:"profiles,omitempty"`
 
 	charts   []plot.Chart
 	points   []*point
@@ -170,6 +176,8 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	r.compare()
 	r.regressions(r.groupPoints(o.Baseline))
 	r.curve()
+	r.layerRows()
+	r.profileRows()
 	r.matrices = r.buildMatrices()
 	r.Headline = r.headline()
 	r.Caveats = r.caveats()

@@ -57,7 +57,7 @@ type Box struct {
 
 // reportIDs are the anchors of the report's own sections.
 var reportIDs = []string{"overview", "throughput", "mixed", "latency", "queries", "scaling", "capacity", "resources",
-	"templates", "correctness", "statistics", "regressions", "reproduction", "headline", "verdict"}
+	"templates", "layers", "profiles", "correctness", "statistics", "regressions", "reproduction", "headline", "verdict"}
 
 // addSections checks the caller's sections and draws their box plots.
 func (r *Report) addSections(in []Section) error {

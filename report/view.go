@@ -26,7 +26,7 @@ func (r *Report) sections() []section {
 	var out []section
 	all := append([]section{r.overview()}, r.added...)
 	all = append(all, r.throughputSection(), r.mixedSection(),
-		r.latencySection(), r.queriesSection(), r.scalingSection(), r.curveSection(), r.resourcesSection(),
+		r.latencySection(), r.queriesSection(), r.layersSection(), r.profilesSection(), r.scalingSection(), r.curveSection(), r.resourcesSection(),
 		r.templateSection(), r.correctnessSection(), r.statisticsSection(), r.regressionSection(), r.reproductionSection())
 	for _, s := range all {
 		if len(s.Paras)+len(s.Alerts)+len(s.Tables)+len(s.Charts)+len(s.Lead)+len(s.Subs)+len(s.Cautions)+len(s.Notes) > 0 || s.Verdict != "" {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/measure/layers"
 )
 
 // Merge merges the run files of load generators that ran in parallel
@@ -316,8 +317,12 @@ func mergeSummary(out *File, files []*File) *Summary {
 	sum.Check = out.Header.Params.Check
 	rank := map[string]int{"ok": 0, "failed": 1, "incomplete": 2, "aborted": 3, "interrupted": 4}
 	var reasons, drivers []string
+	var lays []*layers.Report
 	for i, f := range files {
 		fs := f.Summary
+		if fs != nil {
+			lays = append(lays, fs.Layers)
+		}
 		status, reason := "incomplete", "the file ends before its summary line"
 		if fs != nil {
 			status, reason = fs.Status, fs.Reason
@@ -345,6 +350,7 @@ func mergeSummary(out *File, files []*File) *Summary {
 	}
 	sum.Reason = strings.Join(reasons, "; ")
 	sum.DriverWhy = strings.Join(drivers, "; ")
+	sum.Layers = layers.Merge(lays...) // profiles are each file's own server's: not merged
 	sum.Connects, sum.ConnectsPerRequest = ConnectsPerRequest(sum.Connects, out.Intervals)
 	if sum.SLO != "" && out.Header.ModeTraits().SLOAtEnd {
 		if slo, err := measure.ParseSLO(sum.SLO); err == nil {

@@ -83,6 +83,7 @@ func WriteText(w io.Writer, s *Summary) {
 	if p := s.Paired; p != nil {
 		writePaired(w, p)
 	}
+	writeLayers(w, s)
 	if s.APQMisses > 0 {
 		fmt.Fprintf(w, "  persisted-query misses (the full query sent after the hash): %d\n", s.APQMisses)
 	}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gqlbench/gqlbench/measure/layers"
 )
 
 // Version is the run file's version: what Format ends with. It changes
@@ -433,6 +435,52 @@ type Summary struct {
 	Paired *Paired `json:"paired,omitempty"`
 	// Subscription is a subscription run's account (subscription.go).
 	Subscription *Subscription `json:"subscription,omitempty"`
+	// Layers is where the server said the measured requests' time went
+	// (load --layers): per template, the sums of its Server-Timing or
+	// Apollo tracing figures beside the round trips (package
+	// measure/layers; docs/layers.md).
+	Layers *layers.Report `json:"layers,omitempty"`
+	// Profiles are the server's CPU and heap profiles over the measured
+	// runs (load --profile): the raw files' names, beside the run file,
+	// and their top functions.
+	Profiles *Profiles `json:"profiles,omitempty"`
+}
+
+// Profiles are the server's profiles over the measured runs (load
+// --profile). A profile that could not be had is absent, and Error says
+// why.
+type Profiles struct {
+	CPU   *Profile `json:"cpu,omitempty"`
+	Heap  *Profile `json:"heap,omitempty"`
+	Error string   `json:"error,omitempty"`
+}
+
+// Profile is one profile: its file (pprof's gzipped protocol buffer,
+// for go tool pprof), what its values are, and its top functions by flat
+// and by cumulative value.
+type Profile struct {
+	File string `json:"file"` // beside the run file
+	// Sample is the sample type the top is of (cpu, alloc_space), Unit
+	// its unit (nanoseconds, bytes), Total its sum over the profile.
+	Sample   string        `json:"sample"`
+	Unit     string        `json:"unit"`
+	Total    int64         `json:"total"`
+	Seconds  float64       `json:"seconds"` // the wall time it covers
+	Flat     []ProfileFunc `json:"top_flat"`
+	Cum      []ProfileFunc `json:"top_cum"`
+	Samples  int64         `json:"samples"`
+	Windows  int           `json:"windows,omitempty"` // CPU: the profiles of consecutive windows merged
+	Function int           `json:"functions"`         // distinct functions seen
+}
+
+// ProfileFunc is one function of a profile's top: its own value (flat)
+// and with what it called (cum), as go tool pprof's top.
+type ProfileFunc struct {
+	Function string  `json:"function"`
+	Flat     int64   `json:"flat"`
+	FlatPct  float64 `json:"flat_pct"`
+	Cum      int64   `json:"cum"`
+	CumPct   float64 `json:"cum_pct"`
 }
 
 // Statements is the database's count of statements over the measured

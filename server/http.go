@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -114,11 +115,36 @@ type NonBlocking interface {
 //
 // With Trace, the request's context carries trace.Stats and the response
 // gets extensions.timing = {"total_ns": the time Execute took,
-// "database_ns": the wall time during which at least one of its SQL
-// statements ran (trace.Statement; concurrent statements count once),
+// "parse_ns", "validate_ns": the engine's phases as the executor recorded
+// them (trace.Phases; 0 when it records none, or parsing a cached
+// document), "execute_ns": the rest of Execute, "database_ns": the wall
+// time during which at least one of its SQL statements ran
+// (trace.Statement; concurrent statements count once),
 // "database_sum_ns": the statements' times added up, "graphql_ns":
 // total_ns − database_ns, "sql_statements": their number}: seed 002's
-// per-request breakdown.
+// per-request breakdown. It also gets a Server-Timing header (W3C Server
+// Timing; durations in milliseconds with microsecond precision) with the
+// same split of the whole request's time in the server:
+//
+//	read;dur=     reading and decoding the request body (or query string)
+//	parse;dur=    parsing the document
+//	validate;dur= validating it and coercing the variables
+//	execute;dur=  the rest of Execute
+//	db;dur=       of which the database (database_ns); db-sum;dur= and
+//	              sql;count= are database_sum_ns and sql_statements
+//	remote;dur=   of which the calls to the remote custom fields' service
+//	              (trace.Remote; remote-calls;count=: their number), when
+//	              there were some; part of the GraphQL layer
+//	dispatch;dur= the rest between reading and writing: the timeout's
+//	              set-up, handing the request to the executor's goroutine
+//	              and the answer back, adding up the statements' times
+//	write;dur=    encoding the response, up to its header
+//	total;dur=    from the request's arrival in the handler to the header:
+//	              the phases above, and what lies between their clock
+//	              readings
+//
+// The body is written after the header, so its copy to the socket is not
+// in total: a client counts it in round trip − total, with the network.
 func Handler(e Executor, o HTTPOptions) http.Handler {
 	_, nb := e.(NonBlocking)
 	return &handler{e: e, o: o.withDefaults(), inline: nb}
@@ -137,12 +163,24 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.stream(w, r)
 			return
 		}
+		var arrived time.Time
+		if h.o.Trace {
+			arrived = time.Now()
+		}
 		req, fail := h.read(w, r)
 		if fail != nil {
 			h.write(w, r, fail, nil)
 			return
 		}
+		var read time.Duration
+		if h.o.Trace {
+			read = time.Since(arrived)
+		}
 		resp, t := h.execute(r.Context(), req)
+		if t != nil {
+			t.arrived, t.read = arrived, read
+			t.dispatch = max(time.Since(arrived)-read-time.Duration(t.TotalNS), 0)
+		}
 		h.write(w, r, resp, t)
 	case "/healthz":
 		h.healthz(w, r)
@@ -258,13 +296,30 @@ func isJSON(ct string) bool {
 	return strings.EqualFold(strings.TrimSpace(ct), "application/json")
 }
 
-// timing is extensions.timing (see Handler).
+// timing is extensions.timing (see Handler), and what the Server-Timing
+// header adds: when the request arrived and how long reading it took.
 type timing struct {
 	TotalNS       int64 `json:"total_ns"`
+	ParseNS       int64 `json:"parse_ns"`
+	ValidateNS    int64 `json:"validate_ns"`
+	ExecuteNS     int64 `json:"execute_ns"`
 	DatabaseNS    int64 `json:"database_ns"`     // wall time with a statement running
 	DatabaseSumNS int64 `json:"database_sum_ns"` // the statements' times added up
 	GraphQLNS     int64 `json:"graphql_ns"`
 	SQLStatements int64 `json:"sql_statements"`
+	// RemoteNS and RemoteCalls are the calls to the remote service of the
+	// remote custom fields (trace.Remote): the wall time with one running,
+	// part of the GraphQL layer as in seed 002, and their number; written
+	// only when there were some.
+	RemoteNS    int64 `json:"remote_ns,omitempty"`
+	RemoteCalls int64 `json:"remote_calls,omitempty"`
+
+	arrived time.Time     // the request reached the handler
+	read    time.Duration // reading and decoding it
+	// dispatch is the time between reading the request and encoding the
+	// answer that Execute did not take: the timeout's setup, the hand-off
+	// to the executor's goroutine and back, adding up the statements.
+	dispatch time.Duration
 }
 
 func timingOf(s *trace.Stats, total time.Duration) *timing {
@@ -272,13 +327,86 @@ func timingOf(s *trace.Stats, total time.Duration) *timing {
 		return nil
 	}
 	db := s.DBTime()
+	parse, validate := s.Parse(), s.Validate()
 	return &timing{
 		TotalNS:       int64(total),
+		ParseNS:       int64(parse),
+		ValidateNS:    int64(validate),
+		ExecuteNS:     int64(max(total-parse-validate, 0)),
 		DatabaseNS:    int64(db),
 		DatabaseSumNS: int64(s.DBTimeSum()),
 		GraphQLNS:     int64(max(total-db, 0)), // 0 only if a statement outlived Execute
 		SQLStatements: s.Statements(),
+		RemoteNS:      int64(s.RemoteTime()),
+		RemoteCalls:   s.RemoteCalls(),
 	}
+}
+
+// MarshalJSON encodes t without reflection: it is on every traced
+// response's path.
+func (t *timing) MarshalJSON() ([]byte, error) { return t.appendJSON(make([]byte, 0, 192)), nil }
+
+func (t *timing) appendJSON(b []byte) []byte {
+	for i, f := range [...]struct {
+		k string
+		v int64
+	}{{"total_ns", t.TotalNS}, {"parse_ns", t.ParseNS}, {"validate_ns", t.ValidateNS},
+		{"execute_ns", t.ExecuteNS}, {"database_ns", t.DatabaseNS}, {"database_sum_ns", t.DatabaseSumNS},
+		{"graphql_ns", t.GraphQLNS}, {"sql_statements", t.SQLStatements}, {"remote_ns", t.RemoteNS}, {"remote_calls", t.RemoteCalls}} {
+		if i >= 8 && t.RemoteCalls == 0 {
+			break
+		}
+		if i == 0 {
+			b = append(b, '{', '"')
+		} else {
+			b = append(b, ',', '"')
+		}
+		b = append(b, f.k...)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, f.v, 10)
+	}
+	return append(b, '}')
+}
+
+// serverTiming is the Server-Timing header's value (see Handler), the
+// response having been encoded in write.
+func (t *timing) serverTiming(write, total time.Duration) string {
+	b := make([]byte, 0, 200)
+	metric := func(name string, d time.Duration) {
+		if len(b) > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, name...)
+		b = append(b, ";dur="...)
+		b = appendMillis(b, d)
+	}
+	metric("read", t.read)
+	metric("parse", time.Duration(t.ParseNS))
+	metric("validate", time.Duration(t.ValidateNS))
+	metric("execute", time.Duration(t.ExecuteNS))
+	metric("db", time.Duration(t.DatabaseNS))
+	metric("db-sum", time.Duration(t.DatabaseSumNS))
+	b = append(b, ", sql;count="...)
+	b = strconv.AppendInt(b, t.SQLStatements, 10)
+	if t.RemoteCalls > 0 {
+		metric("remote", time.Duration(t.RemoteNS))
+		b = append(b, ", remote-calls;count="...)
+		b = strconv.AppendInt(b, t.RemoteCalls, 10)
+	}
+	metric("dispatch", t.dispatch)
+	metric("write", write)
+	metric("total", total)
+	return string(b)
+}
+
+// appendMillis appends d in milliseconds with three decimals (µs,
+// rounded), without the float formatting's cost: it is on every traced
+// response's path.
+func appendMillis(b []byte, d time.Duration) []byte {
+	us := (max(d, 0) + 500) / 1000
+	b = strconv.AppendInt(b, int64(us/1000), 10)
+	frac := us % 1000
+	return append(b, '.', byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
 }
 
 type limitKey struct{}

@@ -220,8 +220,8 @@ func (c handlerCase) check(t *testing.T) {
 	if c.header[0] != "" && rec.Header().Get(c.header[0]) != c.header[1] {
 		t.Errorf("%s: %q, want %q", c.header[0], rec.Header().Get(c.header[0]), c.header[1])
 	}
-	if b.Extensions != nil {
-		t.Errorf("extensions without trace: %s", rec.Body)
+	if b.Extensions != nil || rec.Header().Get("Server-Timing") != "" {
+		t.Errorf("extensions or Server-Timing without trace: %s %v", rec.Body, rec.Header())
 	}
 }
 
@@ -312,6 +312,7 @@ func TestTrace(t *testing.T) {
 		shared := &Response{Data: json.RawMessage(`{}`), Extensions: map[string]any{"mine": 1}}
 		exec := fake(func(ctx context.Context, _ *Request) *Response {
 			time.Sleep(2 * time.Millisecond)
+			trace.Phases(ctx, 500*time.Microsecond, time.Millisecond)
 			for range 3 { // one after the other
 				time.Sleep(time.Millisecond)
 				trace.Statement(ctx, time.Millisecond)
@@ -330,8 +331,15 @@ func TestTrace(t *testing.T) {
 			}
 			got.Total, got.DB, got.GraphQL, got.Statements = tm["total_ns"], tm["database_ns"], tm["graphql_ns"], tm["sql_statements"]
 			want := struct{ Total, DB, GraphQL, Statements int64 }{5e6, 3e6, 2e6, 3}
-			if got != want || tm["database_sum_ns"] != 3e6 || len(tm) != 5 {
+			if got != want || tm["database_sum_ns"] != 3e6 || tm["parse_ns"] != 5e5 || tm["validate_ns"] != 1e6 ||
+				tm["execute_ns"] != 35e5 || len(tm) != 8 {
 				t.Errorf("timing %v, want %+v", tm, want)
+			}
+			// The same split in the header, the phases adding up to the
+			// total (virtual time: reading, writing and the hand-offs take none).
+			const header = "read;dur=0.000, parse;dur=0.500, validate;dur=1.000, execute;dur=3.500, db;dur=3.000, db-sum;dur=3.000, sql;count=3, dispatch;dur=0.000, write;dur=0.000, total;dur=5.000"
+			if st := rec.Header().Get("Server-Timing"); st != header {
+				t.Errorf("Server-Timing %q, want %q", st, header)
 			}
 			if string(b.Extensions["mine"]) != "1" {
 				t.Errorf("the executor's own extensions are lost: %s", rec.Body)
@@ -372,7 +380,8 @@ func TestTraceConcurrent(t *testing.T) {
 		_, b := do(t, Handler(exec, HTTPOptions{Trace: true}), post(`{"query":"{x}"}`))
 		var tm map[string]int64
 		json.Unmarshal(b.Extensions["timing"], &tm)
-		want := map[string]int64{"total_ns": 6e9, "database_ns": 4e9, "database_sum_ns": 8e9, "graphql_ns": 2e9, "sql_statements": 5}
+		want := map[string]int64{"total_ns": 6e9, "parse_ns": 0, "validate_ns": 0, "execute_ns": 6e9,
+			"database_ns": 4e9, "database_sum_ns": 8e9, "graphql_ns": 2e9, "sql_statements": 5}
 		if !maps.Equal(tm, want) {
 			t.Errorf("timing %v, want %v", tm, want)
 		}
@@ -480,4 +489,63 @@ func TestVariablesKeepIntegers(t *testing.T) {
 	if w.Code != 400 {
 		t.Errorf("trailing data: status %d", w.Code)
 	}
+}
+
+// TestAppendMillis: milliseconds with three decimals, rounded to the µs.
+func TestAppendMillis(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "0.000", 499: "0.000", 500: "0.001", 1234567: "1.235", 12 * time.Second: "12000.000",
+		-5: "0.000", 999999: "1.000", 45 * time.Microsecond: "0.045"} {
+		if got := string(appendMillis(nil, d)); got != want {
+			t.Errorf("%d ns: %s, want %s", d, got, want)
+		}
+	}
+}
+
+// inlineFake is a NonBlocking executor (as null is): Handler calls it on
+// the request's goroutine.
+type inlineFake struct{ fake }
+
+func (inlineFake) NonBlocking() {}
+
+// TestTraceInline: an executor called inline gets the same header, its
+// phases adding up to the total.
+func TestTraceInline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		exec := inlineFake{fake(func(ctx context.Context, _ *Request) *Response {
+			trace.Phases(ctx, time.Millisecond, time.Millisecond)
+			time.Sleep(3 * time.Millisecond)
+			return &Response{Data: json.RawMessage(`{}`)}
+		})}
+		rec, _ := do(t, Handler(exec, HTTPOptions{Trace: true}), post(`{"query":"{x}"}`))
+		const want = "read;dur=0.000, parse;dur=1.000, validate;dur=1.000, execute;dur=1.000, db;dur=0.000, db-sum;dur=0.000, sql;count=0, dispatch;dur=0.000, write;dur=0.000, total;dur=3.000"
+		if got := rec.Header().Get("Server-Timing"); got != want {
+			t.Errorf("Server-Timing %q, want %q", got, want)
+		}
+	})
+}
+
+// TestTraceRemote: calls to the remote fields' service are in the header
+// and in extensions.timing, within the GraphQL layer.
+func TestTraceRemote(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		exec := fake(func(ctx context.Context, _ *Request) *Response {
+			time.Sleep(time.Millisecond)
+			trace.Statement(ctx, time.Millisecond)
+			for range 2 {
+				time.Sleep(2 * time.Millisecond)
+				trace.Remote(ctx, 2*time.Millisecond)
+			}
+			return &Response{Data: json.RawMessage(`{}`)}
+		})
+		rec, b := do(t, Handler(exec, HTTPOptions{Trace: true}), post(`{"query":"{x}"}`))
+		var tm map[string]int64
+		json.Unmarshal(b.Extensions["timing"], &tm)
+		if tm["remote_ns"] != 4e6 || tm["remote_calls"] != 2 || tm["graphql_ns"] != 4e6 || tm["total_ns"] != 5e6 {
+			t.Errorf("timing %v", tm)
+		}
+		const want = "read;dur=0.000, parse;dur=0.000, validate;dur=0.000, execute;dur=5.000, db;dur=1.000, db-sum;dur=1.000, sql;count=1, remote;dur=4.000, remote-calls;count=2, dispatch;dur=0.000, write;dur=0.000, total;dur=5.000"
+		if got := rec.Header().Get("Server-Timing"); got != want {
+			t.Errorf("Server-Timing %q, want %q", got, want)
+		}
+	})
 }

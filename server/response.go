@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -53,6 +54,10 @@ var (
 // write encodes resp as the answer to r: {"errors", "data", "extensions"},
 // errors first as the GraphQL spec suggests, Data copied as it is.
 func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, t *timing) {
+	var encoding time.Time
+	if t != nil {
+		encoding = time.Now()
+	}
 	modern := prefersGraphQLResponse(r.Header.Get("Accept"))
 	status := resp.Status
 	if status == 0 {
@@ -103,6 +108,10 @@ func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, 
 	}
 	hdr["Content-Type"] = mediaType(modern)
 	hdr["Content-Length"] = []string{strconv.FormatInt(size, 10)}
+	if t != nil {
+		now := time.Now()
+		hdr["Server-Timing"] = []string{t.serverTiming(now.Sub(encoding), now.Sub(t.arrived))}
+	}
 	w.WriteHeader(status)
 	keys := &firstKey
 	for i, p := range parts {
@@ -139,6 +148,9 @@ func (h *handler) writeRaw(w http.ResponseWriter, r *http.Request, status int, b
 func marshalExtensions(ext map[string]any, t *timing) ([]byte, error) {
 	if t == nil {
 		return json.Marshal(ext)
+	}
+	if len(ext) == 0 {
+		return append(t.appendJSON(append(make([]byte, 0, 210), `{"timing":`...)), '}'), nil
 	}
 	m := make(map[string]any, len(ext)+1)
 	for k, v := range ext {

@@ -103,6 +103,10 @@ type Variant struct {
 	// and signalled is the server itself. Open is then not used. The
 	// program keeps the contract of the Go variants (see ProcessConfig).
 	Process func(ctx context.Context, c ProcessConfig) (*Program, error)
+	// Traces says that a Process variant gives an account of each
+	// request's time when asked (ProcessConfig.Trace, serve --trace); the
+	// Go variants always can.
+	Traces bool
 }
 
 // ProcessConfig is what a Process variant is started with. Its program
@@ -117,6 +121,10 @@ type ProcessConfig struct {
 	Variant string
 	Addr    string // HOST:PORT; port 0 picks a free one
 	Log     io.Writer
+	// Trace asks the program for its own account of each request's time
+	// (serve --trace; only for a variant that Traces): the Node servers add
+	// Apollo tracing (GQLBENCH_TRACE=1).
+	Trace bool
 }
 
 // Program is a command to run: Path and its arguments (without argv[0]), in

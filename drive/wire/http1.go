@@ -433,7 +433,8 @@ func (c *h1conn) readResponse(res *Response) error {
 				return err
 			}
 		}
-		status, length, chunked, closing, err := parseHeader(c.buf[start:hdrEnd])
+		res.ServerTiming = res.ServerTiming[:0]
+		status, length, chunked, closing, err := parseHeader(c.buf[start:hdrEnd], &res.ServerTiming)
 		if err != nil {
 			return err
 		}

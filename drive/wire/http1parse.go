@@ -104,8 +104,10 @@ func chunkSize(b []byte) (int, error) {
 // 9112), strictly: the status, the Content-Length (-1 if absent), whether
 // the body is chunked and whether the server closes the connection after
 // it. Every rejection says what was wrong, in a short message that is the
-// same for every response with the same fault.
-func parseHeader(h []byte) (status, length int, chunked, closing bool, err error) {
+// same for every response with the same fault. When timing is not nil,
+// the Server-Timing fields' values are appended to it, joined by ", "
+// (load --layers reads them).
+func parseHeader(h []byte, timing *[]byte) (status, length int, chunked, closing bool, err error) {
 	length = -1
 	eol := bytes.Index(h, crlf2[:2])
 	line := h[:eol]
@@ -133,6 +135,11 @@ func parseHeader(h []byte) (status, length int, chunked, closing bool, err error
 				te = append(te, ',')
 			}
 			te = append(te, value...)
+		case timing != nil && foldEqual(name, "server-timing"):
+			if len(*timing) > 0 {
+				*timing = append(*timing, ", "...)
+			}
+			*timing = append(*timing, value...)
 		case foldEqual(name, "connection"):
 			if foldContains(value, "close") {
 				closing = true

@@ -40,7 +40,7 @@ func TestParseHeaderStrict(t *testing.T) {
 		{head: "HTTP/1.1 200 OK\r\nContent-Length : 5", err: `bad header line "Content-Length : 5"`},
 		{head: "HTTP/1.1 200 OK\r\n folded", err: `bad header line " folded"`},
 	} {
-		status, length, chunked, closing, err := parseHeader([]byte(c.head + "\r\n\r\n"))
+		status, length, chunked, closing, err := parseHeader([]byte(c.head+"\r\n\r\n"), nil)
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
 				t.Errorf("%q: error %v, want %q", c.head, err, c.err)
@@ -49,6 +49,21 @@ func TestParseHeaderStrict(t *testing.T) {
 		}
 		if err != nil || status != c.status || length != c.length || chunked != c.chunked || closing != c.closing {
 			t.Errorf("%q: %d %d %v %v %v, want %d %d %v %v", c.head, status, length, chunked, closing, err, c.status, c.length, c.chunked, c.closing)
+		}
+	}
+}
+
+// TestParseHeaderServerTiming: the Server-Timing fields' values are kept,
+// several lines joined, case aside; none when there is none.
+func TestParseHeaderServerTiming(t *testing.T) {
+	for _, c := range []struct{ head, want string }{
+		{"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nServer-Timing: parse;dur=0.010, total;dur=1.000", "parse;dur=0.010, total;dur=1.000"},
+		{"HTTP/1.1 200 OK\r\nserver-timing: db;dur=2\r\nContent-Length: 0\r\nSERVER-TIMING:  total;dur=3 ", "db;dur=2, total;dur=3"},
+		{"HTTP/1.1 200 OK\r\nContent-Length: 0", ""},
+	} {
+		st := []byte("left over")[:0]
+		if _, _, _, _, err := parseHeader([]byte(c.head+"\r\n\r\n"), &st); err != nil || string(st) != c.want {
+			t.Errorf("%q: %q %v, want %q", c.head, st, err, c.want)
 		}
 	}
 }

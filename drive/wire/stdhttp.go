@@ -162,6 +162,13 @@ func (c *stdConn) do(i int, full bool, res *Response) error {
 	}
 	res.Status = resp.StatusCode
 	res.Body = c.buf
+	res.ServerTiming = res.ServerTiming[:0]
+	for i, v := range resp.Header.Values("Server-Timing") {
+		if i > 0 {
+			res.ServerTiming = append(res.ServerTiming, ", "...)
+		}
+		res.ServerTiming = append(res.ServerTiming, v...)
+	}
 	return nil
 }
 

@@ -49,6 +49,9 @@ type Response struct {
 	Retried   bool      // a persisted query's hash was not known: the full request followed
 	Calls     int       // HTTP calls made: a REST plan's; 0 counts as one
 	Connects  int       // connections made for this request (inside its time)
+	// ServerTiming is the response's Server-Timing header value (several
+	// lines joined by ", "), when it has one; valid until the next Do.
+	ServerTiming []byte
 }
 
 // ErrClosed is returned by Do on a closed Conn.

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/jackc/pgx/v5"
@@ -83,6 +84,28 @@ func (c *Counter) Count(ctx context.Context) (int64, error) {
 	var n int64
 	err := c.conn.QueryRow(ctx, countSQL).Scan(&n)
 	return n, err
+}
+
+// execSQL is countSQL's calls with the statements' execution time added
+// up (total_exec_time, ms; planning is apart, and off by default).
+const execSQL = `SELECT coalesce(sum(calls), 0)::bigint, coalesce(sum(total_exec_time), 0)::float8 FROM pg_stat_statements
+WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND query !~* '^\s*(begin|commit|rollback|start\s+transaction|savepoint|release|end)\M'
+  AND query NOT LIKE '%pg_stat_statements%'`
+
+// Exec is the number of statements counted so far and the time the
+// database spent executing them, as pg_stat_statements sums it
+// (total_exec_time: from the executor's start to its end, in the server;
+// neither the network nor the client's driver).
+func (c *Counter) Exec(ctx context.Context) (calls int64, exec time.Duration, err error) {
+	if _, err := c.Count(ctx); err != nil { // reconnects when needed
+		return 0, 0, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var ms float64
+	err = c.conn.QueryRow(ctx, execSQL).Scan(&calls, &ms)
+	return calls, time.Duration(ms * 1e6), err
 }
 
 // Close closes the connection.

@@ -53,10 +53,11 @@ func (c *Compiler) Compiles() int64 { return c.e.Compiles() }
 // Statement returns the statement e runs for r, compiling it if its cache
 // has none, without running it.
 func (e *Executor) Statement(r *server.Request) (Statement, error) {
-	if ent, _ := e.document(r.Query, r.OperationName); ent != nil && introspectionOnly(ent.op) {
+	ent, _, errs := e.document(r.Query, r.OperationName)
+	if ent != nil && introspectionOnly(ent.op) {
 		return Statement{}, ErrNoStatement
 	}
-	p, args, _, _, fail := e.plan(r)
+	p, args, _, _, _, fail := e.plan(ent, errs, r)
 	if fail != nil {
 		var msgs []string
 		for _, err := range fail.Errors {

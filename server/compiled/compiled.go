@@ -89,17 +89,24 @@ func (e *Executor) Close() error {
 }
 
 // Execute runs request r as one SQL statement whose single value is the
-// response's data.
+// response's data. With --trace it records its parse and validation time
+// (trace.Phases: the document's, zero for parsing when it was cached, and
+// the variables' coercion); the rest, planning included, is execution.
 func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Response {
-	if ent, _ := e.document(r.Query, r.OperationName); ent != nil {
+	start := time.Now()
+	ent, parse, errs := e.document(r.Query, r.OperationName)
+	validate := time.Since(start) - parse
+	if ent != nil {
 		switch {
 		case introspectionOnly(ent.op):
 			return e.meta.Execute(ctx, r)
 		case ent.op.Operation == ast.Mutation && r.ReadOnly:
+			trace.Phases(ctx, parse, validate)
 			return server.MutationOverGet()
 		}
 	}
-	p, args, warnings, vars, fail := e.plan(r)
+	p, args, warnings, vars, coerce, fail := e.plan(ent, errs, r)
+	trace.Phases(ctx, parse, validate+coerce)
 	if fail != nil {
 		return fail
 	}
@@ -116,17 +123,19 @@ func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Respo
 	return &server.Response{Data: data, Errors: append(warnings, remoteErrs...)}
 }
 
-// plan finds or compiles the plan of r and computes its arguments, the
-// field errors that do not stop execution and the coerced variables; a
-// request error is returned as the response.
-func (e *Executor) plan(r *server.Request) (*plan, []any, gqlerror.List, map[string]any, *server.Response) {
-	ent, errs := e.document(r.Query, r.OperationName)
+// plan finds or compiles the plan of r, whose document is ent (or errs),
+// and computes its arguments, the field errors that do not stop execution,
+// the coerced variables and how long coercing them took; a request error
+// is returned as the response.
+func (e *Executor) plan(ent *entry, errs gqlerror.List, r *server.Request) (*plan, []any, gqlerror.List, map[string]any, time.Duration, *server.Response) {
 	if errs != nil {
-		return nil, nil, nil, nil, requestError(errs)
+		return nil, nil, nil, nil, 0, requestError(errs)
 	}
+	start := time.Now()
 	vars, err := validator.VariableValues(e.schema, ent.op, r.Variables)
+	coerce := time.Since(start)
 	if err != nil {
-		return nil, nil, nil, nil, requestError(asList(err))
+		return nil, nil, nil, nil, coerce, requestError(asList(err))
 	}
 	p, err := ent.plan(shape(e.schema, ent.op, vars), func() (*plan, error) {
 		e.compiles.Add(1)
@@ -136,37 +145,40 @@ func (e *Executor) plan(r *server.Request) (*plan, []any, gqlerror.List, map[str
 		return compile(e.d, e.schema, ent.doc, ent.op, vars)
 	})
 	if err != nil {
-		return nil, nil, nil, nil, requestError(asList(err))
+		return nil, nil, nil, nil, coerce, requestError(asList(err))
 	}
 	args, warnings, err := p.args(vars)
 	if err != nil {
-		return nil, nil, nil, nil, requestError(asList(err))
+		return nil, nil, nil, nil, coerce, requestError(asList(err))
 	}
-	return p, args, warnings, vars, nil
+	return p, args, warnings, vars, coerce, nil
 }
 
 // document returns the cache entry of a valid document, parsing and
-// validating it the first time.
-func (e *Executor) document(query, operationName string) (*entry, gqlerror.List) {
+// validating it the first time, and how long parsing took (0: it was
+// cached).
+func (e *Executor) document(query, operationName string) (*entry, time.Duration, gqlerror.List) {
 	key := cacheKey(query, operationName)
 	if ent := e.cache.get(key); ent != nil {
-		return ent, nil
+		return ent, 0, nil
 	}
+	start := time.Now()
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Name: "query", Input: query}, maxTokens)
+	parse := time.Since(start)
 	if err != nil {
-		return nil, asList(err)
+		return nil, parse, asList(err)
 	}
 	if errs := validator.ValidateWithRules(e.schema, doc, nil); len(errs) > 0 {
-		return nil, errs
+		return nil, parse, errs
 	}
 	op, err := operation(doc, operationName)
 	if err != nil {
-		return nil, asList(err)
+		return nil, parse, asList(err)
 	}
 	if d := server.Depth(doc, op); d > e.maxDepth {
-		return nil, asList(fmt.Errorf("the query is %d levels deep; the limit is %d", d, e.maxDepth))
+		return nil, parse, asList(fmt.Errorf("the query is %d levels deep; the limit is %d", d, e.maxDepth))
 	}
-	return e.cache.put(&entry{key: key, doc: doc, op: op, plans: map[string]*plan{}}), nil
+	return e.cache.put(&entry{key: key, doc: doc, op: op, plans: map[string]*plan{}}), parse, nil
 }
 
 // operation picks the operation to run.

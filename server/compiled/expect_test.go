@@ -135,7 +135,9 @@ func (e *expectations) stringMatching(t *testing.T) {
 	}
 	// The pattern is a parameter, never SQL text.
 	for _, b := range e.bs {
-		p, _, _, _, fail := b.exec.plan(request(t, workload.Instance{Query: q, Variables: map[string]any{"keyword": "it's quoted"}}))
+		r := request(t, workload.Instance{Query: q, Variables: map[string]any{"keyword": "it's quoted"}})
+		ent, _, errs := b.exec.document(r.Query, r.OperationName)
+		p, _, _, _, _, fail := b.exec.plan(ent, errs, r)
 		if fail != nil || strings.Contains(p.sql, "quoted") {
 			t.Errorf("%s: the pattern went into the SQL text (%v)", b.name, fail)
 		}

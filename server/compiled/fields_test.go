@@ -126,7 +126,9 @@ func TestNestedInterfaces(t *testing.T) {
 		}
 	}
 	size := func(k int) int {
-		p, _, _, _, fail := bs[1].exec.plan(&server.Request{Query: nestedFaculty(prof, k)})
+		r := &server.Request{Query: nestedFaculty(prof, k)}
+		ent, _, errs := bs[1].exec.document(r.Query, "")
+		p, _, _, _, _, fail := bs[1].exec.plan(ent, errs, r)
 		if fail != nil {
 			t.Fatal(fail.Errors)
 		}

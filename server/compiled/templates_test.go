@@ -194,7 +194,7 @@ func TestShapes(t *testing.T) {
 }
 
 func shapeOf(t testing.TB, b *backend, q string, vars map[string]any) string {
-	ent, errs := b.exec.document(q, "")
+	ent, _, errs := b.exec.document(q, "")
 	if errs != nil {
 		t.Fatal(errs)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/source"
+	"github.com/gqlbench/gqlbench/server/trace"
 )
 
 // Executor runs GraphQL requests with gqlgen's executor (not its HTTP
@@ -65,7 +66,9 @@ func (e *Executor) ServeStream(w http.ResponseWriter, r *http.Request) {
 	e.streams.serve(w, r, e.feeds)
 }
 
-// Execute parses, validates and runs r. Parse, validation and variable
+// Execute parses, validates and runs r, recording the time of parsing and
+// validation (gqlgen's own operation stats; validation includes coercing
+// the variables) in ctx's trace. Parse, validation and variable
 // errors and a query deeper than the limit are request errors (no data);
 // resolver errors are field errors beside the data, and one that comes from
 // the database sets the response's HTTP status (server.StatusFor).
@@ -76,6 +79,10 @@ func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Respo
 		OperationName: r.OperationName,
 		Variables:     jsonNumbers(r.Variables),
 	})
+	if op != nil {
+		trace.Phases(ctx, op.Stats.Parsing.End.Sub(op.Stats.Parsing.Start),
+			op.Stats.Validation.End.Sub(op.Stats.Validation.Start))
+	}
 	if errs != nil {
 		return &server.Response{Errors: errs, RequestError: true}
 	}

@@ -264,6 +264,9 @@ func Env(c server.ProcessConfig) ([]string, error) {
 	if c.MaxDepth > 0 {
 		env = append(env, "GQLBENCH_MAX_DEPTH="+strconv.Itoa(c.MaxDepth))
 	}
+	if c.Trace {
+		env = append(env, "GQLBENCH_TRACE=1")
+	}
 	return env, nil
 }
 

@@ -1,6 +1,8 @@
-// Package trace counts what a request costs in the database: the number of
-// SQL statements and the time spent waiting for them, the per-request
-// breakdown of seed 002 that servers report in `extensions` with --trace.
+// Package trace counts what a request costs inside the server: the number
+// of SQL statements and the time spent waiting for them, and the time of
+// the GraphQL engine's phases (parse, validate), the per-request breakdown
+// of seed 002 that servers report with --trace (extensions.timing and the
+// Server-Timing header). It imports the standard library only.
 package trace
 
 import (
@@ -18,6 +20,12 @@ type Stats struct {
 
 	mu    sync.Mutex
 	spans []span // one per statement
+	// parse and validate are the engine's phases, as the executor reports
+	// them (Phases); zero when the document came from a cache.
+	parse, validate time.Duration
+	// buf holds the first statements' spans: most requests make a few, and
+	// tracing them should allocate nothing more.
+	buf [4]span
 }
 
 // span is when one statement ran, on the monotonic clock.
@@ -28,6 +36,7 @@ type key struct{}
 // With returns a context carrying fresh Stats.
 func With(ctx context.Context) (context.Context, *Stats) {
 	s := new(Stats)
+	s.spans = s.buf[:0]
 	return context.WithValue(ctx, key{}, s), s
 }
 
@@ -46,6 +55,32 @@ func Statement(ctx context.Context, d time.Duration) {
 		s.spans = append(s.spans, span{end.Add(-d), end})
 		s.mu.Unlock()
 	}
+}
+
+// Phases records the time the executor of ctx's request spent parsing
+// and validating its document (validation includes coercing the
+// variables), if ctx carries Stats. An executor calls it once, after
+// validation; what else it does in Execute is execution.
+func Phases(ctx context.Context, parse, validate time.Duration) {
+	if s := From(ctx); s != nil {
+		s.mu.Lock()
+		s.parse, s.validate = max(parse, 0), max(validate, 0)
+		s.mu.Unlock()
+	}
+}
+
+// Parse and Validate are the phases the executor recorded (Phases).
+func (s *Stats) Parse() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.parse
+}
+
+// Validate: see Parse.
+func (s *Stats) Validate() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.validate
 }
 
 // Statements is the number of SQL statements recorded.

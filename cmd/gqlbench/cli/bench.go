@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -62,72 +63,26 @@ func runBench(ctx context.Context, env Env, args []string) error {
 }
 
 func runBenchEngine(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "bench engine", benchSynopsis)
-	dir := fs.String("o", "gqlbench-engine", "results `DIR`: engine.jsonl, report.html, report.md, report.json")
-	quick := fs.Bool("quick", false, "a complete, smaller run: fewer and shorter samples (about a minute)")
-	engines := fs.String("engines", strings.Join(enginebench.EngineNames(), ","), "the engines to run, comma-separated")
-	shapes := fs.String("shapes", "", "the shapes to run, comma-separated (default: all)")
-	samples := fs.Int("samples", 0, "timed samples per engine, shape and phase (default 10, --quick 3)")
-	sample := fs.Duration("sample-time", 0, "about how long each sample lasts (default 100ms, --quick 40ms)")
-	warmup := fs.Duration("warmup", 0, "untimed operations before the samples (default 100ms, --quick 20ms)")
-	sf := fs.Int("sf", 1, "scale factor of the in-memory dataset (the lists need 1 or more)")
-	seed := fs.Uint64("seed", 0, "random `SEED` of the dataset")
-	quiet := fs.Bool("quiet", false, "no progress on stderr")
-	if err := parse(fs, args); err != nil {
+	dir, quiet, o, err := parseBenchEngine(env, args)
+	if err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected arguments: %s", strings.Join(fs.Args(), " "))
-	}
-	set := enginebench.Full
-	if *quick {
-		set = enginebench.Quick
-	}
-	if *samples != 0 {
-		set.Samples = *samples
-	}
-	if *sample != 0 {
-		set.Sample = *sample
-	}
-	if *warmup != 0 {
-		set.Warmup = *warmup
-	}
-	if set.Samples < 1 || set.Sample <= 0 || set.Warmup < 0 {
-		return usagef("--samples and --sample-time must be positive, --warmup not negative")
-	}
-	if *sf < 1 {
-		return usagef("--sf must be 1 or more: the list-1000 shape needs 1000 graduate students")
-	}
-	if err := outfile.Dir(*dir); err != nil {
-		return usagef("-o: %v", err)
-	}
-	log := env.Stderr
-	if *quiet {
-		log = io.Discard
 	}
 	scratch, err := os.MkdirTemp("", "gqlbench-engine-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(scratch)
-
-	path := filepath.Join(*dir, "engine.jsonl")
+	o.Dir = scratch
+	path := filepath.Join(dir, "engine.jsonl")
 	fh, err := outfile.Open(path, 0o644)
 	if err != nil {
 		return err
 	}
 	defer fh.Close()
 	w := runfile.NewWriter(fh)
-	flags := map[string]string{}
-	fs.VisitAll(func(f *flag.Flag) { flags[f.Name] = f.Value.String() })
-	start := time.Now()
-	o := enginebench.Options{Engines: list(*engines), Shapes: list(*shapes), Settings: set,
-		Dataset: dataset.Config{Seed: *seed, Scale: *sf}, Dir: scratch, Log: log,
-		Header: runfile.EngineHeader{Tool: runfile.Tool{Name: "gqlbench", Version: Version, Go: runtime.Version()},
-			Command: append([]string{"gqlbench"}, env.Args...), Flags: flags, Machine: runfile.ThisMachine(), Start: start.UTC()}}
 	out, runErr := enginebench.Run(ctx, o, func(line any) error {
-		if r, ok := line.(*runfile.EngineResult); ok && !*quiet {
-			fmt.Fprintln(log, resultLine(r))
+		if r, ok := line.(*runfile.EngineResult); ok && !quiet {
+			fmt.Fprintln(o.Log, resultLine(r))
 		}
 		return w.WriteEngine(line)
 	})
@@ -140,14 +95,75 @@ func runBenchEngine(ctx context.Context, env Env, args []string) error {
 	if err := fh.Close(); err != nil {
 		return err
 	}
+	return finishBenchEngine(env, path, dir, o.Header.Start, out, runErr)
+}
+
+// parseBenchEngine reads bench engine's flags: the results directory, whether
+// to be quiet, and the run's options (all but its scratch directory).
+func parseBenchEngine(env Env, args []string) (dir string, quiet bool, o enginebench.Options, err error) {
+	fs := newFlags(env, "bench engine", benchSynopsis)
+	fs.StringVar(&dir, "o", "gqlbench-engine", "results `DIR`: engine.jsonl, report.html, report.md, report.json")
+	quick := fs.Bool("quick", false, "a complete, smaller run: fewer and shorter samples (about a minute)")
+	engines := fs.String("engines", strings.Join(enginebench.EngineNames(), ","), "the engines to run, comma-separated")
+	shapes := fs.String("shapes", "", "the shapes to run, comma-separated (default: all)")
+	samples := fs.Int("samples", 0, "timed samples per engine, shape and phase (default 10, --quick 3)")
+	sample := fs.Duration("sample-time", 0, "about how long each sample lasts (default 100ms, --quick 40ms)")
+	warmup := fs.Duration("warmup", 0, "untimed operations before the samples (default 100ms, --quick 20ms)")
+	sf := fs.Int("sf", 1, "scale factor of the in-memory dataset (the lists need 1 or more)")
+	seed := fs.Uint64("seed", 0, "random `SEED` of the dataset")
+	fs.BoolVar(&quiet, "quiet", false, "no progress on stderr")
+	if err = parse(fs, args); err != nil {
+		return
+	}
+	if fs.NArg() > 0 {
+		err = usagef("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+		return
+	}
+	set := enginebench.Full
+	if *quick {
+		set = enginebench.Quick
+	}
+	set.Samples = cmp.Or(*samples, set.Samples)
+	set.Sample = cmp.Or(*sample, set.Sample)
+	set.Warmup = cmp.Or(*warmup, set.Warmup)
+	switch {
+	case set.Samples < 1 || set.Sample <= 0 || set.Warmup < 0:
+		err = usagef("--samples and --sample-time must be positive, --warmup not negative")
+	case *sf < 1:
+		err = usagef("--sf must be 1 or more: the list-1000 shape needs 1000 graduate students")
+	}
+	if err != nil {
+		return
+	}
+	if err = outfile.Dir(dir); err != nil {
+		err = usagef("-o: %v", err)
+		return
+	}
+	log := env.Stderr
+	if quiet {
+		log = io.Discard
+	}
+	flags := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) { flags[f.Name] = f.Value.String() })
+	o = enginebench.Options{Engines: list(*engines), Shapes: list(*shapes), Settings: set,
+		Dataset: dataset.Config{Seed: *seed, Scale: *sf}, Log: log,
+		Header: runfile.EngineHeader{Tool: runfile.Tool{Name: "gqlbench", Version: Version, Go: runtime.Version()},
+			Command: append([]string{"gqlbench"}, env.Args...), Flags: flags, Machine: runfile.ThisMachine(), Start: time.Now().UTC()}}
+	return
+}
+
+// finishBenchEngine writes the reports of a finished (or interrupted) run,
+// says where they are, and gives the run's exit: its error, or the check's
+// when an engine answered wrong.
+func finishBenchEngine(env Env, path, dir string, start time.Time, out *enginebench.Outcome, runErr error) error {
 	for _, s := range out.Skipped {
 		fmt.Fprintf(env.Stderr, "bench engine: skipped %s\n", s)
 	}
-	if err := engineReports(path, *dir); err != nil {
+	if err := engineReports(path, dir); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "engine file: %s (%d results in %s)\nreport: %s (and report.md, report.json)\n", path, out.Results,
-		time.Since(start).Round(time.Second), filepath.Join(*dir, "report.html"))
+		time.Since(start).Round(time.Second), filepath.Join(dir, "report.html"))
 	if runErr != nil {
 		return runErr
 	}

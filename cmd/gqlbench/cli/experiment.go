@@ -154,7 +154,7 @@ func (c *commonFlags) common(env Env) (experiment.Common, error) {
 func experimentDone(env Env, name string, res *experiment.Result, err error, start time.Time) error {
 	if res != nil {
 		if res.HTML != "" {
-			fmt.Fprintf(env.Stdout, "\nreport: %s (and %s)\n", res.HTML, res.MD)
+			fmt.Fprintf(env.Stdout, "\nreport: %s (and %s)\n", res.HTML, strings.Join(append([]string{res.MD}, res.Extra...), ", "))
 		}
 		if len(res.Runs) > 0 {
 			fmt.Fprintf(env.Stdout, "run files: %d in %s\n", len(res.Runs), dirOf(res.Runs[0]))

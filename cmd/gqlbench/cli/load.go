@@ -85,6 +85,8 @@ func modeNames() []string {
 type loadFlags struct {
 	target, queries, mode, out, arrival, slo, records, templates              string
 	verify, reference, dbStatements                                           string
+	layers                                                                    bool   // --layers
+	serverProfile                                                             string // --profile
 	clients, connections, passes, warmupPasses, maxClients, maxSteps, maxRuns int
 	failures                                                                  int
 	runs                                                                      runsFlag
@@ -244,6 +246,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.records, "records", "", "also write per-request records (CSV, LinGBM's columns first) to `FILE`")
 	fs.Var(&f.watch, "watch-pid", "sample CPU % and memory of process `PID` and its descendants each interval (repeatable: the server, the database's postmaster)")
 	fs.StringVar(&f.dbStatements, "db-statements", "", "count the SQL statements the server's PostgreSQL database executes, from pg_stat_statements, and report them per request: `DB` is its postgres:// URL, or env for $"+server.DBEnv+" (keeps a password out of the process list)")
+	f.registerLayers(fs)
 	fs.Var(&f.labels, "label", "label the run `KEY=VALUE` in its header (repeatable), e.g. server=batch, sf=10, pool=10: reports group and compare runs by labels")
 	fs.StringVar(&f.verify, "check", "", "status: check HTTP status, GraphQL errors and the presence of data only (the answers themselves not checked)")
 	fs.StringVar(&f.reference, "reference", "", "a reference server's `URL`: its answers, fetched once before the load, are the right ones")
@@ -295,6 +298,9 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 	if counter != nil {
 		defer counter.Close()
 		job.Config.Statements = counter
+	}
+	if err := f.setLayers(ctx, job); err != nil {
+		return err
 	}
 	job.Warn = func(w string) { fmt.Fprintf(env.Stderr, "load: warning: %s\n", w) }
 	if !f.quiet {

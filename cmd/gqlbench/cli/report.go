@@ -71,17 +71,7 @@ func runReport(ctx context.Context, env Env, args []string) error {
 	if err := stdinOnce(append(files, baseline...)...); err != nil {
 		return err
 	}
-	runs, err := loadRuns(env, files)
-	if err != nil {
-		return err
-	}
-	var base []*report.Run
-	if len(baseline) > 0 {
-		if base, err = loadRuns(env, baseline); err != nil {
-			return fmt.Errorf("baseline: %w", err)
-		}
-	}
-	rep, err := report.Build(runs, report.Options{Title: *title, Baseline: base})
+	rep, err := buildReport(env, files, baseline, *title)
 	if err != nil {
 		return err
 	}
@@ -101,6 +91,21 @@ func runReport(ctx context.Context, env Env, args []string) error {
 		return exitcode.With(exitcode.Check, fmt.Errorf("%d threshold violation(s) (--fail-if %s)", len(violations), *failIf))
 	}
 	return nil
+}
+
+// buildReport reads the run files and the baseline's and computes the report.
+func buildReport(env Env, files, baseline []string, title string) (*report.Report, error) {
+	runs, err := loadRuns(env, files)
+	if err != nil {
+		return nil, err
+	}
+	var base []*report.Run
+	if len(baseline) > 0 {
+		if base, err = loadRuns(env, baseline); err != nil {
+			return nil, fmt.Errorf("baseline: %w", err)
+		}
+	}
+	return report.Build(runs, report.Options{Title: title, Baseline: base})
 }
 
 // loadRuns reads the run files named, - from standard input, in their order.

@@ -32,12 +32,15 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if v.Process != nil {
-		if a.pprof != "" || a.trace {
-			return usagef("--pprof and --trace are for gqlbench's own variants, not %s", v.Name)
+		switch {
+		case a.pprof != "":
+			return usagef("--pprof is for gqlbench's own variants (Go), not %s", v.Name)
+		case a.trace && !v.Traces:
+			return usagef("--trace: %s gives no account of its requests' time (gqlbench's own variants and node-* do)", v.Name)
 		}
 		return serveProcess(ctx, env, v, server.ProcessConfig{
 			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},
-			Variant: v.Name, Addr: a.addr,
+			Variant: v.Name, Addr: a.addr, Trace: a.trace,
 		})
 	}
 	if a.pprof != "" {
@@ -78,7 +81,7 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.Int64Var(&a.maxResp, "max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
 	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
-	fs.BoolVar(&a.trace, "trace", false, "add extensions.timing to every response: total_ns, database_ns (wall time with a statement running), database_sum_ns, graphql_ns, sql_statements (rest: a Server-Timing header with the same)")
+	fs.BoolVar(&a.trace, "trace", false, "add the server's account of each request's time: a Server-Timing header (read, parse, validate, execute, db, write, total) and extensions.timing (total_ns, parse_ns, validate_ns, execute_ns, database_ns: wall time with a statement running, database_sum_ns, graphql_ns, sql_statements); rest: the Server-Timing header; node-*: Apollo tracing (extensions.tracing)")
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return nil, err

@@ -4,7 +4,7 @@
 // randomness), every list in id order. The Go tests start it through
 // internal/nodetest.StartYoga.
 //
-//	node yoga.mjs [--port N] [--mutate] [--token T] [--exit-with-stdin]
+//	node yoga.mjs [--port N] [--mutate] [--token T] [--tracing] [--exit-with-stdin]
 //
 //	--port N           listen on 127.0.0.1:N; 0 (the default) picks a free port
 //	--mutate           give some answers a wrong value: Book.price of the books
@@ -24,6 +24,9 @@
 // id of a counter, and the book's reviews grow) and a subscription
 // (reviewAdded, each added review, over GraphQL over SSE). resetReviews puts the
 // reviews back as they were at start.
+//	--tracing          add Apollo tracing to every answer (extensions.tracing:
+//	                   envelop's useApolloTracing plugin), as many servers of
+//	                   other stacks do: what gqlbench load --layers reads
 //	--exit-with-stdin  exit when stdin closes: the Go tests hold it open, so a
 //	                   test binary that dies takes the server with it
 //
@@ -35,6 +38,7 @@
 import { createServer } from 'node:http';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { createPubSub, createSchema, createYoga } from 'graphql-yoga';
+import { useApolloTracing } from '@envelop/apollo-tracing';
 
 // pubSub carries addReview's events to reviewAdded's subscribers (served
 // over GraphQL over Server-Sent Events, yoga's built-in transport).
@@ -290,8 +294,8 @@ function resolvers(mutate) {
 
 // options parses the command line, exiting with status 2 on a mistake.
 function options(argv) {
-  const usage = 'usage: node yoga.mjs [--port N] [--mutate] [--token T] [--exit-with-stdin]\n';
-  const o = { port: 0, mutate: false, token: '', exitWithStdin: false };
+  const usage = 'usage: node yoga.mjs [--port N] [--mutate] [--token T] [--tracing] [--exit-with-stdin]\n';
+  const o = { port: 0, mutate: false, token: '', tracing: false, exitWithStdin: false };
   for (let i = 0; i < argv.length; i++) {
     switch (argv[i]) {
       case '--port': {
@@ -312,6 +316,9 @@ function options(argv) {
           process.stderr.write(`yoga.mjs: --token wants a token\n${usage}`);
           process.exit(2);
         }
+        break;
+      case '--tracing':
+        o.tracing = true;
         break;
       case '--exit-with-stdin':
         o.exitWithStdin = true;
@@ -335,6 +342,7 @@ const yoga = createYoga({
   graphiql: false,
   landingPage: false,
   logging: false,
+  plugins: opts.tracing ? [useApolloTracing()] : [],
 });
 // guarded refuses a request without the token, before GraphQL sees it.
 function guarded(req, res) {

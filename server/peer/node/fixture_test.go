@@ -138,11 +138,11 @@ func install(t *testing.T) { peertest.Install(t, node.Package()) }
 
 // start starts variant on the database at url and stops it when t ends;
 // its output is logged if t fails.
-func start(t *testing.T, variant, url string) *peer.Running {
+func start(t *testing.T, variant, url string, trace ...bool) *peer.Running {
 	t.Helper()
 	ctx := context.Background()
 	c := server.ProcessConfig{Config: server.Config{DB: url, Pool: 4, MaxDepth: server.DefaultMaxDepth, Timeout: 20 * time.Second},
-		Variant: variant, Addr: "127.0.0.1:0", Log: io.Discard}
+		Variant: variant, Addr: "127.0.0.1:0", Log: io.Discard, Trace: len(trace) > 0 && trace[0]}
 	prog, err := node.Program(ctx, c)
 	if err != nil {
 		t.Fatal(err)

@@ -74,6 +74,7 @@ func init() {
 			// generic servers.
 			Order:   110 + 10*i,
 			Process: Program,
+			Traces:  true, // Apollo tracing (pkg/tracing.mjs)
 		})
 	}
 }

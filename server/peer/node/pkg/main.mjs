@@ -9,6 +9,7 @@
 //   GQLBENCH_POOL        maximum database connections (default 10)
 //   GQLBENCH_TIMEOUT_MS  per-request timeout (default 30000)
 //   GQLBENCH_MAX_DEPTH   maximum query depth (default 15)
+//   GQLBENCH_TRACE       1: Apollo tracing in every answer (tracing.mjs)
 //
 // Once it listens it prints "serving on http://HOST:PORT/graphql"; SIGTERM
 // or SIGINT stops it gracefully (in-flight requests finish).
@@ -22,6 +23,7 @@ import { maxDepth } from './depth.mjs';
 import { handler } from './http.mjs';
 import { resolvers } from './resolvers.mjs';
 import { techniques } from './source.mjs';
+import { apolloTracing } from './tracing.mjs';
 
 function fail(msg) {
   console.error(`gqlbench ${process.env.GQLBENCH_VARIANT ?? 'node'}: ${msg}`);
@@ -51,6 +53,7 @@ const config = {
   pool: intEnv('GQLBENCH_POOL', 10) || 10,
   timeoutMs: intEnv('GQLBENCH_TIMEOUT_MS', 30000),
   maxDepth: intEnv('GQLBENCH_MAX_DEPTH', 15) || 15,
+  trace: process.env.GQLBENCH_TRACE === '1',
 };
 
 const technique = techniques[config.variant];
@@ -88,6 +91,7 @@ const apollo = new ApolloServer({
   csrfPrevention: false,
   includeStacktraceInErrorResponses: false,
   stopOnTerminationSignals: false, // stop() below shuts down in order: HTTP, Apollo, the pool
+  plugins: config.trace ? [apolloTracing()] : [],
 });
 await apollo.start();
 
@@ -99,7 +103,7 @@ server.on('error', (e) => fail(`cannot listen on ${config.addr.host}:${config.ad
 server.listen(config.addr.port, config.addr.host, () => {
   const a = server.address();
   const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
-  console.error(`gqlbench ${config.variant}: Apollo Server, pool ${config.pool}, timeout ${config.timeoutMs} ms, max depth ${config.maxDepth}`);
+  console.error(`gqlbench ${config.variant}: Apollo Server, pool ${config.pool}, timeout ${config.timeoutMs} ms, max depth ${config.maxDepth}${config.trace ? ', Apollo tracing' : ''}`);
   console.log(`serving on http://${host}:${a.port}/graphql`);
 });
 

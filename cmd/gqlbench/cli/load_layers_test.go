@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/http/pprof"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gqlbench/gqlbench/exitcode"
+	"github.com/gqlbench/gqlbench/internal/nodetest"
+	"github.com/gqlbench/gqlbench/measure/layers"
+	"github.com/gqlbench/gqlbench/measure/profiles"
+	"github.com/gqlbench/gqlbench/server"
+)
+
+// canned answers every request as graphqlServer does, through the GraphQL
+// servers' own handler.
+type canned struct{}
+
+func (canned) Execute(context.Context, *server.Request) *server.Response {
+	return &server.Response{Data: json.RawMessage(`{"__typename":"Query"}`)}
+}
+
+// TestLoadLayersNone: --layers against a server that sends neither
+// Server-Timing nor Apollo tracing says so in one line, and the run file
+// says so too.
+func TestLoadLayersNone(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 1, "")
+	out := filepath.Join(dir, "run.jsonl")
+	code, _, stderr := run("load", "--target", url, "--queries", q, "--duration", "200ms", "--runs", "1", "--layers", "-o", out)
+	if code != exitcode.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stderr, layers.NoneLine); n != 1 {
+		t.Errorf("the line %q %d times in:\n%s", layers.NoneLine, n, stderr)
+	}
+	if l := readRun(t, out).Summary.Layers; l == nil || l.Source != "none" || l.Without == 0 {
+		t.Errorf("layers %+v", l)
+	}
+}
+
+// TestLoadLayersAndProfile: against gqlbench's own HTTP handler with
+// tracing, --layers reads every measured response's Server-Timing per
+// template, the figures adding up, and --profile saves the server's
+// profiles beside the run file, where go tool pprof's reader reads them.
+func TestLoadLayersAndProfile(t *testing.T) {
+	dir := t.TempDir()
+	srv := httptest.NewServer(server.Handler(canned{}, server.HTTPOptions{Trace: true}))
+	t.Cleanup(srv.Close)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	prof := httptest.NewServer(mux)
+	t.Cleanup(prof.Close)
+	q := writeQueries(t, dir, 2, "")
+	out := filepath.Join(dir, "run.jsonl")
+	code, _, stderr := run("load", "--target", srv.URL+"/graphql", "--queries", q, "--duration", "300ms", "--runs", "2",
+		"--layers", "--profile", prof.URL, "-o", out)
+	if code != exitcode.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f := readRun(t, out)
+	l := f.Summary.Layers
+	if l == nil || l.Source != "server-timing" || len(l.Templates) != 2 {
+		t.Fatalf("layers %+v", l)
+	}
+	for _, tm := range l.Templates {
+		measured := f.Summary.Templates[tm.Template].Count
+		if tm.N == 0 || tm.N != measured || tm.Without != 0 || tm.DatabaseN != tm.N || tm.DatabaseNS != 0 {
+			t.Errorf("%s: %d with figures (%d without), %d measured: %+v", tm.Template, tm.N, tm.Without, measured, tm)
+		}
+		if tm.RoundTripNS < tm.TotalNS || tm.ReadNS+tm.ParseNS+tm.ValidateNS+tm.ExecuteNS+tm.DispatchNS+tm.WriteNS > tm.TotalNS+7000*tm.N {
+			t.Errorf("%s does not add up: %+v", tm.Template, tm)
+		}
+	}
+	if !strings.Contains(stderr, "layers (server-timing)") {
+		t.Errorf("the text summary has no layers:\n%s", stderr)
+	}
+	p := f.Summary.Profiles
+	if p == nil || p.CPU == nil || p.Heap == nil || p.CPU.File != "run.cpu.pprof" || p.Heap.File != "run.heap.pprof" {
+		t.Fatalf("profiles %+v", p)
+	}
+	for _, x := range []string{"run.cpu.pprof", "run.heap.pprof", "run.heap-base.pprof"} {
+		if _, err := profiles.ReadFile(filepath.Join(dir, x), "", 5); err != nil {
+			t.Error(err)
+		}
+	}
+	// Bad input: no run file to put them beside, an address that serves
+	// no profiles.
+	if code, _, stderr := run("load", "--target", srv.URL+"/graphql", "--queries", q, "--profile", prof.URL); code != exitcode.Usage || !strings.Contains(stderr, "-o FILE") {
+		t.Errorf("--profile without -o: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := run("load", "--target", srv.URL+"/graphql", "--queries", q, "--profile", srv.URL, "-o", filepath.Join(dir, "x.jsonl")); code == exitcode.OK || !strings.Contains(stderr, "--profile") {
+		t.Errorf("--profile at a server without profiles: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.jsonl")); err == nil {
+		t.Error("a run was made without its profiles")
+	}
+}
+
+// TestLoadLayersYoga: graphql-yoga with envelop's Apollo tracing plugin,
+// a server gqlbench did not write: --layers reads its extensions.tracing,
+// per operation, with its slowest fields.
+func TestLoadLayersYoga(t *testing.T) {
+	nodetest.Ensure(t)
+	url := nodetest.StartYoga(t, "--tracing")
+	dir := t.TempDir()
+	ops := filepath.Join(dir, "shop.graphql")
+	os.WriteFile(ops, []byte("query Book($id: ID!) { book(id: $id) { id title author { name books { title } } } }\n"), 0o644)
+	var csv strings.Builder
+	csv.WriteString("operation,id\n")
+	for id := 1; id <= 20; id++ {
+		csv.WriteString("Book," + itoa(id) + "\n")
+	}
+	vars := filepath.Join(dir, "vars.csv")
+	os.WriteFile(vars, []byte(csv.String()), 0o644)
+	q, golden := filepath.Join(dir, "q.jsonl"), filepath.Join(dir, "golden.jsonl")
+	if code, _, stderr := run("queries", "--ops", ops, "--vars", vars, "-o", q); code != exitcode.OK {
+		t.Fatalf("queries: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := run("record", "--target", url, "--queries", q, "-o", golden, "--quiet"); code != exitcode.OK {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "run.jsonl")
+	code, _, stderr := run("load", "--target", url, "--queries", golden, "--duration", "300ms", "--runs", "1", "--layers", "-o", out, "--quiet")
+	if code != exitcode.OK {
+		t.Fatalf("load: exit %d: %s", code, stderr)
+	}
+	f := readRun(t, out)
+	l := f.Summary.Layers
+	if l == nil || l.Source != "apollo-tracing" || len(l.Templates) != 1 {
+		t.Fatalf("layers %+v", l)
+	}
+	tm := l.Templates[0]
+	if tm.Template != "Book" || tm.N == 0 || tm.N != f.Summary.Templates["Book"].Count || tm.Apollo != tm.N || tm.DatabaseN != 0 || tm.RoundTripNS < tm.TotalNS {
+		t.Errorf("Book: %+v", tm)
+	}
+	fields := map[string]bool{}
+	for _, x := range tm.Fields {
+		fields[x.Field] = x.Count > 0 && x.TotalNS > 0
+	}
+	if !fields["Query.book"] || !fields["Book.author"] || !fields["Author.books"] {
+		t.Errorf("slowest fields %+v", tm.Fields)
+	}
+	t.Logf("yoga Book: n=%d round trip %.3f ms, server %.3f ms; slowest field %s", tm.N, tm.Mean(tm.RoundTripNS)/1e6, tm.Mean(tm.TotalNS)/1e6, tm.Fields[0].Field)
+}

@@ -1,0 +1,235 @@
+package layers
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Source says what a response's figures were read from.
+type Source uint8
+
+const (
+	None          Source = iota
+	ServerTiming         // the Server-Timing header
+	ApolloTracing        // extensions.tracing in the body
+)
+
+// String is the source's name in the run file.
+func (s Source) String() string {
+	switch s {
+	case ServerTiming:
+		return "server-timing"
+	case ApolloTracing:
+		return "apollo-tracing"
+	}
+	return "none"
+}
+
+// Split is one response's account of the server's time. A phase the
+// server did not report is 0 and its Has bit is clear.
+type Split struct {
+	Source Source
+	// Total is the server's time for the request: Server-Timing's total,
+	// Apollo tracing's duration.
+	Total                                     time.Duration
+	Read, Parse, Validate, Execute, DB, Write time.Duration
+	// Remote is the time of calls to a remote service (remote;dur=: the
+	// remote custom fields), part of execution; RemoteCalls their number
+	// (remote-calls;count=).
+	Remote      time.Duration
+	RemoteCalls int64
+	// Dispatch is a gqlbench server's hand-off of the request to its
+	// executor and back (the timeout's set-up, a goroutine each way).
+	Dispatch time.Duration
+	// DBSum is the statements' times added up (db-sum), above DB when
+	// statements overlapped.
+	DBSum      time.Duration
+	Has        Phases // which of the above the server reported
+	Statements int64  // SQL statements (sql;count=), when Has&HasStatements
+}
+
+// Phases is a set of the phases a server reported.
+type Phases uint16
+
+const (
+	HasTotal Phases = 1 << iota
+	HasRead
+	HasParse
+	HasValidate
+	HasExecute
+	HasDB
+	HasWrite
+	HasStatements
+	HasDBSum
+	HasDispatch
+	HasRemote
+)
+
+// ParseServerTiming reads a Server-Timing header's value (several header
+// lines joined with ", "): the metrics total, read, parse, validate
+// (validation), execute (execution), db, db-sum, dispatch, write, with their dur parameter
+// in milliseconds, and sql with count= or desc=N; names are compared
+// without case, other metrics are ignored. Without total, the total is
+// the sum of the phases given (none overlaps another but db, which is
+// inside execute). ok is false when the value holds none of these.
+func ParseServerTiming(v []byte) (s Split, ok bool) {
+	s.Source = ServerTiming
+	for len(v) > 0 {
+		var entry []byte
+		entry, v = cutEntry(v)
+		name, params := cutToken(entry)
+		if len(name) == 0 {
+			continue
+		}
+		var dur time.Duration
+		var hasDur bool
+		var count int64 = -1
+		for len(params) > 0 {
+			var k, val []byte
+			k, val, params = nextParam(params)
+			switch {
+			case asciiEqualFold(k, "dur"):
+				if f, err := strconv.ParseFloat(string(val), 64); err == nil && f >= 0 {
+					dur, hasDur = time.Duration(f*1e6+0.5), true
+				}
+			case asciiEqualFold(k, "count"), asciiEqualFold(k, "desc"):
+				if n, err := strconv.ParseInt(strings.TrimSpace(firstWord(string(val))), 10, 64); err == nil && n >= 0 {
+					count = n
+				}
+			}
+		}
+		if asciiEqualFold(name, "sql") && count >= 0 {
+			s.Statements, s.Has = count, s.Has|HasStatements
+			continue
+		}
+		if asciiEqualFold(name, "remote-calls") && count >= 0 {
+			s.RemoteCalls = count
+			continue
+		}
+		if !hasDur {
+			continue
+		}
+		switch {
+		case asciiEqualFold(name, "total"):
+			s.Total, s.Has = dur, s.Has|HasTotal
+		case asciiEqualFold(name, "read"):
+			s.Read, s.Has = dur, s.Has|HasRead
+		case asciiEqualFold(name, "parse"), asciiEqualFold(name, "parsing"):
+			s.Parse, s.Has = dur, s.Has|HasParse
+		case asciiEqualFold(name, "validate"), asciiEqualFold(name, "validation"):
+			s.Validate, s.Has = dur, s.Has|HasValidate
+		case asciiEqualFold(name, "execute"), asciiEqualFold(name, "execution"):
+			s.Execute, s.Has = dur, s.Has|HasExecute
+		case asciiEqualFold(name, "db"):
+			s.DB, s.Has = dur, s.Has|HasDB
+		case asciiEqualFold(name, "db-sum"):
+			s.DBSum, s.Has = dur, s.Has|HasDBSum
+		case asciiEqualFold(name, "write"):
+			s.Write, s.Has = dur, s.Has|HasWrite
+		case asciiEqualFold(name, "dispatch"):
+			s.Dispatch, s.Has = dur, s.Has|HasDispatch
+		case asciiEqualFold(name, "remote"):
+			s.Remote, s.Has = dur, s.Has|HasRemote
+		}
+	}
+	if s.Has&^(HasStatements|HasDBSum|HasRemote) == 0 {
+		return Split{}, false
+	}
+	if s.Has&HasTotal == 0 {
+		s.Total, s.Has = s.Read+s.Parse+s.Validate+s.Execute+s.Dispatch+s.Write, s.Has|HasTotal
+	}
+	return s, true
+}
+
+// cutEntry splits v at the first comma outside a quoted string.
+func cutEntry(v []byte) (entry, rest []byte) {
+	quoted := false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == ',' && !quoted:
+			return v[:i], v[i+1:]
+		}
+	}
+	return v, nil
+}
+
+// cutToken splits an entry into its metric name and what follows it.
+func cutToken(e []byte) (name, params []byte) {
+	e = bytes.TrimSpace(e)
+	i := bytes.IndexByte(e, ';')
+	if i < 0 {
+		return e, nil
+	}
+	return bytes.TrimSpace(e[:i]), e[i+1:]
+}
+
+// nextParam reads one "k=v" (v a token or a quoted string) of params.
+func nextParam(p []byte) (k, v, rest []byte) {
+	p = bytes.TrimLeft(p, " \t")
+	i := bytes.IndexAny(p, "=;")
+	if i < 0 {
+		return bytes.TrimSpace(p), nil, nil
+	}
+	k = bytes.TrimSpace(p[:i])
+	if p[i] == ';' {
+		return k, nil, p[i+1:]
+	}
+	p = bytes.TrimLeft(p[i+1:], " \t")
+	if len(p) > 0 && p[0] == '"' {
+		var b []byte
+		for j := 1; j < len(p); j++ {
+			switch p[j] {
+			case '\\':
+				if j+1 < len(p) {
+					j++
+					b = append(b, p[j])
+				}
+			case '"':
+				rest = p[j+1:]
+				if n := bytes.IndexByte(rest, ';'); n >= 0 {
+					rest = rest[n+1:]
+				} else {
+					rest = nil
+				}
+				return k, b, rest
+			default:
+				b = append(b, p[j])
+			}
+		}
+		return k, b, nil
+	}
+	if j := bytes.IndexByte(p, ';'); j >= 0 {
+		return k, bytes.TrimSpace(p[:j]), p[j+1:]
+	}
+	return k, bytes.TrimSpace(p), nil
+}
+
+func firstWord(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		c := b[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
