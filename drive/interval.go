@@ -53,7 +53,7 @@ func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*ru
 	}
 	for _, p := range e.cfg.Watch {
 		s := p.Sample()
-		iv.Procs = append(iv.Procs, runfile.ProcSample{PID: p.PID, CPUPercent: s.CPUPercent, RSSBytes: s.RSSBytes, Processes: s.Processes, Gone: s.Gone})
+		iv.Procs = append(iv.Procs, runfile.ProcSample{PID: p.PID, CPUPercent: s.CPUPercent, RSSBytes: s.RSSBytes, Processes: s.Processes, Gone: s.Gone, Runtime: s.Runtime})
 	}
 	if e.cfg.Self != nil {
 		s := e.cfg.Self.Sample()

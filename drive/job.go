@@ -40,7 +40,10 @@ type Job struct {
 	HTTP2Only string
 	Queries   *queryfile.File // the queries file; Entries are the ones sent
 	Watch     []int           // processes sampled each interval with their descendants (the server, the database)
-	Check     bool            // check the target with Preflight before the load
+	// WatchRuntime maps a watched process to the URL of its Go runtime
+	// metrics (server.MetricsPath), scraped with each of its samples.
+	WatchRuntime map[int]string
+	Check        bool // check the target with Preflight before the load
 	// Verify says how answers are checked: "" by the queries file's expected
 	// answers (every entry must carry one), "status" by status only (HTTP
 	// 200, no GraphQL errors, data present). With Reference set, the
@@ -81,6 +84,9 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		p, err := measure.NewProcTree(pid)
 		if err != nil {
 			return nil, err
+		}
+		if u := j.WatchRuntime[pid]; u != "" {
+			p.Runtime = measure.NewRuntime(u)
 		}
 		cfg.Watch = append(cfg.Watch, p)
 		info.Watch = append(info.Watch, runfile.Watched{PID: pid, Name: p.Name})

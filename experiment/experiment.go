@@ -39,8 +39,9 @@ type Common struct {
 type Result struct {
 	Runs     []string // the run files, in the order they were written
 	HTML, MD string   // the report files ("" when no report could be made)
-	// Extra are the experiment's other report files (report.json,
-	// report.csv), when it writes them.
+	JSON     string   // the report as JSON (report.json), beside them
+	// Extra are the experiment's other report files (report.csv; and
+	// report.json when it asks for it), when it writes them.
 	Extra  []string
 	Wrong  int64 // wrong answers over every run
 	Errors int64 // failed requests over every run

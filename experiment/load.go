@@ -14,10 +14,12 @@ import (
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/internal/outfile"
+	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/measure/pgstat"
 	"github.com/gqlbench/gqlbench/measure/profiles"
 	"github.com/gqlbench/gqlbench/queryfile"
 	"github.com/gqlbench/gqlbench/runfile"
+	"github.com/gqlbench/gqlbench/server"
 )
 
 // runSpec is one load run against a server.
@@ -47,6 +49,15 @@ type runSpec struct {
 	// http2 is the APIs spoken to over HTTP/2: "" none, "both", or
 	// drive.APIREST or drive.APIGraphQL only.
 	http2 string
+	// think is the closed loop's and the ramp's think time (uniform in
+	// [0, think]); rampRate, maxClients and slo are the ramp's (drive.Config).
+	think      time.Duration
+	rampRate   float64
+	maxClients int
+	slo        measure.SLO
+	// rate and connections are the open loop's (drive.Config).
+	rate        float64
+	connections int
 	// layers reads the server's own account of each response (load
 	// --layers); cold leaves out the sequential warm-up pass, so the first
 	// pass meets the server cold; profile is the server's pprof endpoint,
@@ -136,8 +147,9 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 	if r.cold {
 		warmups = 0
 	}
-	cfg := drive.Config{Mode: r.mode, Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Layers: r.layers,
-		Settings: spec.Settings(drive.Params{Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: warmups, Group: r.group})}
+	cfg := drive.Config{Mode: r.mode, Seed: s.Seed, Cores: s.loadCores(), SampleInterval: r.sample, Layers: r.layers, SLO: r.slo,
+		Settings: spec.Settings(drive.Params{Clients: r.clients, Duration: r.duration, Runs: r.runs, Passes: r.passes, WarmupPasses: warmups, Group: r.group,
+			Think: r.think, RampRate: r.rampRate, MaxClients: r.maxClients, Rate: r.rate, Connections: r.connections})}
 	if r.profile != "" {
 		cfg.Profiler = &profiles.Recorder{Base: r.profile, Dir: filepath.Join(s.Dir, "runs"), Name: r.name}
 	}
@@ -173,6 +185,7 @@ func (s *session) run(ctx context.Context, srv *Server, r runSpec) error {
 		job.PairedTarget = s.target(r.paired, other)
 	}
 	r.setHTTP2(job)
+	job.WatchRuntime = runtimeURLs(srv, r.paired)
 	if r.paired == nil { // paired: the two servers' statements would be mixed
 		if c := s.statements(ctx, srv.Spec.DB); c != nil {
 			defer c.Close()
@@ -206,6 +219,19 @@ func (s *session) watched(srv *Server, r runSpec) []int {
 		watch = append(watch, s.postmaster)
 	}
 	return watch
+}
+
+// runtimeURLs maps the servers of gqlbench's own Go variants among srvs
+// to their runtime metrics endpoint (server.MetricsPath), scraped with
+// every interval's sample; the peers and a --target have none.
+func runtimeURLs(srvs ...*Server) map[int]string {
+	m := map[int]string{}
+	for _, srv := range srvs {
+		if srv != nil && srv.PID > 0 && srv.GoRuntime() {
+			m[srv.PID] = srv.Base() + server.MetricsPath
+		}
+	}
+	return m
 }
 
 // outcome records a run's summary, when it has one, in the result and the

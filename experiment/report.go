@@ -8,7 +8,7 @@ import (
 	"github.com/gqlbench/gqlbench/report"
 )
 
-// writeReport writes Dir/report.html and Dir/report.md over every run file
+// writeReport writes Dir/report.html, .md and .json over every run file
 // written, and the report's summary table to Out.
 func (s *session) writeReport() error {
 	runs, err := report.ReadRuns(s.res.Runs...)
@@ -22,7 +22,7 @@ func (s *session) writeReport() error {
 	for _, f := range []struct {
 		format string
 		path   *string
-	}{{"html", &s.res.HTML}, {"md", &s.res.MD}} {
+	}{{"html", &s.res.HTML}, {"md", &s.res.MD}, {"json", &s.res.JSON}} {
 		path := filepath.Join(s.Dir, "report."+f.format)
 		if err := writeFile(path, func(w io.Writer) error { return rep.Write(w, f.format) }); err != nil {
 			return err
@@ -30,6 +30,10 @@ func (s *session) writeReport() error {
 		*f.path = path
 	}
 	for _, format := range s.formats {
+		if format == "json" { // written above, as for every experiment
+			s.res.Extra = append(s.res.Extra, s.res.JSON)
+			continue
+		}
 		path := filepath.Join(s.Dir, "report."+format)
 		if err := writeFile(path, func(w io.Writer) error { return rep.Write(w, format) }); err != nil {
 			return err

@@ -161,6 +161,15 @@ func (s *Server) Base() string {
 	return s.URL
 }
 
+// GoRuntime says whether the server is one of gqlbench's own Go variants,
+// which serve their runtime's metrics at server.MetricsPath on the
+// loopback address the experiments start them on; the peers (Process
+// variants) do not.
+func (s *Server) GoRuntime() bool {
+	v, ok := server.Lookup(s.Spec.Variant)
+	return ok && v.Process == nil
+}
+
 // Exited reports whether the process has ended.
 func (s *Server) Exited() bool {
 	select {

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -30,6 +31,9 @@ type Proc struct {
 	PID  int
 	Name string // the process's command name (/proc/PID/comm)
 	Tree bool   // the process with its descendants
+	// Runtime, when set, is the process's Go runtime metrics endpoint,
+	// scraped with every Sample (ProcSample.Runtime).
+	Runtime *Runtime
 
 	lastCPU  int64 // summed over the tree, clock ticks
 	lastWall time.Time
@@ -42,6 +46,8 @@ type ProcSample struct {
 	RSSBytes   int64   // resident memory: RSS of a lone process, summed PSS of a tree
 	Processes  int     // processes in the tree (1: the process alone)
 	Gone       bool    // the process no longer exists
+	// Runtime is the Go runtime's own reading (Proc.Runtime), or nil.
+	Runtime *RuntimeSample
 }
 
 // NewProc returns a sampler of process pid alone (its utime+stime); it fails
@@ -102,6 +108,10 @@ func (p *Proc) Sample() ProcSample {
 		}
 	}
 	p.lastCPU, p.lastWall, p.primed = cpu, now, true
+	if p.Runtime != nil {
+		rs := p.Runtime.Sample(context.Background())
+		s.Runtime = &rs
+	}
 	return s
 }
 

@@ -18,6 +18,9 @@ type Section struct {
 	Paras  []string  `json:"paragraphs,omitempty"`
 	Tables []Table   `json:"tables,omitempty"`
 	Boxes  []BoxPlot `json:"box_plots,omitempty"`
+	// Lines are line charts (time series: a soak's memory), after the
+	// box plots.
+	Lines []LineChart `json:"line_charts,omitempty"`
 }
 
 // Table is a table of formatted cells in a Section. Long ones fold away in
@@ -77,6 +80,9 @@ func (r *Report) addSections(in []Section) error {
 		}
 		for _, b := range s.Boxes {
 			v.Charts = append(v.Charts, r.boxPlotCharts(b)...)
+		}
+		for _, l := range s.Lines {
+			v.Charts = append(v.Charts, l.chart())
 		}
 		r.Sections = append(r.Sections, s)
 		r.added = append(r.added, v)

@@ -6,6 +6,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/measure/layers"
 )
 
@@ -310,6 +311,10 @@ type ProcSample struct {
 	RSSBytes   int64   `json:"rss_bytes"`           // resident memory: RSS of a lone process, summed PSS of a tree
 	Processes  int     `json:"processes,omitempty"` // the process and its descendants (a database's backends), all sampled
 	Gone       bool    `json:"gone,omitempty"`      // the process has exited
+	// Runtime is the Go runtime's own metrics of the process, scraped
+	// from its /debug/metrics at the same moment (gqlbench's Go servers
+	// in the experiments; docs/suite.md); absent otherwise.
+	Runtime *measure.RuntimeSample `json:"runtime,omitempty"`
 }
 
 // Step is one capacity-search step: one point of the latency–throughput curve.

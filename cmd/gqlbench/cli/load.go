@@ -100,6 +100,7 @@ type loadFlags struct {
 	noCheck, quiet                                                            bool
 	http2                                                                     http2Flag
 	api, pairedTarget                                                         string
+	watchRuntime                                                              string // the first --watch-pid's /debug/metrics
 	group                                                                     int
 	parallel                                                                  int
 	cpuProfile, execTrace                                                     string
@@ -245,6 +246,7 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.verifySample, "verify-sample", 1, "fraction of responses whose data are compared with the expected answer")
 	fs.StringVar(&f.records, "records", "", "also write per-request records (CSV, LinGBM's columns first) to `FILE`")
 	fs.Var(&f.watch, "watch-pid", "sample CPU % and memory of process `PID` and its descendants each interval (repeatable: the server, the database's postmaster)")
+	fs.StringVar(&f.watchRuntime, "watch-runtime", "", "scrape the Go runtime metrics of the first --watch-pid from `URL` (a gqlbench server's http://HOST:PORT/debug/metrics) with each of its samples: live heap, heap in use, GC cycles and CPU (docs/suite.md)")
 	fs.StringVar(&f.dbStatements, "db-statements", "", "count the SQL statements the server's PostgreSQL database executes, from pg_stat_statements, and report them per request: `DB` is its postgres:// URL, or env for $"+server.DBEnv+" (keeps a password out of the process list)")
 	f.registerLayers(fs)
 	fs.Var(&f.labels, "label", "label the run `KEY=VALUE` in its header (repeatable), e.g. server=batch, sf=10, pool=10: reports group and compare runs by labels")
@@ -386,7 +388,17 @@ func (f *loadFlags) job(env Env, cfg drive.Config, q *queryfile.File) (*drive.Jo
 		return nil, usagef("--parallel must be positive")
 	}
 	o.Parallel, o.HTTP2 = f.parallel, f.http2.on
-	j := &drive.Job{Config: cfg, Target: f.target, API: f.api, PairedTarget: f.pairedTarget, Client: f.req.client, Queries: q, Watch: f.watch, Check: !f.noCheck,
+	var runtimes map[int]string
+	if f.watchRuntime != "" {
+		if len(f.watch) == 0 {
+			return nil, usagef("--watch-runtime scrapes the runtime of the first --watch-pid: give --watch-pid too")
+		}
+		if !strings.HasPrefix(f.watchRuntime, "http://") && !strings.HasPrefix(f.watchRuntime, "https://") {
+			return nil, usagef("--watch-runtime %q: want an http:// URL, e.g. http://127.0.0.1:4000/debug/metrics", f.watchRuntime)
+		}
+		runtimes = map[int]string{f.watch[0]: f.watchRuntime}
+	}
+	j := &drive.Job{Config: cfg, Target: f.target, API: f.api, PairedTarget: f.pairedTarget, Client: f.req.client, Queries: q, Watch: f.watch, WatchRuntime: runtimes, Check: !f.noCheck,
 		HTTP: o, HTTP2Only: f.http2.only, Verify: f.verify, Reference: f.reference}
 	for _, s := range f.ignore {
 		p, err := verify.ParsePath(s)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/gqlbench/gqlbench/exitcode"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/runfile/schema"
+	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/verify"
 	"github.com/gqlbench/gqlbench/workload"
 )
@@ -308,6 +310,8 @@ func TestLoadBadInput(t *testing.T) {
 		{"warm-up passes in closed mode", []string{"--target", url, "--queries", q, "--warmup-passes", "2"}, exitcode.Usage, "--warmup-passes does not apply"},
 		{"bad target", []string{"--target", "ftp://x", "--queries", q}, exitcode.Usage, "want http://"},
 		{"bad pid", []string{"--target", url, "--queries", q, "--watch-pid", "x"}, exitcode.Usage, "process id"},
+		{"runtime without a pid", []string{"--target", url, "--queries", q, "--watch-runtime", "http://127.0.0.1:1/debug/metrics"}, exitcode.Usage, "give --watch-pid too"},
+		{"runtime not a URL", []string{"--target", url, "--queries", q, "--watch-pid", "1", "--watch-runtime", "127.0.0.1:1"}, exitcode.Usage, "want an http:// URL"},
 		{"missing queries file", []string{"--target", url, "--queries", filepath.Join(dir, "nope")}, exitcode.Failure, "cannot read the queries file"},
 		{"malformed queries file", []string{"--target", url, "--queries", notJSON}, exitcode.Failure, "line 1: not a JSON object"},
 		{"entry without a label", []string{"--target", url, "--queries", malformed}, exitcode.Failure, `line 1: "x": missing "template"`},
@@ -387,5 +391,29 @@ func TestLoadProfiles(t *testing.T) {
 	}
 	if code, _, stderr := run("load", "--target", url, "--queries", q, "--cpuprofile", filepath.Join(dir, "no", "such", "dir")); code != exitcode.Failure || !strings.Contains(stderr, "--cpuprofile") {
 		t.Errorf("an unwritable profile: exit %d, %s", code, stderr)
+	}
+}
+
+// TestLoadWatchRuntime: --watch-runtime scrapes a server's runtime metrics
+// with each sample of the first --watch-pid into the intervals.
+func TestLoadWatchRuntime(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 2, "")
+	metrics := httptest.NewServer(server.Metrics(http.NotFoundHandler()))
+	defer metrics.Close()
+	out := filepath.Join(dir, "run.jsonl")
+	code, _, stderr := run("load", "--target", url, "--queries", q, "--mode", "closed", "--clients", "1", "--duration", "300ms", "--runs", "1",
+		"--interval", "100ms", "-o", out, "--watch-pid", strconv.Itoa(os.Getpid()), "--watch-runtime", metrics.URL+server.MetricsPath)
+	if code != exitcode.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	n := 0
+	for _, iv := range readRun(t, out).Intervals {
+		if len(iv.Procs) == 1 && iv.Procs[0].Runtime != nil && iv.Procs[0].Runtime.Error == "" && iv.Procs[0].Runtime.HeapLiveBytes > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("no interval carries the runtime metrics")
 	}
 }

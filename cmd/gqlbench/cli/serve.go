@@ -37,6 +37,8 @@ func runServe(ctx context.Context, env Env, args []string) error {
 			return usagef("--pprof is for gqlbench's own variants (Go), not %s", v.Name)
 		case a.trace && !v.Traces:
 			return usagef("--trace: %s gives no account of its requests' time (gqlbench's own variants and node-* do)", v.Name)
+		case a.restControl || a.leakBytes > 0:
+			return usagef("--rest-control and --leak-bytes-per-request are for gqlbench's own variants, not %s", v.Name)
 		}
 		return serveProcess(ctx, env, v, server.ProcessConfig{
 			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},
@@ -61,9 +63,16 @@ type serveArgs struct {
 	timeout         time.Duration
 	maxResp, maxReq int64
 	trace           bool
-	remote          server.Remote // the remote fields (serve_remote.go)
-	remoteClient    string
-	set             map[string]bool // the flags given
+	// restControl mounts serve rest's API beside the variant's GraphQL
+	// endpoint (seed 003's REST control); debugMetrics serves
+	// /debug/metrics on a non-loopback address too; leakBytes makes the
+	// server leak that much per request (a soak's self-test).
+	restControl, debugMetrics bool
+	leakBytes                 int
+	loopback                  bool
+	remote                    server.Remote // the remote fields (serve_remote.go)
+	remoteClient              string
+	set                       map[string]bool // the flags given
 }
 
 // parseServe parses serve's flags and its one VARIANT, and checks their
@@ -81,6 +90,9 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.Int64Var(&a.maxResp, "max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
 	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
+	fs.BoolVar(&a.restControl, "rest-control", false, "also serve rest's API under /rest/ in the same process, over the same database (a REST control for experiment overhead; gqlbench's own GraphQL variants)")
+	fs.BoolVar(&a.debugMetrics, "debug-metrics", false, "serve the Go runtime's metrics at /debug/metrics on a non-loopback --addr too (on a loopback address they always are)")
+	fs.IntVar(&a.leakBytes, "leak-bytes-per-request", 0, "testing only: keep this many bytes per request forever, a leak of known rate for experiment soak's self-test")
 	fs.BoolVar(&a.trace, "trace", false, "add the server's account of each request's time: a Server-Timing header (read, parse, validate, execute, db, write, total) and extensions.timing (total_ns, parse_ns, validate_ns, execute_ns, database_ns: wall time with a statement running, database_sum_ns, graphql_ns, sql_statements); rest: the Server-Timing header; node-*: Apollo tracing (extensions.tracing)")
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
@@ -105,6 +117,8 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 		return nil, usagef("--max-depth must be at least 1, got %d", a.maxDepth)
 	case a.maxResp < 1 || a.maxReq < 1:
 		return nil, usagef("--max-response-bytes and --max-request-bytes must be positive")
+	case a.leakBytes < 0:
+		return nil, usagef("--leak-bytes-per-request must not be negative, got %d", a.leakBytes)
 	}
 	a.variantName = pos[0]
 	if err := a.checkRemote(); err != nil {
@@ -145,6 +159,13 @@ func (a *serveArgs) variant(env Env) (server.Variant, dbloc.Location, error) {
 	if !loop {
 		fmt.Fprintf(env.Stderr, "serve: warning: %s is not a loopback address: the server is reachable from the network\n", a.addr)
 	}
+	a.loopback = loop
+	if a.restControl && (!v.GraphQL() || v.Dialect != "") {
+		return v, loc, usagef("--rest-control mounts rest beside a GraphQL variant of the benchmark's schema, not %s", v.Name)
+	}
+	if a.restControl && !v.NeedsDB {
+		return v, loc, usagef("--rest-control needs a variant over a database (rest reads the database), not %s", v.Name)
+	}
 	return v, loc, nil
 }
 
@@ -165,6 +186,10 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 		})
 	if err != nil {
 		return fmt.Errorf("cannot start %s: %w", v.Name, err)
+	}
+	h, closer, err = a.extras(ctx, env, h, closer)
+	if err != nil {
+		return err
 	}
 	where := ""
 	if v.NeedsDB {
@@ -187,6 +212,51 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 		}
 	}
 	return err
+}
+
+// extras wraps h, the variant's handler, with what the flags add: rest's
+// API under /rest (--rest-control, closed with closer), the runtime's
+// metrics at /debug/metrics (loopback or --debug-metrics) and a leak
+// (--leak-bytes-per-request).
+func (a *serveArgs) extras(ctx context.Context, env Env, h http.Handler, closer io.Closer) (http.Handler, io.Closer, error) {
+	if a.restControl {
+		rv, _ := server.Lookup("rest")
+		rh, rc, err := server.Start(ctx, rv, server.Config{DB: a.db, Pool: a.pool, Timeout: a.timeout},
+			server.HTTPOptions{MaxResponseBytes: a.maxResp, Timeout: a.timeout, Trace: a.trace, MaxRequestBytes: a.maxReq, Variant: "rest", Log: env.Stderr})
+		if err != nil {
+			if closer != nil {
+				closer.Close()
+			}
+			return nil, nil, fmt.Errorf("cannot start the REST control: %w", err)
+		}
+		h = server.WithRESTControl(h, rh)
+		closer = twoClosers{closer, rc}
+		fmt.Fprintf(env.Stderr, "serve: REST control (rest's API, pool %d of its own) under %s/ in this process\n", a.pool, server.RESTControlRoot)
+	}
+	if a.leakBytes > 0 {
+		h = server.Leak(h, a.leakBytes)
+		fmt.Fprintf(env.Stderr, "serve: warning: leaking %d bytes per request on purpose (--leak-bytes-per-request)\n", a.leakBytes)
+	}
+	if a.loopback || a.debugMetrics {
+		h = server.Metrics(h)
+	}
+	return h, closer, nil
+}
+
+// twoClosers closes each of its non-nil closers, and returns the first error.
+type twoClosers []io.Closer
+
+func (cs twoClosers) Close() error {
+	var first error
+	for _, c := range cs {
+		if c == nil {
+			continue
+		}
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // servePprof serves net/http/pprof's handlers at addr (loopback only) until

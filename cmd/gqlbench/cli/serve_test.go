@@ -130,6 +130,13 @@ func TestServeNull(t *testing.T) {
 		t.Errorf("healthz: %v %v", resp, err)
 	}
 	resp.Body.Close()
+	// on a loopback address the runtime's metrics are served beside the API
+	resp, err = http.Get(strings.TrimSuffix(url, "/graphql") + server.MetricsPath)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("%s: %v %v", server.MetricsPath, resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	cancel()
 	if code := <-exit; code != exitcode.OK {
 		t.Fatalf("exit %d after cancel: %s", code, stderr)
@@ -214,6 +221,9 @@ func TestServeBadUsage(t *testing.T) {
 		{"bad address", []string{"serve", "null", "--addr", "localhost"}, exitcode.Usage, "HOST:PORT"},              // no port
 		{"invalid port", []string{"serve", "null", "--addr", "127.0.0.1:99999"}, exitcode.Failure, "cannot listen"}, // Listen fails: exit 1
 		{"profiles exposed", []string{"serve", "null", "--pprof", "0.0.0.0:6060"}, exitcode.Usage, "loopback"},      // never on the network
+		{"control without data", []string{"serve", "null", "--rest-control"}, exitcode.Usage, "over a database"},    // rest reads the database
+		{"control beside rest", []string{"serve", "rest", "--db", "sqlite:/x", "--rest-control"}, exitcode.Usage, "beside a GraphQL variant"},
+		{"negative leak", []string{"serve", "null", "--leak-bytes-per-request", "-1"}, exitcode.Usage, "must not be negative"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := run(c.args...)
