@@ -45,6 +45,10 @@ go 1.26.0
 //	                               asserted), the schema other tools read; a maintained,
 //	                               complete implementation rather than a hand-written one.
 //	                               Pure Go; needs only golang.org/x/text, already here.
+//	github.com/coder/websocket     the subscription load's websocket client (drive/subscribe):
+//	                               already in the module graph (gqlgen's websocket transport,
+//	                               which serves the subscriptions, is built on it), no
+//	                               goroutine per connection, pooled buffers; pure Go.
 //	github.com/google/pprof        its package profile only (load --profile, measure/profiles):
 //	                               the reader of pprof's gzipped protocol buffers that go tool
 //	                               pprof uses, to read the top functions of the server's CPU
@@ -53,6 +57,7 @@ go 1.26.0
 require (
 	github.com/99designs/gqlgen v0.17.92
 	github.com/HdrHistogram/hdrhistogram-go v1.1.2
+	github.com/coder/websocket v1.8.15
 	github.com/goccy/go-yaml v1.19.2
 	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
 	github.com/jackc/pgx/v5 v5.12.0

@@ -51,11 +51,11 @@ var NodePackage = sync.OnceValue(func() peer.Package {
 })
 
 // ServedSDL is the schema gqlgen's executor serves (server/graph's
-// gqlgen.yml): the benchmark schema with its write and remote extensions,
+// gqlgen.yml): the benchmark schema with its write, remote and subscription extensions,
 // as one document, so that the Node engines validate and introspect the
 // same schema (TestServedSDL holds them to it).
 func ServedSDL() string {
-	return workload.SchemaSource() + "\n" + workload.WritesSource() + "\n" + workload.RemoteSource()
+	return workload.SchemaSource() + "\n" + workload.WritesSource() + "\n" + workload.RemoteSource() + "\n" + workload.SubscriptionsSource()
 }
 
 // nodeVersions are the pinned versions of the Node engines' libraries,

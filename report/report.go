@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -182,7 +183,14 @@ func Build(runs []*Run, o Options) (*Report, error) {
 	r.Caveats = r.caveats()
 	r.Verdict = r.verdict()
 	r.charts = r.drawCharts()
-	if err := r.addSections(o.Sections); err != nil {
+	sections := o.Sections
+	if sec, invalid, ok := subscriptionSection(runs); ok {
+		sections = append(slices.Clone(sections), sec)
+		if len(invalid) > 0 {
+			r.Verdict += fmt.Sprintf(" %d subscription run(s) INVALID (lost, duplicated, reordered or wrong events: see Subscriptions).", len(invalid))
+		}
+	}
+	if err := r.addSections(sections); err != nil {
 		return nil, err
 	}
 	return r, nil

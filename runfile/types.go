@@ -438,6 +438,8 @@ type Summary struct {
 	Statements *Statements `json:"db_statements,omitempty"`
 	// Paired is a paired run's account of its pairs.
 	Paired *Paired `json:"paired,omitempty"`
+	// Subscription is a subscription run's account (subscription.go).
+	Subscription *Subscription `json:"subscription,omitempty"`
 	// Layers is where the server said the measured requests' time went
 	// (load --layers): per template, the sums of its Server-Timing or
 	// Apollo tracing figures beside the round trips (package

@@ -159,6 +159,10 @@ type handler struct {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.URL.Path {
 	case "/graphql", "/":
+		if IsStream(r) {
+			h.stream(w, r)
+			return
+		}
 		var arrived time.Time
 		if h.o.Trace {
 			arrived = time.Now()
@@ -520,4 +524,32 @@ func healthz(w http.ResponseWriter, r *http.Request, x any, o HTTPOptions) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	io.WriteString(w, "ok")
+}
+
+// Streamer is implemented by executors that serve subscriptions (the
+// resolver-based variants): Handler hands them every request for a stream
+// (IsStream) on /graphql, without its request timeout, since a stream lives
+// as long as its client keeps it.
+type Streamer interface {
+	ServeStream(w http.ResponseWriter, r *http.Request)
+}
+
+// IsStream says whether r asks for a subscription stream: a websocket
+// upgrade (graphql-transport-ws), or a POST that accepts
+// text/event-stream (GraphQL over Server-Sent Events).
+func IsStream(r *http.Request) bool {
+	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		return true
+	}
+	return r.Method == http.MethodPost && strings.Contains(r.Header.Get("Accept"), "text/event-stream")
+}
+
+// stream serves a stream request, or says that the variant has none.
+func (h *handler) stream(w http.ResponseWriter, r *http.Request) {
+	if st, ok := h.e.(Streamer); ok {
+		st.ServeStream(w, r)
+		return
+	}
+	h.write(w, r, ErrorResponse(http.StatusNotImplemented,
+		"this server serves no subscriptions (no websocket, no text/event-stream): the resolver-based variants do (naive, memo, batch, batch-memo)"), nil)
 }

@@ -119,3 +119,15 @@ func TestSchemaWithWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaWithSubscriptions: the subscription extension loads over the
+// schema with its writes and adds the Subscription root.
+func TestSchemaWithSubscriptions(t *testing.T) {
+	s := SchemaWithSubscriptions()
+	if s.Subscription == nil || s.Subscription.Fields.ForName("publicationAdded") == nil || s.Subscription.Fields.ForName("undergraduateStudentAdded") == nil {
+		t.Fatal("no Subscription root with publicationAdded and undergraduateStudentAdded")
+	}
+	if SchemaWithWrites().Subscription != nil {
+		t.Error("the write extension alone has a Subscription root")
+	}
+}

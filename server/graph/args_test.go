@@ -110,11 +110,11 @@ func TestNr(t *testing.T) {
 // write and remote extensions as they are now (run `go generate
 // ./server/graph` after changing them).
 func TestGeneratedUpToDate(t *testing.T) {
-	if len(sources) != 3 || sources[0].Input != workload.SchemaSource() || sources[1].Input != workload.WritesSource() ||
-		sources[2].Input != workload.RemoteSource() {
-		t.Fatal("generated.go is not generated from the current workload/schema.graphql, writes.graphql and remote.graphql: run `go generate ./server/graph`")
+	if len(sources) != 4 || sources[0].Input != workload.SchemaSource() || sources[1].Input != workload.WritesSource() ||
+		sources[2].Input != workload.RemoteSource() || sources[3].Input != workload.SubscriptionsSource() {
+		t.Fatal("generated.go is not generated from the current workload/schema.graphql, writes.graphql, remote.graphql and subscriptions.graphql: run `go generate ./server/graph`")
 	}
-	if !strings.HasSuffix(sources[0].Name, "workload/schema.graphql") || !strings.HasSuffix(sources[1].Name, "workload/writes.graphql") ||
+	if !strings.HasSuffix(sources[0].Name, "workload/schema.graphql") || !strings.HasSuffix(sources[1].Name, "workload/writes.graphql") || !strings.HasSuffix(sources[3].Name, "workload/subscriptions.graphql") ||
 		!strings.HasSuffix(sources[2].Name, "workload/remote.graphql") {
 		t.Fatalf("generated from %s, %s and %s", sources[0].Name, sources[1].Name, sources[2].Name)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"maps"
+	"net/http"
 	"slices"
 	"strconv"
 	"sync"
@@ -29,12 +30,15 @@ type Executor struct {
 	factory  source.Factory
 	maxDepth int
 	remote   remoteConfig // the remote fields (remote.go)
+	feeds    *feeds       // the events of this server's writes
+	streams  *streams     // its subscription transports
 }
 
 var (
 	_ server.Executor = (*Executor)(nil)
 	_ server.Pinger   = (*Executor)(nil)
 	_ io.Closer       = (*Executor)(nil)
+	_ server.Streamer = (*Executor)(nil)
 )
 
 // NewExecutor returns the executor of the benchmark schema over the
@@ -51,7 +55,15 @@ func NewExecutor(f source.Factory, c server.Config) server.Executor {
 	if rc.batch {
 		x.Use(remoteBatcher{})
 	}
-	return &Executor{exec: x, factory: f, maxDepth: maxDepth, remote: rc}
+	e := &Executor{exec: x, factory: f, maxDepth: maxDepth, remote: rc, feeds: newFeeds()}
+	e.streams = newStreams(e)
+	return e
+}
+
+// ServeStream serves a subscription request (server.IsStream): the events
+// of the writes that this executor runs (subscription.go).
+func (e *Executor) ServeStream(w http.ResponseWriter, r *http.Request) {
+	e.streams.serve(w, r, e.feeds)
 }
 
 // Execute parses, validates and runs r, recording the time of parsing and
@@ -87,6 +99,7 @@ func (e *Executor) Execute(ctx context.Context, r *server.Request) *server.Respo
 		if w, ok := e.factory.(Writer); ok {
 			ctx = context.WithValue(ctx, writerKey{}, w.Store())
 		}
+		ctx = context.WithValue(ctx, feedsKey{}, e.feeds)
 	}
 	ctx = withSource(ctx, e.factory.ForRequest(ctx))
 	ctx = withRemote(ctx, e.remote)

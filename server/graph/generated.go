@@ -38,6 +38,7 @@ type ResolverRoot interface {
 	Publication() PublicationResolver
 	Query() QueryResolver
 	ResearchGroup() ResearchGroupResolver
+	Subscription() SubscriptionResolver
 	UndergraduateCourse() UndergraduateCourseResolver
 	UndergraduateStudent() UndergraduateStudentResolver
 	University() UniversityResolver
@@ -124,6 +125,10 @@ type QueryResolver interface {
 }
 type ResearchGroupResolver interface {
 	SubOrganizationOf(ctx context.Context, obj *source.ResearchGroup) (*source.Department, error)
+}
+type SubscriptionResolver interface {
+	PublicationAdded(ctx context.Context, mainAuthor *int64) (<-chan *PublicationEvent, error)
+	UndergraduateStudentAdded(ctx context.Context, advisor *int64) (<-chan *UndergraduateStudentEvent, error)
 }
 type UndergraduateCourseResolver interface {
 	Teachedby(ctx context.Context, obj *source.UndergraduateCourse) (Faculty, error)
@@ -223,6 +228,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			ctx = graphql.WithUnmarshalerMap(ctx, inputUnmarshalMap)
 			data := ec._Mutation(ctx, opCtx.Operation.SelectionSet)
 			var buf bytes.Buffer
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
 			data.MarshalGQL(&buf)
 
 			return &graphql.Response{
@@ -736,6 +758,59 @@ extend type Lecturer {
   hIndex: Int
 }
 `, BuiltIn: false},
+	{Name: "../../workload/subscriptions.graphql", Input: `# gqlbench's subscription extension of the benchmark schema (issue 25 item 4):
+# the events of the writes of writes.graphql, served by the resolver-based
+# reference servers over the graphql-transport-ws protocol (and GraphQL over
+# Server-Sent Events, distinct connections mode). docs/subscriptions.md has
+# the whole story.
+#
+# An event is raised after its write's transaction commits, by either API of
+# the server (GraphQL or REST in the same process), and carries the commit
+# time, so that a load generator on the same machine measures the delivery
+# latency commit -> receipt. seq numbers the server's events of all kinds, from
+# 1, in the order they were published: a subscriber that sees a smaller seq
+# after a larger one received them out of order. A subscription that cannot
+# keep up (its buffer of pending events is full) is ended with an error, never
+# thinned out silently.
+
+extend schema {
+  subscription: Subscription
+}
+
+type Subscription {
+  """
+  Each publication created from now on; with mainAuthor, only those whose main
+  author is that faculty member (the sandbox has two: 1000000000000000 and
+  1000000000000001), so filtered delivery is measured beside fan-out to all.
+  """
+  publicationAdded(mainAuthor: ID): PublicationEvent!
+  """
+  Each undergraduate student created from now on; with advisor, only those
+  advised by that professor (the sandbox's is 1000000000000000).
+  """
+  undergraduateStudentAdded(advisor: ID): UndergraduateStudentEvent!
+}
+
+"A publication's creation, as committed."
+type PublicationEvent {
+  "The server's sequence number of the event, from 1, in publication order."
+  seq: Int!
+  "When the write committed: RFC 3339 with nanoseconds, UTC."
+  committedAt: String!
+  "The publication as written."
+  publication: Publication!
+}
+
+"An undergraduate student's creation, as committed."
+type UndergraduateStudentEvent {
+  "The server's sequence number of the event, from 1, in publication order."
+  seq: Int!
+  "When the write committed: RFC 3339 with nanoseconds, UTC."
+  committedAt: String!
+  "The undergraduate student as written."
+  undergraduateStudent: UndergraduateStudent!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -917,6 +992,18 @@ func (ec *executionContext) childFields_Publication(ctx context.Context, field g
 	return nil, fmt.Errorf("no field named %q was found under type Publication", field.Name)
 }
 
+func (ec *executionContext) childFields_PublicationEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seq":
+		return ec.fieldContext_PublicationEvent_seq(ctx, field)
+	case "committedAt":
+		return ec.fieldContext_PublicationEvent_committedAt(ctx, field)
+	case "publication":
+		return ec.fieldContext_PublicationEvent_publication(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PublicationEvent", field.Name)
+}
+
 func (ec *executionContext) childFields_ResearchGroup(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -959,6 +1046,18 @@ func (ec *executionContext) childFields_UndergraduateStudent(ctx context.Context
 		return ec.fieldContext_UndergraduateStudent_takeCourses(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UndergraduateStudent", field.Name)
+}
+
+func (ec *executionContext) childFields_UndergraduateStudentEvent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seq":
+		return ec.fieldContext_UndergraduateStudentEvent_seq(ctx, field)
+	case "committedAt":
+		return ec.fieldContext_UndergraduateStudentEvent_committedAt(ctx, field)
+	case "undergraduateStudent":
+		return ec.fieldContext_UndergraduateStudentEvent_undergraduateStudent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UndergraduateStudentEvent", field.Name)
 }
 
 func (ec *executionContext) childFields_University(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1382,6 +1481,34 @@ func (ec *executionContext) field_Query_university_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["nr"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_publicationAdded_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "mainAuthor",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOID2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["mainAuthor"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_undergraduateStudentAdded_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "advisor",
+		func(ctx context.Context, v any) (*int64, error) {
+			return ec.unmarshalOID2ᚖint64(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["advisor"] = arg0
 	return args, nil
 }
 
@@ -3451,6 +3578,84 @@ func (ec *executionContext) fieldContext_Publication_citationCount(_ context.Con
 	return graphql.NewScalarFieldContext("Publication", field, true, true, errors.New("field of type Int does not have child fields"))
 }
 
+func (ec *executionContext) _PublicationEvent_seq(ctx context.Context, field graphql.CollectedField, obj *PublicationEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicationEvent_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublicationEvent_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicationEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _PublicationEvent_committedAt(ctx context.Context, field graphql.CollectedField, obj *PublicationEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicationEvent_committedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommittedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublicationEvent_committedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PublicationEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _PublicationEvent_publication(ctx context.Context, field graphql.CollectedField, obj *PublicationEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PublicationEvent_publication(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Publication, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *source.Publication) graphql.Marshaler {
+			return ec.marshalNPublication2ᚖgithubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋsourceᚐPublication(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PublicationEvent_publication(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PublicationEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Publication(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_faculty(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3978,6 +4183,94 @@ func (ec *executionContext) fieldContext_ResearchGroup_subOrganizationOf(_ conte
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_publicationAdded(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_publicationAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().PublicationAdded(ctx, fc.Args["mainAuthor"].(*int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *PublicationEvent) graphql.Marshaler {
+			return ec.marshalNPublicationEvent2ᚖgithubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋgraphᚐPublicationEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_publicationAdded(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PublicationEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_publicationAdded_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Subscription_undergraduateStudentAdded(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_undergraduateStudentAdded(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().UndergraduateStudentAdded(ctx, fc.Args["advisor"].(*int64))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *UndergraduateStudentEvent) graphql.Marshaler {
+			return ec.marshalNUndergraduateStudentEvent2ᚖgithubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋgraphᚐUndergraduateStudentEvent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_undergraduateStudentAdded(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UndergraduateStudentEvent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_undergraduateStudentAdded_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _UndergraduateCourse_id(ctx context.Context, field graphql.CollectedField, obj *source.UndergraduateCourse) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4280,6 +4573,84 @@ func (ec *executionContext) fieldContext_UndergraduateStudent_takeCourses(_ cont
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_UndergraduateCourse(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _UndergraduateStudentEvent_seq(ctx context.Context, field graphql.CollectedField, obj *UndergraduateStudentEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UndergraduateStudentEvent_seq(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seq, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int64) graphql.Marshaler {
+			return ec.marshalNInt2int64(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UndergraduateStudentEvent_seq(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UndergraduateStudentEvent", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _UndergraduateStudentEvent_committedAt(ctx context.Context, field graphql.CollectedField, obj *UndergraduateStudentEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UndergraduateStudentEvent_committedAt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommittedAt, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UndergraduateStudentEvent_committedAt(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UndergraduateStudentEvent", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _UndergraduateStudentEvent_undergraduateStudent(ctx context.Context, field graphql.CollectedField, obj *UndergraduateStudentEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UndergraduateStudentEvent_undergraduateStudent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UndergraduateStudent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *source.UndergraduateStudent) graphql.Marshaler {
+			return ec.marshalNUndergraduateStudent2ᚖgithubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋsourceᚐUndergraduateStudent(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UndergraduateStudentEvent_undergraduateStudent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UndergraduateStudentEvent",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_UndergraduateStudent(ctx, field)
 		},
 	}
 	return fc, nil
@@ -8036,6 +8407,54 @@ func (ec *executionContext) _Publication(ctx context.Context, sel ast.SelectionS
 	return out
 }
 
+var publicationEventImplementors = []string{"PublicationEvent"}
+
+func (ec *executionContext) _PublicationEvent(ctx context.Context, sel ast.SelectionSet, obj *PublicationEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, publicationEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PublicationEvent")
+		case "seq":
+			out.Values[i] = ec._PublicationEvent_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "committedAt":
+			out.Values[i] = ec._PublicationEvent_committedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "publication":
+			out.Values[i] = ec._PublicationEvent_publication(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
 var queryImplementors = []string{"Query"}
 
 func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) graphql.Marshaler {
@@ -8365,6 +8784,28 @@ func (ec *executionContext) _ResearchGroup(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var subscriptionImplementors = []string{"Subscription"}
+
+func (ec *executionContext) _Subscription(ctx context.Context, sel ast.SelectionSet) func(ctx context.Context) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, subscriptionImplementors)
+	ctx = graphql.WithFieldContext(ctx, &graphql.FieldContext{
+		Object: "Subscription",
+	})
+	if len(fields) != 1 {
+		graphql.AddErrorf(ctx, "must subscribe to exactly one stream")
+		return nil
+	}
+
+	switch fields[0].Name {
+	case "publicationAdded":
+		return ec._Subscription_publicationAdded(ctx, fields[0])
+	case "undergraduateStudentAdded":
+		return ec._Subscription_undergraduateStudentAdded(ctx, fields[0])
+	default:
+		panic("unknown field " + strconv.Quote(fields[0].Name))
+	}
+}
+
 var undergraduateCourseImplementors = []string{"UndergraduateCourse"}
 
 func (ec *executionContext) _UndergraduateCourse(ctx context.Context, sel ast.SelectionSet, obj *source.UndergraduateCourse) graphql.Marshaler {
@@ -8663,6 +9104,54 @@ func (ec *executionContext) _UndergraduateStudent(ctx context.Context, sel ast.S
 			}
 
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferLabelToView), math.MaxInt32)))
+
+	ec.ProcessDeferredGroup(graphql.DeferredGroup{
+		Defers:   deferLabelToView,
+		Path:     graphql.GetPath(ctx),
+		FieldSet: deferredFieldSet,
+		Context:  ctx,
+	})
+
+	return out
+}
+
+var undergraduateStudentEventImplementors = []string{"UndergraduateStudentEvent"}
+
+func (ec *executionContext) _UndergraduateStudentEvent(ctx context.Context, sel ast.SelectionSet, obj *UndergraduateStudentEvent) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, undergraduateStudentEventImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferredFieldSet := graphql.NewFieldSet(nil)
+	deferLabelToView := make(map[string]*graphql.FieldSetView)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UndergraduateStudentEvent")
+		case "seq":
+			out.Values[i] = ec._UndergraduateStudentEvent_seq(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "committedAt":
+			out.Values[i] = ec._UndergraduateStudentEvent_committedAt(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "undergraduateStudent":
+			out.Values[i] = ec._UndergraduateStudentEvent_undergraduateStudent(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -9483,6 +9972,30 @@ func (ec *executionContext) marshalNInt2int64(ctx context.Context, sel ast.Selec
 	return res
 }
 
+func (ec *executionContext) marshalNPublication2ᚖgithubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋsourceᚐPublication(ctx context.Context, sel ast.SelectionSet, v *source.Publication) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Publication(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNPublicationEvent2githubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋgraphᚐPublicationEvent(ctx context.Context, sel ast.SelectionSet, v PublicationEvent) graphql.Marshaler {
+	return ec._PublicationEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNPublicationEvent2ᚖgithubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋgraphᚐPublicationEvent(ctx context.Context, sel ast.SelectionSet, v *PublicationEvent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._PublicationEvent(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNPublicationField2githubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋgraphᚐPublicationField(ctx context.Context, v any) (PublicationField, error) {
 	var res PublicationField
 	err := res.UnmarshalGQL(v)
@@ -9517,6 +10030,30 @@ func (ec *executionContext) unmarshalNStringCriterion2githubᚗcomᚋgqlbenchᚋ
 
 func (ec *executionContext) marshalNStringCriterion2githubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋgraphᚐStringCriterion(ctx context.Context, sel ast.SelectionSet, v StringCriterion) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNUndergraduateStudent2ᚖgithubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋsourceᚐUndergraduateStudent(ctx context.Context, sel ast.SelectionSet, v *source.UndergraduateStudent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UndergraduateStudent(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNUndergraduateStudentEvent2githubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋgraphᚐUndergraduateStudentEvent(ctx context.Context, sel ast.SelectionSet, v UndergraduateStudentEvent) graphql.Marshaler {
+	return ec._UndergraduateStudentEvent(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNUndergraduateStudentEvent2ᚖgithubᚗcomᚋgqlbenchᚋgqlbenchᚋserverᚋgraphᚐUndergraduateStudentEvent(ctx context.Context, sel ast.SelectionSet, v *UndergraduateStudentEvent) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._UndergraduateStudentEvent(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNUpdatePublicationInput2map(ctx context.Context, v any) (map[string]any, error) {

@@ -87,6 +87,9 @@ type StringMatching struct {
 	Pattern   *string          `json:"pattern,omitempty"`
 }
 
+type Subscription struct {
+}
+
 // Selects a university.
 type UniversityWhereInput struct {
 	// The university's id equals this.

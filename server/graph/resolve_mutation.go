@@ -93,7 +93,11 @@ func undergraduate(r *write.Row, err error) (*source.UndergraduateStudent, error
 type mutationResolver struct{}
 
 func (mutationResolver) CreatePublication(ctx context.Context, input map[string]any) (*source.Publication, error) {
-	return publication(create(ctx, write.Publication, input))
+	p, err := publication(create(ctx, write.Publication, input))
+	if err == nil {
+		publishPublication(ctx, p) // committed: create returned
+	}
+	return p, err
 }
 
 func (mutationResolver) UpdatePublication(ctx context.Context, nr int64, input map[string]any) (*source.Publication, error) {
@@ -105,7 +109,11 @@ func (mutationResolver) DeletePublication(ctx context.Context, nr int64) (*sourc
 }
 
 func (mutationResolver) CreateUndergraduateStudent(ctx context.Context, input map[string]any) (*source.UndergraduateStudent, error) {
-	return undergraduate(create(ctx, write.UndergraduateStudent, input))
+	s, err := undergraduate(create(ctx, write.UndergraduateStudent, input))
+	if err == nil {
+		publishUndergraduate(ctx, s) // committed: create returned
+	}
+	return s, err
 }
 
 func (mutationResolver) UpdateUndergraduateStudent(ctx context.Context, nr int64, input map[string]any) (*source.UndergraduateStudent, error) {

@@ -43,6 +43,9 @@ func loadSynopsis() string {
 	return `load --target URL --queries FILE [--mode ` + strings.Join(modeNames(), "|") + `] [flags] [-o run.jsonl]
        gqlbench load merge RUN.jsonl... [-o merged.jsonl]
        gqlbench load show RUN.jsonl
+       gqlbench load --mode subscribe --target URL [--subscribers N] [--per-subscriber K] [--publish-rate R]
+         (the subscription load, with flags of its own: gqlbench load --mode subscribe --help;
+         docs/subscriptions.md)
 
 Modes (see docs/load.md):
 ` + modes.String() + `
@@ -266,6 +269,9 @@ func runLoad(ctx context.Context, env Env, args []string) error {
 		case "show":
 			return runLoadShow(env, args[1:])
 		}
+	}
+	if isSubscribe(args) { // its own flags: load_subscribe.go
+		return runLoadSubscribe(ctx, env, args)
 	}
 	fs := newFlags(env, "load", loadSynopsis())
 	var f loadFlags

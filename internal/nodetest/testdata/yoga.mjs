@@ -21,7 +21,8 @@
 // cursor connection (booksPage: pageInfo.endCursor is the next page's
 // "after"), list arguments of every kind (tags, genres, years) and a
 // mutation (addReview, which changes later answers: a review gets the next
-// id of a counter, and the book's reviews grow). resetReviews puts the
+// id of a counter, and the book's reviews grow) and a subscription
+// (reviewAdded, each added review, over GraphQL over SSE). resetReviews puts the
 // reviews back as they were at start.
 //	--tracing          add Apollo tracing to every answer (extensions.tracing:
 //	                   envelop's useApolloTracing plugin), as many servers of
@@ -36,8 +37,12 @@
 // and nothing else there; errors go to stderr.
 import { createServer } from 'node:http';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { createSchema, createYoga } from 'graphql-yoga';
+import { createPubSub, createSchema, createYoga } from 'graphql-yoga';
 import { useApolloTracing } from '@envelop/apollo-tracing';
+
+// pubSub carries addReview's events to reviewAdded's subscribers (served
+// over GraphQL over Server-Sent Events, yoga's built-in transport).
+const pubSub = createPubSub();
 
 const typeDefs = /* GraphQL */ `
   enum Genre { FICTION MYSTERY SCIENCE HISTORY POETRY }
@@ -83,6 +88,11 @@ const typeDefs = /* GraphQL */ `
   type PageInfo {
     endCursor: String
     hasNextPage: Boolean!
+  }
+
+  type Subscription {
+    "Each review added from now on (addReview); with bookId, only that book's."
+    reviewAdded(bookId: ID): Review!
   }
 
   type Mutation {
@@ -247,6 +257,7 @@ function resolvers(mutate) {
         if (stars < 1 || stars > 5) throw new GraphQLError(`stars must be 1 to 5, got ${stars}`);
         const r = { id: `r${++reviewSeq}`, stars, text: text ?? null };
         b.reviews.push(r);
+        pubSub.publish('review', { bookId: b.id, review: r });
         return r;
       },
       resetReviews: () => {
@@ -254,6 +265,16 @@ function resolvers(mutate) {
         books.forEach((b, k) => { n += b.reviews.length - startReviews[k]; b.reviews.length = startReviews[k]; });
         reviewSeq = 0;
         return n;
+      },
+    },
+    Subscription: {
+      reviewAdded: {
+        subscribe: async function* (_, { bookId }) {
+          for await (const e of pubSub.subscribe('review')) {
+            if (bookId == null || e.bookId === String(bookId)) yield e.review;
+          }
+        },
+        resolve: (review) => review,
       },
     },
     Date: dateScalar,

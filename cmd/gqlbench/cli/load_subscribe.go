@@ -1,0 +1,302 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/gqlbench/gqlbench/drive/subscribe"
+	"github.com/gqlbench/gqlbench/exitcode"
+	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/runfile"
+)
+
+// subscribeMode is load's --mode that subscribe's own flags parse (its
+// engine, package drive/subscribe, is not one of drive's modes: it sends
+// no queries file, it holds connections and counts events).
+const subscribeMode = "subscribe"
+
+const subscribeSynopsis = `load --mode subscribe --target URL [--subscribers N] [--per-subscriber K] [--publish-rate R] [--duration D] [-o run.jsonl]
+
+The subscription load (docs/subscriptions.md): N connections to the server's
+GraphQL endpoint speaking graphql-transport-ws (or graphql-sse), K subscriptions
+(publicationAdded) on each — even ones take every event, odd ones one main
+author's (half) — and a publisher issuing createPublication at R per second
+over HTTP. Every event is checked against the mutation that raised it; its
+delivery latency (the commit time it carries to its receipt) is recorded;
+loss, duplicates and reorders are counted per subscription. The run is valid
+only with none of them (exit 3 otherwise). The run file's summary holds the
+account; gqlbench report shows it.`
+
+// isSubscribe says whether load's arguments ask for --mode subscribe.
+func isSubscribe(args []string) bool {
+	for i, a := range args {
+		a = strings.TrimLeft(a, "-")
+		if a == "mode="+subscribeMode || a == "mode" && i+1 < len(args) && args[i+1] == subscribeMode {
+			return true
+		}
+		if a == "" { // "--": the end of the flags
+			break
+		}
+	}
+	return false
+}
+
+// runLoadSubscribe is load --mode subscribe.
+func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "load", subscribeSynopsis)
+	var (
+		target, out, mode string
+		cfg               subscribe.Config
+		labels            labelFlag
+		quiet             bool
+		ramp, slo         string
+		user              userOps
+	)
+	fs.StringVar(&mode, "mode", subscribeMode, "subscribe")
+	fs.StringVar(&target, "target", "", "the server's GraphQL endpoint `URL` (http://HOST:PORT/graphql); the subscribers connect to its ws:// twin")
+	fs.StringVar(&out, "o", "", "the run `FILE` (default: stdout)")
+	fs.IntVar(&cfg.Subscribers, "subscribers", 500, "subscriber connections (N; seed 003: 500)")
+	fs.IntVar(&cfg.PerSubscriber, "per-subscriber", 2, fmt.Sprintf("subscriptions on each connection (K; seed 003: 2; at most %d)", subscribe.MaxPerSubscriber))
+	fs.Float64Var(&cfg.PublishRate, "publish-rate", 1, "mutations (events) per second")
+	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured publishing, after the warm-up")
+	fs.DurationVar(&cfg.WarmUp, "warmup", 30*time.Second, "the longest warm-up: until every subscription has had an event")
+	fs.DurationVar(&cfg.Settle, "settle", 5*time.Second, "the longest wait for the last events after the last mutation")
+	fs.IntVar(&cfg.Publishers, "publishers", 4, "mutations in flight at most")
+	fs.BoolVar(&cfg.Reconnect, "reconnect", false, "redial a dropped connection and subscribe again (its missed events count as lost)")
+	fs.StringVar(&cfg.Protocol, "protocol", subscribe.TransportWS, "graphql-transport-ws (one websocket per subscriber) or graphql-sse (GraphQL over Server-Sent Events, distinct connections mode: one HTTP stream per subscription)")
+	fs.IntVar(&cfg.Stalled, "stalled", 0, "extra connections that subscribe and never read: the server must not let them stall the others")
+	fs.StringVar(&ramp, "ramp", "", "ramp the subscribers: `N1,N2,...`, a whole run at each, until one breaks --slo or is invalid (--subscribers is then ignored)")
+	fs.StringVar(&slo, "slo", "p99<50ms", "with --ramp: the delivery latency objectives each step must meet, e.g. p99<50ms")
+	fs.StringVar(&user.subscription, "subscription", "", "your own API: a .graphql `FILE` of one subscription operation, sent by every subscription (default: the benchmark's publicationAdded)")
+	fs.StringVar(&user.subscriptionVars, "subscription-vars", "", "--subscription: its variables, a JSON `OBJECT`")
+	fs.StringVar(&user.mutation, "mutation", "", "your own API: a .graphql `FILE` of one mutation operation that raises the subscription's events")
+	fs.StringVar(&user.mutationVars, "mutation-vars", "", `--mutation: its variables, a JSON `+"`OBJECT`"+` whose string values may hold {{i}} (the event's number) and {{run}} (the run's tag); one must mark the event in its payload, e.g. {"text":"gqlbench {{run}} #{{i}}"}`)
+	fs.Var(&labels, "label", "a `KEY=VALUE` label for the run file's header (repeatable)")
+	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if target == "" {
+		return usagef("--target is required: the server's GraphQL endpoint, e.g. http://127.0.0.1:8080/graphql")
+	}
+	cfg.URL = target
+	if user.subscription != "" || user.mutation != "" || user.subscriptionVars != "" || user.mutationVars != "" {
+		w, err := user.workload()
+		if err != nil {
+			return err
+		}
+		cfg.Workload = w
+		cfg.Publishers = 1 // its events carry no seq: order is the publisher's, one mutation at a time
+	}
+	// A bad setting is a usage error, found before any connection.
+	if err := subscribe.Check(cfg); err != nil {
+		return usagef("%v", err)
+	}
+	var steps []int
+	var objectives measure.SLO
+	if ramp != "" {
+		for _, f := range strings.Split(ramp, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 || n > subscribe.MaxSubscribers || len(steps) > 0 && n <= steps[len(steps)-1] {
+				return usagef("--ramp %q: want increasing numbers of subscribers from 1 to %d, e.g. 100,500,1000", ramp, subscribe.MaxSubscribers)
+			}
+			steps = append(steps, n)
+		}
+		var err error
+		if objectives, err = measure.ParseSLO(slo); err != nil {
+			return usagef("--slo: %v", err)
+		}
+	}
+	var w io.Writer = env.Stdout
+	if out != "" && out != "-" {
+		var files closers
+		defer files.close()
+		var err error
+		if w, err = files.create(out, nil); err != nil {
+			return err
+		}
+	}
+	hdr := subscribeHeader(fs, env, target, cfg.Protocol, labels)
+	start := time.Now()
+	var res *subscribe.Result
+	var rampSteps []subscribe.Step
+	var stop string
+	var err error
+	if steps != nil {
+		rampSteps, stop, err = subscribe.Ramp(ctx, cfg, steps, objectives)
+		if len(rampSteps) > 0 {
+			res = rampSteps[len(rampSteps)-1].Result
+		}
+		if !quiet {
+			for _, st := range rampSteps {
+				fmt.Fprintf(env.Stderr, "ramp: %d subscribers: p99 %v, valid %v\n", st.Subscribers,
+					time.Duration(st.Result.Latency.ValueAtQuantile(99)).Round(time.Microsecond), isValid(st.Result))
+			}
+		}
+	} else {
+		res, err = subscribe.Run(ctx, cfg)
+	}
+	if res == nil {
+		return fmt.Errorf("load --mode subscribe: %w", err)
+	}
+	if err != nil { // a later ramp step could not be made: the ones made are kept
+		fmt.Fprintf(env.Stderr, "load: %v\n", err)
+		stop = err.Error()
+	}
+	sum := subscribeSummary(res, start)
+	if ctx.Err() != nil { // what was measured is kept, marked
+		sum.Status, sum.Reason = "interrupted", "interrupted: "+sum.Reason
+	}
+	if steps != nil {
+		s := sum.Subscription
+		s.RampSLO, s.RampStop = objectives.String(), stop
+		for _, st := range rampSteps {
+			r := st.Result
+			s.Ramp = append(s.Ramp, runfile.SubscriptionStep{Subscribers: st.Subscribers, Valid: isValid(r), Delivered: r.Delivered,
+				P50NS: r.Latency.ValueAtQuantile(50), P99NS: r.Latency.ValueAtQuantile(99), BytesPerSubscriber: r.BytesPerSubscriber})
+		}
+		if !quiet {
+			if stop == "" {
+				fmt.Fprintf(env.Stderr, "ramp: every step met %s\n", s.RampSLO)
+			} else {
+				fmt.Fprintf(env.Stderr, "ramp: stopped at %s\n", stop)
+			}
+		}
+	}
+	rw := runfile.NewWriter(w)
+	rw.Write(hdr)
+	rw.Write(sum)
+	if !quiet {
+		fmt.Fprint(env.Stderr, res.Summary())
+	}
+	if err := rw.Err(); err != nil {
+		return err
+	}
+	if sum.Status == "interrupted" {
+		return errors.New("load --mode subscribe: interrupted (the run file keeps what was measured)")
+	}
+	if sum.Status != "ok" {
+		return exitcode.With(exitcode.Check, errors.New("load --mode subscribe: "+sum.Reason))
+	}
+	return nil
+}
+
+// userOps are the flags of a user's own API's subscription load.
+type userOps struct{ subscription, subscriptionVars, mutation, mutationVars string }
+
+// workload reads and checks the user's operations.
+func (u userOps) workload() (*subscribe.Ops, error) {
+	if u.subscription == "" || u.mutation == "" {
+		return nil, usagef("--subscription and --mutation go together: your subscription, and the mutation that raises its events")
+	}
+	sub, err := oneOperation(u.subscription, ast.Subscription)
+	if err != nil {
+		return nil, err
+	}
+	mut, err := oneOperation(u.mutation, ast.Mutation)
+	if err != nil {
+		return nil, err
+	}
+	o := subscribe.Ops{SubscriptionDoc: sub, MutationDoc: mut, Tag: fmt.Sprintf("run%d", time.Now().UnixNano())}
+	for _, v := range []struct {
+		flag, text string
+		into       *map[string]any
+	}{{"--subscription-vars", u.subscriptionVars, &o.SubscriptionVars}, {"--mutation-vars", u.mutationVars, &o.MutationVars}} {
+		if v.text == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(v.text), v.into); err != nil {
+			return nil, usagef("%s: want a JSON object: %v", v.flag, err)
+		}
+	}
+	w, err := subscribe.NewOps(o)
+	if err != nil {
+		return nil, usagef("--mutation-vars: %v", err)
+	}
+	return w, nil
+}
+
+// oneOperation reads a .graphql file that holds one operation of kind
+// want, and returns its text.
+func oneOperation(path string, want ast.Operation) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	doc, gerr := parser.ParseQuery(&ast.Source{Name: path, Input: string(b)})
+	if gerr != nil {
+		return "", usagef("%s: %v", path, gerr)
+	}
+	if len(doc.Operations) != 1 || doc.Operations[0].Operation != want {
+		return "", usagef("%s: want exactly one %s operation", path, want)
+	}
+	return string(b), nil
+}
+
+func isValid(r *subscribe.Result) bool { ok, _ := r.Valid(); return ok }
+
+// subscribeHeader is the run file's header of a subscription run.
+func subscribeHeader(fs *flag.FlagSet, env Env, target, protocol string, labels labelFlag) *runfile.Header {
+	flags := map[string]string{}
+	fs.VisitAll(func(fl *flag.Flag) { flags[fl.Name] = fl.Value.String() })
+	redactFlagValues(flags)
+	host, _ := os.Hostname()
+	return &runfile.Header{
+		Type: runfile.TypeHeader, Format: runfile.Format,
+		Tool:      runfile.Tool{Name: "gqlbench", Version: Version, Go: runtime.Version()},
+		Generator: fmt.Sprintf("%s/%d", host, os.Getpid()),
+		Command:   append([]string{"gqlbench"}, redactArgs(env.Args)...), Flags: flags, Labels: labels.m,
+		Target: redactArg(target), Mode: subscribeMode,
+		Queries: queriesOf(fs),
+		Params:  runfile.Params{Extra: "subscribe: " + protocol},
+		Machine: runfile.ThisMachine(), Hist: runfile.StandardHist, Start: time.Now().UTC(),
+	}
+}
+
+// queriesOf names the operations of the run in the header.
+func queriesOf(fs *flag.FlagSet) runfile.Queries {
+	if f := fs.Lookup("subscription"); f != nil && f.Value.String() != "" {
+		return runfile.Queries{Path: f.Value.String() + " + " + fs.Lookup("mutation").Value.String(), Templates: []string{"subscription"}}
+	}
+	return runfile.Queries{Path: "(built in: publicationAdded, createPublication)", Templates: []string{"publicationAdded"}}
+}
+
+// subscribeSummary is the run file's summary of a subscription run.
+func subscribeSummary(r *subscribe.Result, start time.Time) *runfile.Summary {
+	s := &runfile.Subscription{
+		Subscribers: r.Subscribers, PerSubscriber: r.PerSubscriber, Stalled: r.Stalled, PublishRate: r.PublishRate,
+		Protocol: r.Protocol, WindowNS: int64(r.Duration), WarmUpNS: int64(r.WarmUp),
+		Published: r.Published, PublishErrors: r.PublishErrors, PublishLate: r.PublishLate,
+		Expected: r.Expected, Delivered: r.Delivered, Lost: r.Lost, Duplicates: r.Duplicates, OutOfOrder: r.OutOfOrder,
+		Wrong: r.Wrong, Unexpected: r.Unexpected, SubscriptionsAffected: r.SubscriptionsAffected,
+		NeverActive: r.NeverActive, Ended: r.Ended, Drops: r.Drops, Reconnects: r.Reconnects, DialErrors: r.DialErrors,
+		Latency: runfile.DistOf(r.Latency), LatencyFrom: r.LatencyFrom,
+		RSSBeforeBytes: r.RSSBeforeBytes, RSSSubscribedBytes: r.RSSSubscribedBytes, BytesPerSubscriber: r.BytesPerSubscriber,
+		FirstError: r.FirstError,
+	}
+	if r.Latency != nil && r.Latency.TotalCount() > 0 {
+		s.Hist, _ = runfile.EncodeHist(r.Latency)
+	}
+	s.Valid, s.Invalid = r.Valid()
+	sum := &runfile.Summary{Type: runfile.TypeSummary, Status: "ok", End: time.Now().UTC(), ElapsedNS: int64(time.Since(start)),
+		Templates: map[string]*runfile.TemplateSummary{}, Subscription: s}
+	if !s.Valid {
+		sum.Status, sum.Reason = "failed", "invalid subscription run: "+strings.Join(s.Invalid, ", ")
+	}
+	return sum
+}
