@@ -15,6 +15,7 @@ import (
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
+	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/inmem"
 	"github.com/gqlbench/gqlbench/task"
@@ -286,3 +287,36 @@ func peersNeedPostgres(variants []string, kind string) error {
 
 // timelinePath is where a variant's memory timeline goes.
 func timelinePath(s *session, name string) string { return filepath.Join(s.Dir, name+"-memory.jsonl") }
+
+// runPerVariant runs a health experiment whose results come one per
+// variant: run appends them as it goes, and the report's section is made of
+// those gathered, also when the run stops early (an error, Ctrl-C).
+func runPerVariant[R any](ctx context.Context, name string, c Common, run func(context.Context, *session, *databases, *[]R) error,
+	section func([]R) report.Section) (*Result, error) {
+	var results []R
+	return runSession(ctx, name, c, func(ctx context.Context, s *session, dbs *databases) error {
+		err := run(ctx, s, dbs, &results)
+		if len(results) > 0 {
+			s.sections = append(s.sections, section(results))
+		}
+		return err
+	})
+}
+
+// healthStart is a health experiment's start: peers refused off
+// PostgreSQL, its settings and notes recorded, the dataset and its queries
+// file (n instances per template, the writes too when writes), and the load
+// generator pinned (unpin is to be deferred).
+func healthStart(ctx context.Context, s *session, dbs *databases, variants []string, config [][2]string, notes []string,
+	sf, n int, writes bool) (url string, qf *queryfile.File, unpin func(), err error) {
+	if err = peersNeedPostgres(variants, dbs.kind); err != nil {
+		return
+	}
+	s.config = append(s.config, config...)
+	s.notes = append(s.notes, notes...)
+	if url, qf, err = healthDataset(ctx, s, dbs, sf, n, writes, fmt.Sprintf("sf%d-health", sf)); err != nil {
+		return
+	}
+	s.pinLoad()
+	return url, qf, s.unpinLoad, nil
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
+	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -116,28 +117,15 @@ func (e *MaxThroughput) defaults() {
 // Run runs the experiment.
 func (e MaxThroughput) Run(ctx context.Context) (*Result, error) {
 	e.defaults()
-	var results []*mtResult
-	return runSession(ctx, "max-throughput", e.Common, func(ctx context.Context, s *session, dbs *databases) error {
-		err := e.run(ctx, s, dbs, &results)
-		if len(results) > 0 {
-			s.sections = append(s.sections, maxThroughputSection(e, results))
-		}
-		return err
-	})
+	return runPerVariant(ctx, "max-throughput", e.Common, e.run, func(rs []*mtResult) report.Section { return maxThroughputSection(e, rs) })
 }
 
 func (e MaxThroughput) run(ctx context.Context, s *session, dbs *databases, results *[]*mtResult) error {
-	if err := peersNeedPostgres(e.Variants, dbs.kind); err != nil {
-		return err
-	}
-	s.config = append(s.config, e.config()...)
-	s.notes = append(s.notes, e.notes()...)
-	url, qf, err := healthDataset(ctx, s, dbs, e.SF, 50, false, fmt.Sprintf("sf%d-health", e.SF))
+	url, qf, unpin, err := healthStart(ctx, s, dbs, e.Variants, e.config(), e.notes(), e.SF, 50, false)
 	if err != nil {
 		return err
 	}
-	s.pinLoad()
-	defer s.unpinLoad()
+	defer unpin()
 	for _, v := range e.Variants {
 		r, err := e.variant(ctx, s, v, url, dbs.kind, qf)
 		if r != nil {

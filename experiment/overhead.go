@@ -14,6 +14,7 @@ import (
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/queryfile"
+	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/server"
 )
@@ -149,14 +150,7 @@ func (e Overhead) users() int { return max(1, int(math.Round(seedUsers*e.Scale))
 // Run runs the experiment.
 func (e Overhead) Run(ctx context.Context) (*Result, error) {
 	e.defaults()
-	var results []*ovhVariant
-	return runSession(ctx, "overhead", e.Common, func(ctx context.Context, s *session, dbs *databases) error {
-		err := e.run(ctx, s, dbs, &results)
-		if len(results) > 0 {
-			s.sections = append(s.sections, overheadSection(e, results))
-		}
-		return err
-	})
+	return runPerVariant(ctx, "overhead", e.Common, e.run, func(rs []*ovhVariant) report.Section { return overheadSection(e, rs) })
 }
 
 func (e Overhead) run(ctx context.Context, s *session, dbs *databases, results *[]*ovhVariant) error {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/queryfile"
+	"github.com/gqlbench/gqlbench/report"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -147,28 +148,15 @@ func (e Soak) loadDuration() time.Duration {
 // Run runs the experiment.
 func (e Soak) Run(ctx context.Context) (*Result, error) {
 	e.defaults()
-	var results []*soakResult
-	return runSession(ctx, "soak", e.Common, func(ctx context.Context, s *session, dbs *databases) error {
-		err := e.run(ctx, s, dbs, &results)
-		if len(results) > 0 {
-			s.sections = append(s.sections, soakSection(e, results))
-		}
-		return err
-	})
+	return runPerVariant(ctx, "soak", e.Common, e.run, func(rs []*soakResult) report.Section { return soakSection(e, rs) })
 }
 
 func (e Soak) run(ctx context.Context, s *session, dbs *databases, results *[]*soakResult) error {
-	if err := peersNeedPostgres(e.Variants, dbs.kind); err != nil {
-		return err
-	}
-	s.config = append(s.config, e.config()...)
-	s.notes = append(s.notes, e.notes()...)
-	url, qf, err := healthDataset(ctx, s, dbs, e.SF, 20, false, fmt.Sprintf("sf%d-health", e.SF))
+	url, qf, unpin, err := healthStart(ctx, s, dbs, e.Variants, e.config(), e.notes(), e.SF, 20, false)
 	if err != nil {
 		return err
 	}
-	s.pinLoad()
-	defer s.unpinLoad()
+	defer unpin()
 	for _, v := range e.Variants {
 		r, err := e.variant(ctx, s, v, url, dbs.kind, qf)
 		if r != nil {
