@@ -90,21 +90,21 @@ func ParseServerTiming(v []byte) (s Split, ok bool) {
 			var k, val []byte
 			k, val, params = nextParam(params)
 			switch {
-			case asciiEqualFold(k, "dur"):
+			case bytes.EqualFold(k, []byte("dur")):
 				if f, err := strconv.ParseFloat(string(val), 64); err == nil && f >= 0 {
 					dur, hasDur = time.Duration(f*1e6+0.5), true
 				}
-			case asciiEqualFold(k, "count"), asciiEqualFold(k, "desc"):
+			case bytes.EqualFold(k, []byte("count")), bytes.EqualFold(k, []byte("desc")):
 				if n, err := strconv.ParseInt(strings.TrimSpace(firstWord(string(val))), 10, 64); err == nil && n >= 0 {
 					count = n
 				}
 			}
 		}
-		if asciiEqualFold(name, "sql") && count >= 0 {
+		if bytes.EqualFold(name, []byte("sql")) && count >= 0 {
 			s.Statements, s.Has = count, s.Has|HasStatements
 			continue
 		}
-		if asciiEqualFold(name, "remote-calls") && count >= 0 {
+		if bytes.EqualFold(name, []byte("remote-calls")) && count >= 0 {
 			s.RemoteCalls = count
 			continue
 		}
@@ -112,25 +112,25 @@ func ParseServerTiming(v []byte) (s Split, ok bool) {
 			continue
 		}
 		switch {
-		case asciiEqualFold(name, "total"):
+		case bytes.EqualFold(name, []byte("total")):
 			s.Total, s.Has = dur, s.Has|HasTotal
-		case asciiEqualFold(name, "read"):
+		case bytes.EqualFold(name, []byte("read")):
 			s.Read, s.Has = dur, s.Has|HasRead
-		case asciiEqualFold(name, "parse"), asciiEqualFold(name, "parsing"):
+		case bytes.EqualFold(name, []byte("parse")), bytes.EqualFold(name, []byte("parsing")):
 			s.Parse, s.Has = dur, s.Has|HasParse
-		case asciiEqualFold(name, "validate"), asciiEqualFold(name, "validation"):
+		case bytes.EqualFold(name, []byte("validate")), bytes.EqualFold(name, []byte("validation")):
 			s.Validate, s.Has = dur, s.Has|HasValidate
-		case asciiEqualFold(name, "execute"), asciiEqualFold(name, "execution"):
+		case bytes.EqualFold(name, []byte("execute")), bytes.EqualFold(name, []byte("execution")):
 			s.Execute, s.Has = dur, s.Has|HasExecute
-		case asciiEqualFold(name, "db"):
+		case bytes.EqualFold(name, []byte("db")):
 			s.DB, s.Has = dur, s.Has|HasDB
-		case asciiEqualFold(name, "db-sum"):
+		case bytes.EqualFold(name, []byte("db-sum")):
 			s.DBSum, s.Has = dur, s.Has|HasDBSum
-		case asciiEqualFold(name, "write"):
+		case bytes.EqualFold(name, []byte("write")):
 			s.Write, s.Has = dur, s.Has|HasWrite
-		case asciiEqualFold(name, "dispatch"):
+		case bytes.EqualFold(name, []byte("dispatch")):
 			s.Dispatch, s.Has = dur, s.Has|HasDispatch
-		case asciiEqualFold(name, "remote"):
+		case bytes.EqualFold(name, []byte("remote")):
 			s.Remote, s.Has = dur, s.Has|HasRemote
 		}
 	}
@@ -216,20 +216,4 @@ func firstWord(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-func asciiEqualFold(b []byte, s string) bool {
-	if len(b) != len(s) {
-		return false
-	}
-	for i := range len(b) {
-		c := b[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != s[i] {
-			return false
-		}
-	}
-	return true
 }
