@@ -199,86 +199,92 @@ func (s *session) serverCores() int {
 // variant runs one variant's warm-ups and measured runs.
 func (e Overhead) variant(ctx context.Context, s *session, r *ovhVariant, url, db string, qf *queryfile.File) error {
 	v := r.variant
-	sv, _ := server.Lookup(v)
-	var gql, rest *Server
-	if sv.Process == nil {
-		srv, err := s.tryServerArgs(ctx, v, url, e.Pool, "overhead-"+v, []string{"--rest-control"})
-		if srv == nil {
-			return err
-		}
-		defer s.stopServer(srv)
-		gql, rest = srv, srv
-		r.sameProcess = true
-	} else { // a peer: no REST control in its process; serve rest beside it
-		g, err := s.tryServer(ctx, v, url, e.Pool, "overhead-"+v)
-		if g == nil {
-			return err
-		}
-		defer s.stopServer(g)
-		rs, err := s.tryServer(ctx, "rest", url, e.Pool, "overhead-"+v+"-rest")
-		if rs == nil {
-			return err
-		}
-		defer s.stopServer(rs)
-		gql, rest = g, rs
+	gql, rest, stop, err := e.variantServers(ctx, s, r, url)
+	if gql == nil {
+		return err
 	}
+	defer stop()
 	entries := byLabel(qf.Entries, labelRead)
 	if r.writes {
 		entries = append(entries, byLabel(qf.Entries, labelWrite)...)
 	}
-	users := len(entries) // one entry each: the first half query, the second mutate
+	o := &ovhRunner{e: e, s: s, r: r, db: db, qf: qf, entries: entries,
+		users: len(entries)} // one entry each: the first half query, the second mutate
 	closed := []ovhSide{{api: drive.APIGraphQL, setting: "closed", think: e.Think, srv: gql}, {api: drive.APIREST, setting: "closed", think: e.Think, srv: rest}}
-	one := func(sd ovhSide, name string, d time.Duration, warm bool, into func(*ovhRun)) error {
-		series := v + " " + sd.series()
-		if warm {
-			series += " warm-up"
-		}
-		spec := runSpec{name: name, what: fmt.Sprintf("%s %s", v, series[len(v)+1:]), queries: qf, entries: entries,
-			mode: drive.Closed, clients: users, duration: d, runs: 1, think: sd.think, api: sd.api, check: warm,
-			labels: withSeries(labels(series, e.SF, e.Pool, users, "overhead", db), series, sd.api)}
-		if sd.rate > 0 { // open loop: the same arrivals on both sides
-			spec.mode, spec.rate, spec.connections = drive.Open, sd.rate, 2*users
-		}
-		// The GC's share over the whole run: a reading just before and
-		// just after it (the intervals' own may see no GC cycle between
-		// their first and last in a short run).
-		var run *ovhRun
-		spec.done = func(path string, sum *runfile.Summary) { run = ovhRunOf(path, sum, r.cores) }
-		before, hasRT := readRuntime(ctx, sd.srv)
-		err := s.run(ctx, sd.srv, spec)
-		if run != nil && hasRT {
-			if after, ok := readRuntime(ctx, sd.srv); ok {
-				if pct, ok := measure.GCPercent(before, after); ok {
-					run.gc, run.gcOK = pct, true
-				}
-			}
-		}
-		if run != nil && into != nil {
-			into(run)
-		}
-		return err
-	}
 	warm := map[string]float64{}
 	for _, sd := range closed {
 		if e.Warmup > 0 {
-			err := one(sd, fmt.Sprintf("ovh-%s-%s-warmup", v, sd.api), e.Warmup, true, func(run *ovhRun) { warm[sd.api] = run.throughput })
+			err := o.one(ctx, sd, fmt.Sprintf("ovh-%s-%s-warmup", v, sd.api), e.Warmup, true, func(run *ovhRun) { warm[sd.api] = run.throughput })
 			if err != nil {
 				return skipped(err)
 			}
 		}
 	}
 	r.rate = e.matchedRate(warm)
+	return o.measured(ctx, e.variantSides(s, r, gql, rest, closed))
+}
+
+// variantServers starts the variant's GraphQL server and its REST control:
+// the variant's own process serving both, or, for a peer, a rest server
+// beside it. stop stops what was started; with gql nil, nothing was, and
+// err says why (nil when the variant was skipped).
+func (e Overhead) variantServers(ctx context.Context, s *session, r *ovhVariant, url string) (gql, rest *Server, stop func(), err error) {
+	v := r.variant
+	sv, _ := server.Lookup(v)
+	if sv.Process == nil {
+		srv, err := s.tryServerArgs(ctx, v, url, e.Pool, "overhead-"+v, []string{"--rest-control"})
+		if srv == nil {
+			return nil, nil, nil, err
+		}
+		r.sameProcess = true
+		return srv, srv, func() { s.stopServer(srv) }, nil
+	}
+	// a peer: no REST control in its process; serve rest beside it
+	g, err := s.tryServer(ctx, v, url, e.Pool, "overhead-"+v)
+	if g == nil {
+		return nil, nil, nil, err
+	}
+	rs, err := s.tryServer(ctx, "rest", url, e.Pool, "overhead-"+v+"-rest")
+	if rs == nil {
+		s.stopServer(g)
+		return nil, nil, nil, err
+	}
+	return g, rs, func() { s.stopServer(rs); s.stopServer(g) }, nil
+}
+
+// variantSides are the sides of the variant's measured runs: the matched
+// rate's pair (when there is a rate), the closed loop's, and REST at the
+// seed's think time (when it differs).
+func (e Overhead) variantSides(s *session, r *ovhVariant, gql, rest *Server, closed []ovhSide) []ovhSide {
 	var sides []ovhSide
 	if r.rate > 0 {
 		sides = append(sides, ovhSide{api: drive.APIGraphQL, setting: "matched", rate: r.rate, srv: gql}, ovhSide{api: drive.APIREST, setting: "matched", rate: r.rate, srv: rest})
 	} else {
-		s.warn("%s: no matched-rate comparison: give --rate, or a --warmup to measure it by", v)
+		s.warn("%s: no matched-rate comparison: give --rate, or a --warmup to measure it by", r.variant)
 	}
 	sides = append(sides, closed...)
 	if e.SeedRESTThink > 0 && e.SeedRESTThink != e.Think {
 		sides = append(sides, ovhSide{api: drive.APIREST, setting: "seed", think: e.SeedRESTThink, srv: rest})
 	}
-	for i := range e.Runs {
+	return sides
+}
+
+// ovhRunner runs one variant's single runs, warm-up or measured.
+type ovhRunner struct {
+	e       Overhead
+	s       *session
+	r       *ovhVariant
+	db      string
+	qf      *queryfile.File
+	entries []queryfile.Entry
+	users   int
+}
+
+// measured makes the variant's --runs measured runs of every side, the
+// order alternating from one to the next.
+func (o *ovhRunner) measured(ctx context.Context, sides []ovhSide) error {
+	v := o.r.variant
+	for i := range o.e.Runs {
 		order := slices.Clone(sides)
 		if i%2 == 1 { // alternate, so that drift weighs on both sides alike
 			for k := 0; k+1 < len(order); k += 2 {
@@ -289,9 +295,9 @@ func (e Overhead) variant(ctx context.Context, s *session, r *ovhVariant, url, d
 		}
 		for _, sd := range order {
 			name := fmt.Sprintf("ovh-%s-%s-%s-r%d", v, sd.api, sd.setting, i+1)
-			err := one(sd, name, e.Duration, false, func(run *ovhRun) {
+			err := o.one(ctx, sd, name, o.e.Duration, false, func(run *ovhRun) {
 				run.side, run.index = sd, i+1
-				r.runs = append(r.runs, run)
+				o.r.runs = append(o.r.runs, run)
 			})
 			if err != nil {
 				return skipped(err)
@@ -299,6 +305,40 @@ func (e Overhead) variant(ctx context.Context, s *session, r *ovhVariant, url, d
 		}
 	}
 	return nil
+}
+
+// one makes one run of side sd for d, a warm-up or a measured run, and
+// hands what it measured to into.
+func (o *ovhRunner) one(ctx context.Context, sd ovhSide, name string, d time.Duration, warm bool, into func(*ovhRun)) error {
+	e, v := o.e, o.r.variant
+	series := v + " " + sd.series()
+	if warm {
+		series += " warm-up"
+	}
+	spec := runSpec{name: name, what: fmt.Sprintf("%s %s", v, series[len(v)+1:]), queries: o.qf, entries: o.entries,
+		mode: drive.Closed, clients: o.users, duration: d, runs: 1, think: sd.think, api: sd.api, check: warm,
+		labels: withSeries(labels(series, e.SF, e.Pool, o.users, "overhead", o.db), series, sd.api)}
+	if sd.rate > 0 { // open loop: the same arrivals on both sides
+		spec.mode, spec.rate, spec.connections = drive.Open, sd.rate, 2*o.users
+	}
+	// The GC's share over the whole run: a reading just before and
+	// just after it (the intervals' own may see no GC cycle between
+	// their first and last in a short run).
+	var run *ovhRun
+	spec.done = func(path string, sum *runfile.Summary) { run = ovhRunOf(path, sum, o.r.cores) }
+	before, hasRT := readRuntime(ctx, sd.srv)
+	err := o.s.run(ctx, sd.srv, spec)
+	if run != nil && hasRT {
+		if after, ok := readRuntime(ctx, sd.srv); ok {
+			if pct, ok := measure.GCPercent(before, after); ok {
+				run.gc, run.gcOK = pct, true
+			}
+		}
+	}
+	if run != nil && into != nil {
+		into(run)
+	}
+	return err
 }
 
 // matchedRate is the open loop's rate of the matched comparison: --rate,

@@ -114,40 +114,15 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	self, _ := measure.NewProc(os.Getpid())
 	rssBefore := rss(self)
 
-	capacity := int64(math.Ceil(cfg.PublishRate*(cfg.Duration+cfg.WarmUp).Seconds())) + 64
-	if cfg.Events > 0 {
-		capacity = min(capacity, int64(math.Ceil(cfg.PublishRate*cfg.WarmUp.Seconds()))+cfg.Events+64)
-	}
-	r := &run{cfg: cfg, dialers: make(chan struct{}, cfg.Dialers), records: make([]record, capacity),
-		allOn: make(chan struct{}), target: int64(cfg.Subscribers * cfg.PerSubscriber)}
-	r.start.Store(-1)
-	if cfg.Protocol == SSE {
-		r.sse = newSSEClient()
+	r := newRun(cfg)
+	if r.sse != nil {
 		defer r.sse.CloseIdleConnections()
-	}
-	r.shards = make([]shard, runtime.GOMAXPROCS(0))
-	for i := range r.shards {
-		r.shards[i].h = measure.NewHist()
 	}
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	var wg sync.WaitGroup
-	conns := make([]*conn, cfg.Subscribers+cfg.Stalled)
-	r.opened.Add(len(conns))
-	for n := range conns {
-		c := &conn{r: r, n: n, stalled: n >= cfg.Subscribers, subs: make([]sub, cfg.PerSubscriber), ids: make([]string, cfg.PerSubscriber)}
-		for k := range c.subs {
-			c.ids[k] = strconv.Itoa(k)
-			_, _, c.subs[k].selects = cfg.Workload.Subscription(n, k)
-		}
-		conns[n] = c
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.serve(runCtx)
-		}()
-	}
+	conns := r.open(runCtx, &wg)
 	opened := make(chan struct{})
 	go func() { r.opened.Wait(); close(opened) }()
 	select {
@@ -164,8 +139,72 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res := &Result{Subscribers: cfg.Subscribers, PerSubscriber: cfg.PerSubscriber, Stalled: cfg.Stalled, Protocol: cfg.Protocol,
 		PublishRate: cfg.PublishRate, Duration: cfg.Duration, RSSBeforeBytes: rssBefore}
+	end := r.publish(ctx, runCtx, res, self)
 
-	// Warm up, then measure: one publisher schedule throughout.
+	// Settle: wait for the events on their way.
+	expected := r.expected(conns, end)
+	deadline := time.Now().Add(cfg.Settle)
+	for r.delivered.Load() < expected && time.Now().Before(deadline) && ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	wg.Wait()
+
+	r.collect(res, conns, end)
+	if r.firstErr != nil {
+		res.FirstError = r.firstErr.Error()
+	}
+	return res, nil
+}
+
+// newRun is cfg's run before any connection: its records sized for every
+// event it may publish, its histogram shards, and, for SSE, its client.
+func newRun(cfg Config) *run {
+	capacity := int64(math.Ceil(cfg.PublishRate*(cfg.Duration+cfg.WarmUp).Seconds())) + 64
+	if cfg.Events > 0 {
+		capacity = min(capacity, int64(math.Ceil(cfg.PublishRate*cfg.WarmUp.Seconds()))+cfg.Events+64)
+	}
+	r := &run{cfg: cfg, dialers: make(chan struct{}, cfg.Dialers), records: make([]record, capacity),
+		allOn: make(chan struct{}), target: int64(cfg.Subscribers * cfg.PerSubscriber)}
+	r.start.Store(-1)
+	if cfg.Protocol == SSE {
+		r.sse = newSSEClient()
+	}
+	r.shards = make([]shard, runtime.GOMAXPROCS(0))
+	for i := range r.shards {
+		r.shards[i].h = measure.NewHist()
+	}
+	return r
+}
+
+// open starts the connections, the subscribers' and the stalled ones, each
+// serving until ctx ends; wg counts them and r.opened their openings.
+func (r *run) open(ctx context.Context, wg *sync.WaitGroup) []*conn {
+	cfg := r.cfg
+	conns := make([]*conn, cfg.Subscribers+cfg.Stalled)
+	r.opened.Add(len(conns))
+	for n := range conns {
+		c := &conn{r: r, n: n, stalled: n >= cfg.Subscribers, subs: make([]sub, cfg.PerSubscriber), ids: make([]string, cfg.PerSubscriber)}
+		for k := range c.subs {
+			c.ids[k] = strconv.Itoa(k)
+			_, _, c.subs[k].selects = cfg.Workload.Subscription(n, k)
+		}
+		conns[n] = c
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.serve(ctx)
+		}()
+	}
+	return conns
+}
+
+// publish warms up, then measures: one publisher schedule throughout, under
+// runCtx; the warm-up ends when every subscription has had an event, at
+// cfg.WarmUp, or when ctx ends. It records the warm-up and the memory in
+// res and returns the index after the last event published.
+func (r *run) publish(ctx, runCtx context.Context, res *Result, self *measure.Proc) int64 {
+	cfg := r.cfg
 	pub := newPublisher(r)
 	begun := time.Now()
 	pubDone := make(chan struct{})
@@ -182,29 +221,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.WarmUp = time.Since(begun)
 	res.RSSSubscribedBytes = rss(self)
-	if res.RSSSubscribedBytes > rssBefore {
-		res.BytesPerSubscriber = (res.RSSSubscribedBytes - rssBefore) / int64(cfg.Subscribers+cfg.Stalled)
+	if res.RSSSubscribedBytes > res.RSSBeforeBytes {
+		res.BytesPerSubscriber = (res.RSSSubscribedBytes - res.RSSBeforeBytes) / int64(cfg.Subscribers+cfg.Stalled)
 	}
 	r.start.Store(r.next.Load())
 	windowEnd.Store(time.Now().Add(cfg.Duration).UnixNano())
 	<-pubDone
 	stopPub()
-	end := r.next.Load()
-
-	// Settle: wait for the events on their way.
-	expected := r.expected(conns, end)
-	deadline := time.Now().Add(cfg.Settle)
-	for r.delivered.Load() < expected && time.Now().Before(deadline) && ctx.Err() == nil {
-		time.Sleep(20 * time.Millisecond)
-	}
-	stop()
-	wg.Wait()
-
-	r.collect(res, conns, end)
-	if r.firstErr != nil {
-		res.FirstError = r.firstErr.Error()
-	}
-	return res, nil
+	return r.next.Load()
 }
 
 func rss(p *measure.Proc) int64 {

@@ -55,102 +55,22 @@ func isSubscribe(args []string) bool {
 
 // runLoadSubscribe is load --mode subscribe.
 func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "load", subscribeSynopsis)
-	var (
-		target, out, mode string
-		cfg               subscribe.Config
-		labels            labelFlag
-		quiet             bool
-		ramp, slo         string
-		user              userOps
-	)
-	fs.StringVar(&mode, "mode", subscribeMode, "subscribe")
-	fs.StringVar(&target, "target", "", "the server's GraphQL endpoint `URL` (http://HOST:PORT/graphql); the subscribers connect to its ws:// twin")
-	fs.StringVar(&out, "o", "", "the run `FILE` (default: stdout)")
-	fs.IntVar(&cfg.Subscribers, "subscribers", 500, "subscriber connections (N; seed 003: 500)")
-	fs.IntVar(&cfg.PerSubscriber, "per-subscriber", 2, fmt.Sprintf("subscriptions on each connection (K; seed 003: 2; at most %d)", subscribe.MaxPerSubscriber))
-	fs.Float64Var(&cfg.PublishRate, "publish-rate", 1, "mutations (events) per second")
-	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured publishing, after the warm-up")
-	fs.DurationVar(&cfg.WarmUp, "warmup", 30*time.Second, "the longest warm-up: until every subscription has had an event")
-	fs.DurationVar(&cfg.Settle, "settle", 5*time.Second, "the longest wait for the last events after the last mutation")
-	fs.IntVar(&cfg.Publishers, "publishers", 4, "mutations in flight at most")
-	fs.BoolVar(&cfg.Reconnect, "reconnect", false, "redial a dropped connection and subscribe again (its missed events count as lost)")
-	fs.StringVar(&cfg.Protocol, "protocol", subscribe.TransportWS, "graphql-transport-ws (one websocket per subscriber) or graphql-sse (GraphQL over Server-Sent Events, distinct connections mode: one HTTP stream per subscription)")
-	fs.IntVar(&cfg.Stalled, "stalled", 0, "extra connections that subscribe and never read: the server must not let them stall the others")
-	fs.StringVar(&ramp, "ramp", "", "ramp the subscribers: `N1,N2,...`, a whole run at each, until one breaks --slo or is invalid (--subscribers is then ignored)")
-	fs.StringVar(&slo, "slo", "p99<50ms", "with --ramp: the delivery latency objectives each step must meet, e.g. p99<50ms")
-	fs.StringVar(&user.subscription, "subscription", "", "your own API: a .graphql `FILE` of one subscription operation, sent by every subscription (default: the benchmark's publicationAdded)")
-	fs.StringVar(&user.subscriptionVars, "subscription-vars", "", "--subscription: its variables, a JSON `OBJECT`")
-	fs.StringVar(&user.mutation, "mutation", "", "your own API: a .graphql `FILE` of one mutation operation that raises the subscription's events")
-	fs.StringVar(&user.mutationVars, "mutation-vars", "", `--mutation: its variables, a JSON `+"`OBJECT`"+` whose string values may hold {{i}} (the event's number) and {{run}} (the run's tag); one must mark the event in its payload, e.g. {"text":"gqlbench {{run}} #{{i}}"}`)
-	fs.Var(&labels, "label", "a `KEY=VALUE` label for the run file's header (repeatable)")
-	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
-	if err := parse(fs, args); err != nil {
+	st, err := parseSubscribe(env, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
-	}
-	if target == "" {
-		return usagef("--target is required: the server's GraphQL endpoint, e.g. http://127.0.0.1:8080/graphql")
-	}
-	cfg.URL = target
-	if user.subscription != "" || user.mutation != "" || user.subscriptionVars != "" || user.mutationVars != "" {
-		w, err := user.workload()
-		if err != nil {
-			return err
-		}
-		cfg.Workload = w
-		cfg.Publishers = 1 // its events carry no seq: order is the publisher's, one mutation at a time
-	}
-	// A bad setting is a usage error, found before any connection.
-	if err := subscribe.Check(cfg); err != nil {
-		return usagef("%v", err)
-	}
-	var steps []int
-	var objectives measure.SLO
-	if ramp != "" {
-		for _, f := range strings.Split(ramp, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(f))
-			if err != nil || n < 1 || n > subscribe.MaxSubscribers || len(steps) > 0 && n <= steps[len(steps)-1] {
-				return usagef("--ramp %q: want increasing numbers of subscribers from 1 to %d, e.g. 100,500,1000", ramp, subscribe.MaxSubscribers)
-			}
-			steps = append(steps, n)
-		}
-		var err error
-		if objectives, err = measure.ParseSLO(slo); err != nil {
-			return usagef("--slo: %v", err)
-		}
-	}
 	var w io.Writer = env.Stdout
-	if out != "" && out != "-" {
+	if st.out != "" && st.out != "-" {
 		var files closers
 		defer files.close()
 		var err error
-		if w, err = files.create(out, nil); err != nil {
+		if w, err = files.create(st.out, nil); err != nil {
 			return err
 		}
 	}
-	hdr := subscribeHeader(fs, env, target, cfg.Protocol, labels)
+	hdr := subscribeHeader(st.fs, env, st.target, st.cfg.Protocol, st.labels)
 	start := time.Now()
-	var res *subscribe.Result
-	var rampSteps []subscribe.Step
-	var stop string
-	var err error
-	if steps != nil {
-		rampSteps, stop, err = subscribe.Ramp(ctx, cfg, steps, objectives)
-		if len(rampSteps) > 0 {
-			res = rampSteps[len(rampSteps)-1].Result
-		}
-		if !quiet {
-			for _, st := range rampSteps {
-				fmt.Fprintf(env.Stderr, "ramp: %d subscribers: p99 %v, valid %v\n", st.Subscribers,
-					time.Duration(st.Result.Latency.ValueAtQuantile(99)).Round(time.Microsecond), isValid(st.Result))
-			}
-		}
-	} else {
-		res, err = subscribe.Run(ctx, cfg)
-	}
+	res, rampSteps, stop, err := st.run(ctx, env)
 	if res == nil {
 		return fmt.Errorf("load --mode subscribe: %w", err)
 	}
@@ -162,26 +82,155 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	if ctx.Err() != nil { // what was measured is kept, marked
 		sum.Status, sum.Reason = "interrupted", "interrupted: "+sum.Reason
 	}
-	if steps != nil {
-		s := sum.Subscription
-		s.RampSLO, s.RampStop = objectives.String(), stop
-		for _, st := range rampSteps {
-			r := st.Result
-			s.Ramp = append(s.Ramp, runfile.SubscriptionStep{Subscribers: st.Subscribers, Valid: isValid(r), Delivered: r.Delivered,
-				P50NS: r.Latency.ValueAtQuantile(50), P99NS: r.Latency.ValueAtQuantile(99), BytesPerSubscriber: r.BytesPerSubscriber})
+	if st.steps != nil {
+		st.rampSummary(env, sum, rampSteps, stop)
+	}
+	return st.report(env, w, hdr, sum, res)
+}
+
+// subscribeSettings are load --mode subscribe's settings: its flags, and
+// what they were parsed into.
+type subscribeSettings struct {
+	fs                *flag.FlagSet
+	target, out, mode string
+	cfg               subscribe.Config
+	labels            labelFlag
+	quiet             bool
+	ramp, slo         string
+	user              userOps
+	steps             []int       // --ramp's numbers of subscribers; nil without --ramp
+	objectives        measure.SLO // --slo, with --ramp
+}
+
+// parseSubscribe parses load --mode subscribe's arguments and checks its
+// settings: a bad one is a usage error, found before any connection.
+func parseSubscribe(env Env, args []string) (*subscribeSettings, error) {
+	st := &subscribeSettings{}
+	fs := st.flags(env)
+	if err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if st.target == "" {
+		return nil, usagef("--target is required: the server's GraphQL endpoint, e.g. http://127.0.0.1:8080/graphql")
+	}
+	st.cfg.URL = st.target
+	user := st.user
+	if user.subscription != "" || user.mutation != "" || user.subscriptionVars != "" || user.mutationVars != "" {
+		w, err := user.workload()
+		if err != nil {
+			return nil, err
 		}
-		if !quiet {
-			if stop == "" {
-				fmt.Fprintf(env.Stderr, "ramp: every step met %s\n", s.RampSLO)
-			} else {
-				fmt.Fprintf(env.Stderr, "ramp: stopped at %s\n", stop)
-			}
+		st.cfg.Workload = w
+		st.cfg.Publishers = 1 // its events carry no seq: order is the publisher's, one mutation at a time
+	}
+	// A bad setting is a usage error, found before any connection.
+	if err := subscribe.Check(st.cfg); err != nil {
+		return nil, usagef("%v", err)
+	}
+	if st.ramp != "" {
+		if err := st.parseRamp(); err != nil {
+			return nil, err
 		}
 	}
+	return st, nil
+}
+
+// flags is the flag set of load --mode subscribe, parsing into st.
+func (st *subscribeSettings) flags(env Env) *flag.FlagSet {
+	fs := newFlags(env, "load", subscribeSynopsis)
+	st.fs = fs
+	cfg, user := &st.cfg, &st.user
+	fs.StringVar(&st.mode, "mode", subscribeMode, "subscribe")
+	fs.StringVar(&st.target, "target", "", "the server's GraphQL endpoint `URL` (http://HOST:PORT/graphql); the subscribers connect to its ws:// twin")
+	fs.StringVar(&st.out, "o", "", "the run `FILE` (default: stdout)")
+	fs.IntVar(&cfg.Subscribers, "subscribers", 500, "subscriber connections (N; seed 003: 500)")
+	fs.IntVar(&cfg.PerSubscriber, "per-subscriber", 2, fmt.Sprintf("subscriptions on each connection (K; seed 003: 2; at most %d)", subscribe.MaxPerSubscriber))
+	fs.Float64Var(&cfg.PublishRate, "publish-rate", 1, "mutations (events) per second")
+	fs.DurationVar(&cfg.Duration, "duration", 30*time.Second, "measured publishing, after the warm-up")
+	fs.DurationVar(&cfg.WarmUp, "warmup", 30*time.Second, "the longest warm-up: until every subscription has had an event")
+	fs.DurationVar(&cfg.Settle, "settle", 5*time.Second, "the longest wait for the last events after the last mutation")
+	fs.IntVar(&cfg.Publishers, "publishers", 4, "mutations in flight at most")
+	fs.BoolVar(&cfg.Reconnect, "reconnect", false, "redial a dropped connection and subscribe again (its missed events count as lost)")
+	fs.StringVar(&cfg.Protocol, "protocol", subscribe.TransportWS, "graphql-transport-ws (one websocket per subscriber) or graphql-sse (GraphQL over Server-Sent Events, distinct connections mode: one HTTP stream per subscription)")
+	fs.IntVar(&cfg.Stalled, "stalled", 0, "extra connections that subscribe and never read: the server must not let them stall the others")
+	fs.StringVar(&st.ramp, "ramp", "", "ramp the subscribers: `N1,N2,...`, a whole run at each, until one breaks --slo or is invalid (--subscribers is then ignored)")
+	fs.StringVar(&st.slo, "slo", "p99<50ms", "with --ramp: the delivery latency objectives each step must meet, e.g. p99<50ms")
+	fs.StringVar(&user.subscription, "subscription", "", "your own API: a .graphql `FILE` of one subscription operation, sent by every subscription (default: the benchmark's publicationAdded)")
+	fs.StringVar(&user.subscriptionVars, "subscription-vars", "", "--subscription: its variables, a JSON `OBJECT`")
+	fs.StringVar(&user.mutation, "mutation", "", "your own API: a .graphql `FILE` of one mutation operation that raises the subscription's events")
+	fs.StringVar(&user.mutationVars, "mutation-vars", "", `--mutation: its variables, a JSON `+"`OBJECT`"+` whose string values may hold {{i}} (the event's number) and {{run}} (the run's tag); one must mark the event in its payload, e.g. {"text":"gqlbench {{run}} #{{i}}"}`)
+	fs.Var(&st.labels, "label", "a `KEY=VALUE` label for the run file's header (repeatable)")
+	fs.BoolVar(&st.quiet, "quiet", false, "no summary on stderr")
+	return fs
+}
+
+// parseRamp parses --ramp into st.steps and --slo into st.objectives.
+func (st *subscribeSettings) parseRamp() error {
+	for _, f := range strings.Split(st.ramp, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > subscribe.MaxSubscribers || len(st.steps) > 0 && n <= st.steps[len(st.steps)-1] {
+			return usagef("--ramp %q: want increasing numbers of subscribers from 1 to %d, e.g. 100,500,1000", st.ramp, subscribe.MaxSubscribers)
+		}
+		st.steps = append(st.steps, n)
+	}
+	var err error
+	if st.objectives, err = measure.ParseSLO(st.slo); err != nil {
+		return usagef("--slo: %v", err)
+	}
+	return nil
+}
+
+// run makes the run, or with --ramp the ramp's steps: res is the run's
+// result, or the last step's (nil when none was made); stop says why the
+// ramp stopped.
+func (st *subscribeSettings) run(ctx context.Context, env Env) (res *subscribe.Result, rampSteps []subscribe.Step, stop string, err error) {
+	if st.steps == nil {
+		res, err = subscribe.Run(ctx, st.cfg)
+		return res, nil, "", err
+	}
+	rampSteps, stop, err = subscribe.Ramp(ctx, st.cfg, st.steps, st.objectives)
+	if len(rampSteps) > 0 {
+		res = rampSteps[len(rampSteps)-1].Result
+	}
+	if !st.quiet {
+		for _, s := range rampSteps {
+			fmt.Fprintf(env.Stderr, "ramp: %d subscribers: p99 %v, valid %v\n", s.Subscribers,
+				time.Duration(s.Result.Latency.ValueAtQuantile(99)).Round(time.Microsecond), isValid(s.Result))
+		}
+	}
+	return res, rampSteps, stop, err
+}
+
+// rampSummary adds the ramp's objectives, steps and stop to sum, and says
+// on stderr how it ended.
+func (st *subscribeSettings) rampSummary(env Env, sum *runfile.Summary, rampSteps []subscribe.Step, stop string) {
+	s := sum.Subscription
+	s.RampSLO, s.RampStop = st.objectives.String(), stop
+	for _, step := range rampSteps {
+		r := step.Result
+		s.Ramp = append(s.Ramp, runfile.SubscriptionStep{Subscribers: step.Subscribers, Valid: isValid(r), Delivered: r.Delivered,
+			P50NS: r.Latency.ValueAtQuantile(50), P99NS: r.Latency.ValueAtQuantile(99), BytesPerSubscriber: r.BytesPerSubscriber})
+	}
+	if !st.quiet {
+		if stop == "" {
+			fmt.Fprintf(env.Stderr, "ramp: every step met %s\n", s.RampSLO)
+		} else {
+			fmt.Fprintf(env.Stderr, "ramp: stopped at %s\n", stop)
+		}
+	}
+}
+
+// report writes the run file, hdr and sum, to w and the summary of res on
+// stderr; its error is the run's ending: interrupted, invalid (exit 3) or
+// nil.
+func (st *subscribeSettings) report(env Env, w io.Writer, hdr *runfile.Header, sum *runfile.Summary, res *subscribe.Result) error {
 	rw := runfile.NewWriter(w)
 	rw.Write(hdr)
 	rw.Write(sum)
-	if !quiet {
+	if !st.quiet {
 		fmt.Fprint(env.Stderr, res.Summary())
 	}
 	if err := rw.Err(); err != nil {
