@@ -58,7 +58,7 @@ func (r *Report) runCautions() []string {
 			out = append(out, fmt.Sprintf("%s: only %s of its sends started on time (within %v of their intended time): the rate asked for was not offered.",
 				ri.Path, pctCell(100**ri.OnTime), time.Duration(ri.Params.LateNS)))
 		}
-		if ri.ConnectsPerRequest >= reconnectAlert {
+		if ri.reconnects >= reconnectAlert {
 			out = append(out, fmt.Sprintf("%s: %s connections per request: the server closed its connections (Connection: close, or idle ones); each new connection counts in its request's latency, as the server's cost.",
 				ri.Path, f2(ri.ConnectsPerRequest)))
 		}

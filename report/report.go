@@ -107,6 +107,10 @@ type RunInfo struct {
 	// ConnectsPerRequest is the run file's connections made inside
 	// requests' time, per request (the server closed the last one).
 	ConnectsPerRequest float64 `json:"connects_per_request,omitempty"`
+	// reconnects is ConnectsPerRequest without the first connection of each
+	// client (or connection) the run held: those a run without a warm-up
+	// makes inside its first requests' time, and that no server avoids.
+	reconnects float64
 	// ErrorReasons count the measured runs' errors by kind, status and
 	// reason, with one answer's first bytes (see runfile.ErrorReason).
 	ErrorReasons []runfile.ErrorReason `json:"error_reasons,omitempty"`
@@ -198,11 +202,11 @@ func Build(runs []*Run, o Options) (*Report, error) {
 
 func runInfo(run *Run) RunInfo {
 	h, s := run.File.Header, run.Summary
-	var cpr float64
+	var cpr, recon float64
 	if fs := run.File.Summary; fs != nil {
-		cpr = fs.ConnectsPerRequest
+		cpr, recon = fs.ConnectsPerRequest, reconnectsPerRequest(fs, h.Params)
 	}
-	return RunInfo{ConnectsPerRequest: cpr, Path: run.Path, Key: run.key, Tool: h.Tool, Command: h.Command, Labels: h.Labels, Target: h.Target,
+	return RunInfo{ConnectsPerRequest: cpr, reconnects: recon, Path: run.Path, Key: run.key, Tool: h.Tool, Command: h.Command, Labels: h.Labels, Target: h.Target,
 		Params: h.Params, Dataset: h.Queries.Dataset, Queries: h.Queries.Path, SHA256: h.Queries.SHA256,
 		Instances: h.Queries.Instances, Templates: run.templates, Machine: h.Machine, Start: h.Start,
 		Status: s.Status, Reason: s.Reason, Measured: len(run.runs), Warmups: run.warmups, Truncated: run.File.Truncated,
@@ -553,4 +557,19 @@ func (p *point) warmups() int {
 		n += run.warmups
 	}
 	return n
+}
+
+// reconnectsPerRequest is the connections per request beyond the first one
+// each of the run's clients, connections or users opened (two each in
+// paired mode, one to each target; one in sequential mode).
+func reconnectsPerRequest(fs *runfile.Summary, p runfile.Params) float64 {
+	if fs.ConnectsPerRequest <= 0 || fs.Connects <= 0 {
+		return 0
+	}
+	held := int64(max(p.Clients, p.Connections, p.MaxClients, 1))
+	if p.PairedTarget != "" {
+		held *= 2
+	}
+	requests := float64(fs.Connects) / fs.ConnectsPerRequest
+	return float64(max(fs.Connects-held, 0)) / requests
 }
