@@ -226,18 +226,7 @@ func checkEngineFormat(format string) error {
 }
 
 // ReadEngineFile reads the engine file at path.
-func ReadEngineFile(path string) (*EngineFile, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	f, err := ReadEngine(fh)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return f, nil
-}
+func ReadEngineFile(path string) (*EngineFile, error) { return readPath(path, ReadEngine) }
 
 // WriteEngine writes one line of an engine file (a *EngineHeader or an
 // *EngineResult, whose Type it sets) and flushes it.

@@ -235,15 +235,20 @@ func (iv *Interval) decode() error {
 }
 
 // ReadFile reads the run file at path.
-func ReadFile(path string) (*File, error) {
+func ReadFile(path string) (*File, error) { return readPath(path, Read) }
+
+// readPath opens path and reads it with read; its errors name the path.
+func readPath[F any](path string, read func(io.Reader) (F, error)) (F, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		var zero F
+		return zero, err
 	}
 	defer fh.Close()
-	f, err := Read(fh)
+	f, err := read(fh)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		var zero F
+		return zero, fmt.Errorf("%s: %w", path, err)
 	}
 	return f, nil
 }
