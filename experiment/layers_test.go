@@ -96,8 +96,13 @@ func checkLayers(t *testing.T, name string, f *runfile.File, template string, n 
 			t.Errorf("%s iteration %d does not add up: %+v", name, i, r)
 		}
 	}
+	// The named phases never exceed the total (beyond Server-Timing's
+	// rounding to the µs), and a phase gone missing shows as less than half
+	// of it. How close they come (99.6–100.1 % on a quiet machine,
+	// docs/layers.md) is a measurement, not asserted: on a busy machine the
+	// moments between phases (a goroutine waiting for a core) grow.
 	phases := tm.ReadNS + tm.ParseNS + tm.ValidateNS + tm.ExecuteNS + tm.DispatchNS + tm.WriteNS
-	if d := phases - tm.TotalNS; d > 7*µs*tm.N || d < -7*µs*tm.N {
+	if phases-tm.TotalNS > 7*µs*tm.N || 2*phases < tm.TotalNS {
 		t.Errorf("%s: the phases add up to %d ns, the total is %d ns", name, phases, tm.TotalNS)
 	}
 	if tm.GraphQL()+mustDB(tm) > tm.Mean(tm.TotalNS)+1 || tm.Mean(tm.RoundTripNS)+float64(µs) < tm.Mean(tm.TotalNS) {
