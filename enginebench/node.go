@@ -7,13 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"testing/fstest"
 	"time"
 
 	"github.com/gqlbench/gqlbench/runfile"
@@ -31,19 +29,7 @@ var NodeEngines = []string{"graphql-js", "graphql-jit"}
 // graphql-jit pinned by the committed lock file, Node 22 from npm like the
 // peers) with the served schema (ServedSDL) as schema.graphql; peer.Ensure installs it into gqlbench's cache once.
 var NodePackage = sync.OnceValue(func() peer.Package {
-	files := fstest.MapFS{"schema.graphql": {Data: []byte(ServedSDL()), Mode: 0o644}}
-	sub, err := fs.Sub(npmFiles, "npm")
-	if err != nil {
-		panic(err)
-	}
-	err = fs.WalkDir(sub, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(sub, path)
-		files[path] = &fstest.MapFile{Data: b, Mode: 0o644}
-		return err
-	})
+	files, err := peer.Embedded(npmFiles, "npm", map[string][]byte{"schema.graphql": []byte(ServedSDL())})
 	if err != nil {
 		panic("enginebench: reading the embedded npm package: " + err.Error())
 	}

@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"testing/fstest"
 	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
@@ -60,6 +61,29 @@ type Package struct {
 	Files fs.FS
 	// Main is the script node runs, relative to the package root.
 	Main string
+}
+
+// Embedded is a Package's files: every file under dir of fsys (an
+// embedded source tree) at the package's root, and the generated extra
+// files beside them (a schema written from Go, say).
+func Embedded(fsys fs.FS, dir string, extra map[string][]byte) (fstest.MapFS, error) {
+	files := fstest.MapFS{}
+	for name, b := range extra {
+		files[name] = &fstest.MapFile{Data: b, Mode: 0o644}
+	}
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	err = fs.WalkDir(sub, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(sub, path)
+		files[path] = &fstest.MapFile{Data: b, Mode: 0o644}
+		return err
+	})
+	return files, err
 }
 
 // Install is an installed Package.

@@ -18,9 +18,7 @@ import (
 	"context"
 	"embed"
 	"io"
-	"io/fs"
 	"sync"
-	"testing/fstest"
 
 	"github.com/gqlbench/gqlbench/server"
 	"github.com/gqlbench/gqlbench/server/peer"
@@ -36,19 +34,7 @@ const SchemaFile = "schema.graphql"
 // Package returns the npm package of the Node variants: the embedded
 // sources and the benchmark schema (workload.SchemaSource) as SchemaFile.
 var Package = sync.OnceValue(func() peer.Package {
-	files := fstest.MapFS{SchemaFile: {Data: []byte(workload.SchemaSource()), Mode: 0o644}}
-	sub, err := fs.Sub(sources, "pkg")
-	if err != nil {
-		panic(err)
-	}
-	err = fs.WalkDir(sub, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(sub, path)
-		files[path] = &fstest.MapFile{Data: b, Mode: 0o644}
-		return err
-	})
+	files, err := peer.Embedded(sources, "pkg", map[string][]byte{SchemaFile: []byte(workload.SchemaSource())})
 	if err != nil {
 		panic("node: reading the embedded package: " + err.Error())
 	}
