@@ -25,7 +25,8 @@ import (
 // streams of one HTTP/2 connection (HTTP2: h2c for http://, through Go's
 // net/http). A Conn's Do answers with one response: from the first call's
 // first byte sent to the last call's last byte received, the bytes of
-// every call summed, their number in Calls, and as body
+// every call summed, their number in Calls, their Server-Timing values
+// joined in ServerTiming (a reader sums each metric over the calls), and as body
 // {"data": the assembled answer}, checked as a GraphQL answer is.
 type Plans struct {
 	prefix   string // the base URL's path, without a trailing /
@@ -186,6 +187,9 @@ type restConn struct {
 	h2    *http.Client
 	sem   chan struct{} // HTTP/2 calls in flight
 	buf   *bytes.Buffer // the assembled answer
+	// timing holds the task's calls' Server-Timing values joined by ", "
+	// (the task's Response.ServerTiming, valid until the next Do).
+	timing []byte
 }
 
 // restH1 is one HTTP/1.1 connection of a REST client and its request buffer.
@@ -241,6 +245,10 @@ type taskRun struct {
 	recv   int64
 	calls  int
 	conns  int // connections made inside the calls' time
+	// timing is the calls' Server-Timing values, joined by ", " in the
+	// order their answers came: a reader adds up each metric's repeats
+	// (measure/layers), the task's phases summed over its calls.
+	timing []byte
 	// The calls ready to be made, and the goroutines making them: at most
 	// the client's Parallel, each taking the next call when its own is
 	// done, so a task of 200 calls holds 6 goroutines, not 200.
@@ -251,7 +259,7 @@ type taskRun struct {
 
 // Do carries out task i's plan into res.
 func (c *restConn) Do(i int, res *Response) error {
-	t := &taskRun{c: c}
+	t := &taskRun{c: c, timing: c.timing[:0]}
 	roots := make([]*callRun, len(c.t.plans[i]))
 	for k, n := range c.t.plans[i] {
 		roots[k] = &callRun{node: n}
@@ -261,7 +269,9 @@ func (c *restConn) Do(i int, res *Response) error {
 	t.launch(roots)
 	t.work()
 	t.wg.Wait()
-	*res = Response{Start: t.start, FirstByte: t.first, End: t.end, SentBytes: t.sent, RecvBytes: t.recv, Calls: t.calls, Connects: t.conns}
+	c.timing = t.timing
+	*res = Response{Start: t.start, FirstByte: t.first, End: t.end, SentBytes: t.sent, RecvBytes: t.recv, Calls: t.calls, Connects: t.conns,
+		ServerTiming: t.timing}
 	switch {
 	case t.err != nil:
 		return t.err
@@ -392,6 +402,12 @@ func (t *taskRun) account(res *Response) {
 	}
 	if res.End.After(t.end) {
 		t.end = res.End
+	}
+	if len(res.ServerTiming) > 0 {
+		if len(t.timing) > 0 {
+			t.timing = append(t.timing, ", "...)
+		}
+		t.timing = append(t.timing, res.ServerTiming...)
 	}
 }
 
@@ -650,6 +666,9 @@ func (c *restConn) h2call(n *planNode, path string, body []byte, res *Response) 
 	b, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	res.End = time.Now()
 	res.Status, res.Body, res.SentBytes, res.RecvBytes = resp.StatusCode, b, int64(len(body)), int64(len(b))
+	if st := resp.Header.Values("Server-Timing"); len(st) > 0 {
+		res.ServerTiming = []byte(strings.Join(st, ", "))
+	}
 	switch {
 	case err != nil:
 		return nil, err

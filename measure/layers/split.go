@@ -71,9 +71,13 @@ const (
 // lines joined with ", "): the metrics total, read, parse, validate
 // (validation), execute (execution), db, db-sum, dispatch, write, with their dur parameter
 // in milliseconds, and sql with count= or desc=N; names are compared
-// without case, other metrics are ignored. Without total, the total is
-// the sum of the phases given (none overlaps another but db, which is
-// inside execute). ok is false when the value holds none of these.
+// without case, other metrics are ignored. A metric given more than once
+// is added up: a value joining several responses' headers (the calls of
+// a REST plan's task, drive/wire.Plans) is the task's phases summed over
+// its calls — more than its round trip when calls ran at once. Without
+// total, the total is the sum of the phases given (none overlaps another
+// but db, which is inside execute). ok is false when the value holds none
+// of these.
 func ParseServerTiming(v []byte) (s Split, ok bool) {
 	s.Source = ServerTiming
 	for len(v) > 0 {
@@ -101,11 +105,11 @@ func ParseServerTiming(v []byte) (s Split, ok bool) {
 			}
 		}
 		if bytes.EqualFold(name, []byte("sql")) && count >= 0 {
-			s.Statements, s.Has = count, s.Has|HasStatements
+			s.Statements, s.Has = s.Statements+count, s.Has|HasStatements
 			continue
 		}
 		if bytes.EqualFold(name, []byte("remote-calls")) && count >= 0 {
-			s.RemoteCalls = count
+			s.RemoteCalls += count
 			continue
 		}
 		if !hasDur {
@@ -113,25 +117,25 @@ func ParseServerTiming(v []byte) (s Split, ok bool) {
 		}
 		switch {
 		case bytes.EqualFold(name, []byte("total")):
-			s.Total, s.Has = dur, s.Has|HasTotal
+			s.Total, s.Has = s.Total+dur, s.Has|HasTotal
 		case bytes.EqualFold(name, []byte("read")):
-			s.Read, s.Has = dur, s.Has|HasRead
+			s.Read, s.Has = s.Read+dur, s.Has|HasRead
 		case bytes.EqualFold(name, []byte("parse")), bytes.EqualFold(name, []byte("parsing")):
-			s.Parse, s.Has = dur, s.Has|HasParse
+			s.Parse, s.Has = s.Parse+dur, s.Has|HasParse
 		case bytes.EqualFold(name, []byte("validate")), bytes.EqualFold(name, []byte("validation")):
-			s.Validate, s.Has = dur, s.Has|HasValidate
+			s.Validate, s.Has = s.Validate+dur, s.Has|HasValidate
 		case bytes.EqualFold(name, []byte("execute")), bytes.EqualFold(name, []byte("execution")):
-			s.Execute, s.Has = dur, s.Has|HasExecute
+			s.Execute, s.Has = s.Execute+dur, s.Has|HasExecute
 		case bytes.EqualFold(name, []byte("db")):
-			s.DB, s.Has = dur, s.Has|HasDB
+			s.DB, s.Has = s.DB+dur, s.Has|HasDB
 		case bytes.EqualFold(name, []byte("db-sum")):
-			s.DBSum, s.Has = dur, s.Has|HasDBSum
+			s.DBSum, s.Has = s.DBSum+dur, s.Has|HasDBSum
 		case bytes.EqualFold(name, []byte("write")):
-			s.Write, s.Has = dur, s.Has|HasWrite
+			s.Write, s.Has = s.Write+dur, s.Has|HasWrite
 		case bytes.EqualFold(name, []byte("dispatch")):
-			s.Dispatch, s.Has = dur, s.Has|HasDispatch
+			s.Dispatch, s.Has = s.Dispatch+dur, s.Has|HasDispatch
 		case bytes.EqualFold(name, []byte("remote")):
-			s.Remote, s.Has = dur, s.Has|HasRemote
+			s.Remote, s.Has = s.Remote+dur, s.Has|HasRemote
 		}
 	}
 	if s.Has&^(HasStatements|HasDBSum|HasRemote) == 0 {
