@@ -350,7 +350,7 @@ func mergeSummary(out *File, files []*File) *Summary {
 	}
 	sum.Reason = strings.Join(reasons, "; ")
 	sum.DriverWhy = strings.Join(drivers, "; ")
-	sum.Layers = layers.Merge(lays...) // profiles are each file's own server's: not merged
+	sum.Layers = layers.Merge(lays...) // profiles are files beside each run file: load merge merges them (measure/profiles.Merge)
 	sum.Connects, sum.ConnectsPerRequest = ConnectsPerRequest(sum.Connects, out.Intervals)
 	if sum.SLO != "" && out.Header.ModeTraits().SLOAtEnd {
 		if slo, err := measure.ParseSLO(sum.SLO); err == nil {

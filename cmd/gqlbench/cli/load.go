@@ -525,7 +525,7 @@ func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.
 
 // runLoadMerge merges run files.
 func runLoadMerge(env Env, args []string) error {
-	fs := newFlags(env, "load merge", "load merge RUN.jsonl... [-o merged.jsonl]\n\nMerges the run files of load generators that ran in parallel against one server:\nintervals of the same run and index are added, histograms merged exactly.")
+	fs := newFlags(env, "load merge", "load merge RUN.jsonl... [-o merged.jsonl]\n\nMerges the run files of load generators that ran in parallel against one server:\nintervals of the same run and index are added, histograms merged exactly;\nthe server profiles of load --profile are merged beside the -o file.")
 	out := fs.String("o", "", "the merged run `FILE` (default: stdout)")
 	flags, files := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
@@ -544,6 +544,9 @@ func runLoadMerge(env Env, args []string) error {
 	}
 	m, err := runfile.Merge(in)
 	if err != nil {
+		return err
+	}
+	if err := mergeProfiles(env, files, in, *out, m); err != nil {
 		return err
 	}
 	return writeOut(env, *out, func(w io.Writer) error { return runfile.WriteFile(w, m) })

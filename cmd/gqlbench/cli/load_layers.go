@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure/profiles"
+	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // registerLayers registers --layers and --profile.
@@ -33,5 +35,45 @@ func (f *loadFlags) setLayers(ctx context.Context, job *drive.Job) error {
 		return err
 	}
 	job.Config.Profiler = rec
+	return nil
+}
+
+// mergeProfiles merges the server profiles of the run files merged (load
+// --profile in each) into files beside the merged run file out, and puts
+// their tops in m's summary. Files without profiles leave nothing to do;
+// with some, the merged profiles need a file to sit beside.
+func mergeProfiles(env Env, paths []string, in []*runfile.File, out string, m *runfile.File) error {
+	shards := make([]profiles.Shard, len(in))
+	seen := map[string]int{}
+	has := false
+	for i, f := range in {
+		if f.Summary == nil || f.Summary.Profiles == nil {
+			continue
+		}
+		has = true
+		shards[i] = profiles.Shard{Dir: filepath.Dir(paths[i]), Profiles: f.Summary.Profiles}
+		if ep := f.Header.Flags["profile"]; ep != "" {
+			if j, ok := seen[ep]; ok {
+				fmt.Fprintf(env.Stderr, "load merge: %s and %s profiled the same server (%s) at once: its allocations count once per file in the merged heap profile\n", paths[j], paths[i], ep)
+			} else {
+				seen[ep] = i
+			}
+		}
+	}
+	if !has || m.Summary == nil {
+		return nil
+	}
+	if out == "" || outfile.IsStdout(out) {
+		return usagef("the run files carry server profiles (load --profile): give -o FILE, beside which the merged profiles are saved")
+	}
+	base := filepath.Base(out)
+	p, err := profiles.Merge(shards, filepath.Dir(out), strings.TrimSuffix(base, filepath.Ext(base)), 0)
+	if p != nil && p.Error != "" {
+		fmt.Fprintf(env.Stderr, "load merge: profiles: %s\n", p.Error)
+	}
+	if err != nil && (p == nil || p.CPU == nil && p.Heap == nil) {
+		return fmt.Errorf("load merge: %w", err)
+	}
+	m.Summary.Profiles = p
 	return nil
 }

@@ -150,3 +150,65 @@ func TestLoadLayersYoga(t *testing.T) {
 	}
 	t.Logf("yoga Book: n=%d round trip %.3f ms, server %.3f ms; slowest field %s", tm.N, tm.Mean(tm.RoundTripNS)/1e6, tm.Mean(tm.TotalNS)/1e6, tm.Fields[0].Field)
 }
+
+// TestLoadMergeProfiles: load merge merges the shards' server profiles
+// beside the merged run file — CPU time and allocations of both added
+// up, files go tool pprof reads — warns when the shards profiled one
+// server, and refuses to merge them into stdout, where they have nowhere
+// to go.
+func TestLoadMergeProfiles(t *testing.T) {
+	dir := t.TempDir()
+	srv := httptest.NewServer(server.Handler(canned{}, server.HTTPOptions{Trace: true}))
+	t.Cleanup(srv.Close)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	prof := httptest.NewServer(mux)
+	t.Cleanup(prof.Close)
+	q := writeQueries(t, dir, 1, "")
+	var shards []string
+	var cpu, heap int64
+	for _, name := range []string{"a", "b"} {
+		os.MkdirAll(filepath.Join(dir, name), 0o755)
+		out := filepath.Join(dir, name, "run.jsonl")
+		code, _, stderr := run("load", "--target", srv.URL+"/graphql", "--queries", q, "--duration", "300ms", "--runs", "1",
+			"--layers", "--profile", prof.URL, "-o", out)
+		if code != exitcode.OK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		p := readRun(t, out).Summary.Profiles
+		if p == nil || p.CPU == nil || p.Heap == nil {
+			t.Fatalf("%s: profiles %+v", name, p)
+		}
+		cpu, heap = cpu+p.CPU.Total, heap+p.Heap.Total
+		shards = append(shards, out)
+	}
+	os.MkdirAll(filepath.Join(dir, "m"), 0o755)
+	merged := filepath.Join(dir, "m", "merged.jsonl")
+	code, _, stderr := run(append(append([]string{"load", "merge"}, shards...), "-o", merged)...)
+	if code != exitcode.OK {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "profiled the same server") {
+		t.Errorf("no warning that both profiled one server: %s", stderr)
+	}
+	f := readRun(t, merged)
+	p := f.Summary.Profiles
+	if p == nil || p.CPU == nil || p.Heap == nil || p.Error != "" {
+		t.Fatalf("merged profiles %+v", p)
+	}
+	if p.CPU.Total != cpu || p.Heap.Total != heap || p.CPU.File != "merged.cpu.pprof" || p.Heap.File != "merged.heap.pprof" {
+		t.Errorf("merged cpu %d (%s), heap %d (%s); the shards' sums %d, %d", p.CPU.Total, p.CPU.File, p.Heap.Total, p.Heap.File, cpu, heap)
+	}
+	for _, x := range []string{"merged.cpu.pprof", "merged.heap.pprof", "merged.heap-base.pprof"} {
+		if _, err := profiles.ReadFile(filepath.Join(dir, "m", x), "", 5); err != nil {
+			t.Error(err)
+		}
+	}
+	if f.Summary.Layers == nil || f.Summary.Layers.Source != "server-timing" {
+		t.Errorf("merged layers %+v", f.Summary.Layers)
+	}
+	if code, _, stderr := run(append([]string{"load", "merge"}, shards...)...); code != exitcode.Usage || !strings.Contains(stderr, "-o FILE") {
+		t.Errorf("merge to stdout: exit %d, %s", code, stderr)
+	}
+}
