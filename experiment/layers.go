@@ -8,11 +8,13 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gqlbench/gqlbench/dbloc"
+	"github.com/gqlbench/gqlbench/dialect"
 	"github.com/gqlbench/gqlbench/drive"
 	"github.com/gqlbench/gqlbench/measure/layers"
 	"github.com/gqlbench/gqlbench/measure/pgstat"
@@ -35,7 +37,10 @@ import (
 // the mean and the mean without the cold first iteration — and the
 // stacked bars of the split. On PostgreSQL, pg_stat_statements' own
 // account of the statements' time is set beside the servers' (and is the
-// database share of a server that reports none).
+// database share of a server that reports none). PostGraphile reports
+// nothing of its time: its rows have the round trip and, from the
+// database side, pg_stat_statements' share, the rest (round trip −
+// database) being the GraphQL layer with the network.
 type Layers struct {
 	Common
 	SF         int      // scale factor (default 1)
@@ -73,14 +78,17 @@ GraphQL layer and its %, network+HTTP+serialisation), the mean and the mean
 without the first, cold, iteration; stacked bars of the split. On
 PostgreSQL the servers' statement times are compared with
 pg_stat_statements' (docs/layers.md). --profile adds the Go servers' CPU
-and heap profiles per template. The Node servers need --db postgres.`
+and heap profiles per template. The Node servers need --db postgres, and so
+does postgraphile, which reports nothing of its time: its rows have the
+round trip and the database's share measured from the database side
+(pg_stat_statements over each run ÷ its requests), queried in its dialect.`
 
 // layersFlags registers the flags of Layers.
 func layersFlags(fs *flag.FlagSet) Setup {
 	var l Layers
 	sf := Scale(1)
 	fs.Var(&sf, "sf", "scale factor of the dataset")
-	variants := fs.String("variants", strings.Join(LayersVariants, ","), "comma-separated server variants (gqlbench's, and node-* on PostgreSQL)")
+	variants := fs.String("variants", strings.Join(LayersVariants, ","), "comma-separated server variants (gqlbench's, and node-* and postgraphile on PostgreSQL)")
 	templates := fs.String("templates", "", "comma-separated templates (default all 16)")
 	fs.IntVar(&l.Iterations, "iterations", 10, "executions of each template's query, the first cold")
 	fs.IntVar(&l.Pool, "pool", 10, "database connections of each server")
@@ -88,12 +96,39 @@ func layersFlags(fs *flag.FlagSet) Setup {
 	return newSetup(&l, func() error {
 		l.SF = int(sf)
 		var err error
-		if l.Variants, err = parseVariants(*variants); err != nil {
+		if l.Variants, err = parseLayersVariants(*variants); err != nil {
 			return err
 		}
 		l.Templates, err = parseTemplates(*templates)
 		return err
 	})
+}
+
+// parseLayersVariants is parseVariants that also takes the servers of a
+// schema of their own (PostGraphile), queried in their dialect.
+func parseLayersVariants(list string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if v, ok := server.Lookup(name); !ok || v.Dialect == "" {
+			if _, err := parseVariants(name); err != nil {
+				return nil, err
+			}
+		}
+		if seen[name] {
+			return nil, usagef("variant %s appears twice", name)
+		}
+		seen[name] = true
+		out = append(out, name)
+	}
+	if len(out) == 0 {
+		return nil, usagef("no variants: give --variants naive,batch,...")
+	}
+	return out, nil
 }
 
 func (l *Layers) check() error {
@@ -140,6 +175,13 @@ type pgDelta struct {
 }
 
 func (l Layers) run(ctx context.Context, s *session, dbs *databases) error {
+	if dbs.kind == "sqlite" {
+		for _, v := range l.Variants {
+			if sv, _ := server.Lookup(v); sv.Process != nil {
+				return usagef("%s runs on PostgreSQL only: --db postgres (a throwaway local cluster) or --db postgres://...", v)
+			}
+		}
+	}
 	s.config = append(s.config,
 		[2]string{"scale factor", strconv.Itoa(l.SF)},
 		[2]string{"variants", strings.Join(l.Variants, ", ")},
@@ -178,8 +220,17 @@ func (l Layers) run(ctx context.Context, s *session, dbs *databases) error {
 	s.pinLoad()
 	defer s.unpinLoad()
 	var runs []layerRun
+	files := map[string]*queryfile.File{"": qf}
 	for _, v := range l.Variants {
-		r, err := l.variant(ctx, s, v, url, dbs.kind, qf, pg)
+		sv, _ := server.Lookup(v)
+		f := files[sv.Dialect]
+		if f == nil {
+			if f, err = l.dialectQueries(s, sv.Dialect, qf.Entries); err != nil {
+				return err
+			}
+			files[sv.Dialect] = f
+		}
+		r, err := l.variant(ctx, s, v, url, dbs.kind, f, pg)
 		runs = append(runs, r...)
 		if err != nil {
 			return err
@@ -187,6 +238,22 @@ func (l Layers) run(ctx context.Context, s *session, dbs *databases) error {
 	}
 	s.sections = append(s.sections, l.section(runs, pg != nil))
 	return writeFile(filepath.Join(s.Dir, "layers.csv"), func(w io.Writer) error { return layersCSV(w, runs) })
+}
+
+// dialectQueries writes the entries in dialect d (a server with a schema
+// of its own, PostGraphile): the same instances, answers mapped back.
+func (l Layers) dialectQueries(s *session, d string, entries []queryfile.Entry) (*queryfile.File, error) {
+	dl, err := dialect.Lookup(d)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]queryfile.Entry, len(entries))
+	for i, e := range entries {
+		if out[i], err = dl.Rewrite(e); err != nil {
+			return nil, fmt.Errorf("dialect %s: %w", d, err)
+		}
+	}
+	return s.writeEntries(fmt.Sprintf("sf%d-layers-%s", l.SF, d), out)
 }
 
 // variant runs every template against one server.
@@ -267,8 +334,18 @@ func pprofBase(log string) string {
 }
 
 // iteration is one row of seed 002's table, in nanoseconds; db < 0: none.
+// bare: the server reported nothing (PostGraphile): total and over are
+// unknown, gql is round trip − db, the network included.
 type iteration struct {
 	rt, total, db, gql, over float64
+	bare                     bool
+}
+
+// bareIteration is a row of a server that reported nothing of its time:
+// its round trip, and the database's share per request from the
+// database's side (pg_stat_statements).
+func bareIteration(rt int64, pgdb float64) iteration {
+	return iteration{rt: float64(rt), db: pgdb, gql: max(float64(rt)-pgdb, 0), bare: true}
 }
 
 func iterationOf(q layers.Request, pgdb float64) iteration {
@@ -285,19 +362,35 @@ func iterationOf(q layers.Request, pgdb float64) iteration {
 	return it
 }
 
+// requests is how many responses the run had, with figures or without.
+func (r layerRun) requests() int64 { return r.t.N + r.t.Without }
+
+// bare says the server reported nothing of its time (PostGraphile).
+func (r layerRun) bare() bool { return r.t.N == 0 && len(r.t.WithoutRoundTrips) > 0 }
+
 // pgPerRequest is the run's pg_stat_statements time per request, for a
 // server that reports no database time itself; −1 without it.
 func (r layerRun) pgPerRequest() float64 {
-	if r.pg == nil || r.t.N == 0 || r.t.DatabaseN > 0 {
+	if r.pg == nil || r.requests() == 0 || r.t.DatabaseN > 0 {
 		return -1
 	}
-	return float64(r.pg.exec) / float64(r.t.N)
+	return float64(r.pg.exec) / float64(r.requests())
 }
+
+// bareMark marks the GraphQL layer of a server that reported nothing:
+// round trip − database, the network, HTTP and serialisation included.
+const bareMark = " †"
 
 func (it iteration) cells(label string) []string {
 	db, pct := "–", "–"
 	if it.db >= 0 {
 		db = msText(it.db)
+	}
+	if it.bare {
+		if it.rt > 0 {
+			pct = strconv.FormatFloat(100*it.gql/it.rt, 'f', 2, 64) + bareMark
+		}
+		return []string{label, msText(it.rt), "–", db, msText(it.gql) + bareMark, pct, "–"}
 	}
 	if it.total > 0 {
 		pct = strconv.FormatFloat(100*it.gql/it.total, 'f', 2, 64)
@@ -321,7 +414,7 @@ func mean(its []iteration) iteration {
 		m.over += it.over
 	}
 	n := float64(len(its))
-	return iteration{m.rt / n, m.total / n, m.db / n, m.gql / n, m.over / n}
+	return iteration{m.rt / n, m.total / n, m.db / n, m.gql / n, m.over / n, its[0].bare}
 }
 
 // section is the experiment's part of the report: the means per variant
@@ -334,6 +427,9 @@ func (l Layers) section(runs []layerRun, pg bool) report.Section {
 		}}
 	if pg {
 		sec.Paras = append(sec.Paras, "Database for a server that reports no database time of its own (the Node servers' Apollo tracing has none): pg_stat_statements' total_exec_time over the run ÷ the requests, marked *: the database's own time, without the network to it or the driver, the same for every iteration.")
+	}
+	if slices.ContainsFunc(runs, layerRun.bare) {
+		sec.Paras = append(sec.Paras, "A server that reports nothing of its time (PostGraphile sends neither Server-Timing nor Apollo tracing) has no server total: its rows hold the round trip and the database's share measured from the database's side — pg_stat_statements' total_exec_time over the run (read before and after it) ÷ the requests, marked * — and the rest, round trip − database, marked †: the GraphQL layer together with the network, HTTP and serialisation, which nothing inside the server separates; its % is of the round trip. Beside the Go variants, whose database time is measured in the server around each statement (round trip to PostgreSQL, planning and driver included), the database share is a lower bound and the GraphQL layer an upper bound.")
 	}
 	sum := report.Table{Title: "Means without the cold iteration, per variant and template",
 		Head: []string{"variant", "template", "source", "n", "round trip", "server total", "database", "GraphQL layer", "GraphQL %", "network+HTTP+serialisation", "dispatch", "phases cover"}}
@@ -348,7 +444,11 @@ func (l Layers) section(runs []layerRun, pg bool) report.Section {
 			cov = strconv.FormatFloat(100*r.t.Covered(), 'f', 1, 64) + " %"
 			disp = msText(r.t.Mean(r.t.DispatchNS))
 		}
-		row := append([]string{r.variant, r.template, r.source, strconv.FormatInt(r.t.N, 10)}, m.cells("")[1:]...)
+		source := r.source
+		if r.bare() {
+			source = "none: round trip; database from pg_stat_statements"
+		}
+		row := append([]string{r.variant, r.template, source, strconv.FormatInt(r.requests(), 10)}, m.cells("")[1:]...)
 		if r.pgPerRequest() >= 0 {
 			row[6] += " *"
 		}
@@ -362,8 +462,11 @@ func (l Layers) section(runs []layerRun, pg bool) report.Section {
 		its := r.iterations()
 		t := report.Table{Title: fmt.Sprintf("%s %s", r.variant, r.template),
 			Head: []string{"iteration", "round trip", "server total", "database", "GraphQL layer", "GraphQL %", "network+HTTP+serialisation"}}
-		if len(its) == 0 {
+		switch {
+		case len(its) == 0:
 			t.Note = "The server's responses carried no timing: " + layers.NoneLine
+		case r.bare():
+			t.Note = "The server reports nothing of its time: round trip as measured; database from the database's side (pg_stat_statements over the run ÷ its requests, the same for every iteration); † round trip − database, the GraphQL layer with the network, HTTP and serialisation."
 		}
 		for i, it := range its {
 			t.Rows = append(t.Rows, it.cells(strconv.Itoa(i)))
@@ -381,6 +484,16 @@ func (l Layers) section(runs []layerRun, pg bool) report.Section {
 
 func (r layerRun) iterations() []iteration {
 	pgdb := r.pgPerRequest()
+	if r.bare() {
+		if pgdb < 0 {
+			return nil // nothing to split the round trip with
+		}
+		out := make([]iteration, 0, len(r.t.WithoutRoundTrips))
+		for _, rt := range r.t.WithoutRoundTrips {
+			out = append(out, bareIteration(rt, pgdb))
+		}
+		return out
+	}
 	out := make([]iteration, 0, len(r.t.Requests))
 	for _, q := range r.t.Requests {
 		out = append(out, iterationOf(q, pgdb))
@@ -408,7 +521,7 @@ func pgTable(runs []layerRun) report.Table {
 			by[r.variant] = a
 			order = append(order, r.variant)
 		}
-		a.n += r.t.N
+		a.n += r.requests()
 		a.stmts += r.t.Statements
 		a.server += time.Duration(r.t.DatabaseSumNS)
 		if r.pg != nil {
@@ -449,18 +562,23 @@ func layersCSV(w io.Writer, runs []layerRun) error {
 			from = "pg_stat_statements"
 		}
 		for i, it := range r.iterations() {
-			db, pct := "", ""
+			db, pct, total, over := "", "", strconv.FormatFloat(it.total, 'f', 0, 64), strconv.FormatFloat(it.over, 'f', 0, 64)
 			if it.db >= 0 {
 				db = strconv.FormatFloat(it.db, 'f', 0, 64)
 			} else {
 				from = ""
 			}
-			if it.total > 0 {
+			switch {
+			case it.bare: // no server total: the GraphQL layer holds the network, its % is of the round trip
+				total, over = "", ""
+				if it.rt > 0 {
+					pct = strconv.FormatFloat(100*it.gql/it.rt, 'f', 3, 64)
+				}
+			case it.total > 0:
 				pct = strconv.FormatFloat(100*it.gql/it.total, 'f', 3, 64)
 			}
 			cw.Write([]string{r.variant, r.template, r.source, strconv.Itoa(i), strconv.FormatFloat(it.rt, 'f', 0, 64),
-				strconv.FormatFloat(it.total, 'f', 0, 64), db, strconv.FormatFloat(it.gql, 'f', 0, 64), pct,
-				strconv.FormatFloat(it.over, 'f', 0, 64), from})
+				total, db, strconv.FormatFloat(it.gql, 'f', 0, 64), pct, over, from})
 		}
 	}
 	cw.Flush()

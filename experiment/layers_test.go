@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/server/peer/node"
 	"github.com/gqlbench/gqlbench/server/peer/peertest"
+	"github.com/gqlbench/gqlbench/server/peer/postgraphile"
 )
 
 // µs is the Server-Timing header's precision: each phase is rounded to
@@ -138,15 +140,19 @@ func checkProfiles(t *testing.T, dir, name string, f *runfile.File) {
 }
 
 // TestLayersPostgres runs the layer table on a throwaway PostgreSQL with
-// naive, batch and node-batch: the Go servers' statements agree in number
-// with pg_stat_statements' and take longer seen from the server; the Node
-// server's figures come from its Apollo tracing, its database share from
-// pg_stat_statements, and its table stands beside the Go servers'.
+// naive, batch, node-batch and postgraphile: the Go servers' statements
+// agree in number with pg_stat_statements' and take longer seen from the
+// server; the Node server's figures come from its Apollo tracing, its
+// database share from pg_stat_statements, and its table stands beside
+// the Go servers'; PostGraphile, which reports nothing, has its round
+// trips and the database's share from pg_stat_statements, the rest
+// marked as the GraphQL layer with the network.
 func TestLayersPostgres(t *testing.T) {
 	peertest.Install(t, node.Package())
+	peertest.Install(t, postgraphile.Package)
 	dir := t.TempDir()
 	code, stdout, stderr := gqlbench(context.Background(), "experiment", "layers", "--dir", dir, "--db", "postgres", "--sf", "1",
-		"--variants", "naive,batch,node-batch", "--templates", "3,5", "--iterations", "3")
+		"--variants", "naive,batch,node-batch,postgraphile", "--templates", "3,5", "--iterations", "3")
 	if code != exitcode.OK {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -174,12 +180,42 @@ func TestLayersPostgres(t *testing.T) {
 			}
 		}
 	}
+	for _, tm := range []string{"QT03", "QT05"} {
+		name := "layers-postgraphile-" + tm
+		f := runs[name]
+		if f == nil || f.Summary.Layers == nil {
+			t.Fatalf("%s: no layers (have %v)", name, keys(runs))
+		}
+		checkCorrect(t, name, f)
+		l := f.Summary.Layers.Templates
+		if len(l) != 1 || l[0].N != 0 || l[0].Without != 3 || len(l[0].WithoutRoundTrips) != 3 {
+			t.Errorf("%s: layers %+v", name, f.Summary.Layers)
+		}
+	}
+	// PostGraphile's rows in the CSV: a round trip, a database share from
+	// pg_stat_statements below it, no server total.
+	pgRows := 0
+	for _, line := range readLines(t, filepath.Join(dir, "layers.csv")) {
+		c := strings.Split(line, ",")
+		if c[0] != "postgraphile" {
+			continue
+		}
+		pgRows++
+		rt, db, gql := atoi(t, c[4]), atoi(t, c[6]), atoi(t, c[7])
+		if c[5] != "" || c[9] != "" || c[10] != "pg_stat_statements" || db <= 0 || rt < db || gql != rt-db {
+			t.Errorf("postgraphile's row: %q", line)
+		}
+	}
+	if pgRows != 6 {
+		t.Errorf("%d rows of postgraphile in layers.csv, want 6", pgRows)
+	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The comparison with pg_stat_statements: the counts agree.
-	for _, want := range []string{"pg\\_stat\\_statements, per variant", "| node-batch | 6 | 0 / ", "### node-batch QT3", " \\* |"} {
+	for _, want := range []string{"pg\\_stat\\_statements, per variant", "| node-batch | 6 | 0 / ", "### node-batch QT3", " \\* |",
+		"### postgraphile QT5", "| postgraphile | QT3 | none: round trip; database from pg\\_stat\\_statements | 3 |", " † |", "| postgraphile | 6 | 0 / "} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}
@@ -191,4 +227,13 @@ func TestLayersPostgres(t *testing.T) {
 		}
 	}
 	checkGone(t, runs)
+}
+
+func atoi(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return n
 }

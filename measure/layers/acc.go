@@ -71,6 +71,9 @@ func (a *Acc) Add(tmpl int, roundTrip time.Duration, serverTiming, body []byte) 
 		}
 	}
 	g.Without++
+	if len(g.WithoutRoundTrips) < a.keep {
+		g.WithoutRoundTrips = append(g.WithoutRoundTrips, int64(roundTrip))
+	}
 	return None
 }
 
@@ -197,6 +200,7 @@ func (a *Acc) Merge(b *Acc) {
 			}
 			g.Requests = append(g.Requests, r)
 		}
+		g.WithoutRoundTrips = append(g.WithoutRoundTrips, h.WithoutRoundTrips[:min(len(h.WithoutRoundTrips), max(a.keep-len(g.WithoutRoundTrips), 0))]...)
 		for k, f := range h.fields {
 			if g.fields == nil {
 				g.fields = map[fieldKey]*Field{}
@@ -224,6 +228,7 @@ func (a *Acc) Report() *Report {
 		}
 		t := g.Template
 		t.Requests = slices.Clone(g.Requests)
+		t.WithoutRoundTrips = slices.Clone(g.WithoutRoundTrips)
 		t.Fields = slowest(g.fields, SlowestFields)
 		r.Templates = append(r.Templates, t)
 		st, ap, without = st+g.ServerTiming, ap+g.Apollo, without+g.Without

@@ -103,7 +103,8 @@ func TestAcc(t *testing.T) {
 	if db, ok := q1.Database(); !ok || db != 5e5 || q1.GraphQL() != 5e5 || q1.Overhead() != 1e6+1 {
 		t.Errorf("QT1 means: db %v graphql %v overhead %v", db, q1.GraphQL(), q1.Overhead())
 	}
-	if q2.N != 2 || q2.Without != 1 || q2.Apollo != 2 || q2.DatabaseN != 0 || q2.Requests[0].DatabaseNS != -1 {
+	if q2.N != 2 || q2.Without != 1 || q2.Apollo != 2 || q2.DatabaseN != 0 || q2.Requests[0].DatabaseNS != -1 ||
+		len(q2.WithoutRoundTrips) != 1 || q2.WithoutRoundTrips[0] != 4e6 || len(q1.WithoutRoundTrips) != 0 {
 		t.Errorf("QT2 %+v", q2)
 	}
 	if len(q2.Fields) != 4 || q2.Fields[0].Field != "Droid.friends" || q2.Fields[0].Count != 2 || q2.Fields[0].TotalNS != 2*582170 ||
@@ -155,6 +156,8 @@ func TestMerge(t *testing.T) {
 	b.Add(0, 5*time.Millisecond, []byte("total;dur=4, db;dur=1"), nil)
 	b.Add(1, 4*time.Millisecond, nil, body)
 	a.Add(1, 4*time.Millisecond, nil, body)
+	a.Add(1, 6*time.Millisecond, nil, []byte(`{"data":{}}`))
+	b.Add(1, 7*time.Millisecond, nil, []byte(`{"data":{}}`))
 	m := Merge(nil, a.Report(), b.Report())
 	if m.Source != "server-timing+apollo-tracing" || len(m.Templates) != 2 {
 		t.Fatalf("%+v", m)
@@ -163,7 +166,8 @@ func TestMerge(t *testing.T) {
 	if x.N != 2 || x.TotalNS != 6e6 || x.DatabaseN != 2 || x.RoundTripNS != 8e6 || len(x.Requests) != 2 {
 		t.Errorf("A %+v", x)
 	}
-	if y.N != 2 || y.Fields[0].Field != "Droid.friends" || y.Fields[0].Count != 2 || y.Fields[0].TotalNS != 2*582170 {
+	if y.N != 2 || y.Without != 2 || len(y.WithoutRoundTrips) != 2 || y.WithoutRoundTrips[0] != 6e6 || y.WithoutRoundTrips[1] != 7e6 ||
+		y.Fields[0].Field != "Droid.friends" || y.Fields[0].Count != 2 || y.Fields[0].TotalNS != 2*582170 {
 		t.Errorf("B %+v", y)
 	}
 	if Merge(nil, nil) != nil {

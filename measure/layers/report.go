@@ -54,6 +54,11 @@ type Template struct {
 	Fields []Field `json:"slowest_fields,omitempty"`
 	// Requests are the first requests' own figures, in completion order.
 	Requests []Request `json:"requests,omitempty"`
+	// WithoutRoundTrips are the round trips of the first responses that
+	// carried no figures, in completion order: all there is of a server
+	// that reports nothing (PostGraphile), to set beside a database share
+	// measured elsewhere (pg_stat_statements).
+	WithoutRoundTrips []int64 `json:"without_round_trips_ns,omitempty"`
 }
 
 // Field is one field's resolver calls.
@@ -193,6 +198,7 @@ func Merge(reports ...*Report) *Report {
 			m.RemoteNS += t.RemoteNS
 			m.RemoteCalls += t.RemoteCalls
 			m.Requests = append(m.Requests, t.Requests[:min(len(t.Requests), max(DefaultKeep-len(m.Requests), 0))]...)
+			m.WithoutRoundTrips = append(m.WithoutRoundTrips, t.WithoutRoundTrips[:min(len(t.WithoutRoundTrips), max(DefaultKeep-len(m.WithoutRoundTrips), 0))]...)
 			fields := map[fieldKey]*Field{}
 			for _, f := range append(m.Fields, t.Fields...) {
 				k := fieldKey{f.Field, ""}
