@@ -86,7 +86,9 @@ func RunNode(ctx context.Context, in peer.Install, f *Fixture, shapes []Shape, e
 	if err := writePlan(planPath, shapes, engines, s); err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, in.Node, "bench.mjs", planPath, dataPath)
+	// --expose-gc: bench.mjs collects before each sample and counts the
+	// bytes the sample allocated (B/op).
+	cmd := exec.CommandContext(ctx, in.Node, "--expose-gc", "bench.mjs", planPath, dataPath)
 	cmd.Dir = in.Dir
 	cmd.Env = append(os.Environ(), "NODE_ENV=production")
 	var errOut strings.Builder

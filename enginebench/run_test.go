@@ -97,12 +97,27 @@ func TestEveryShape(t *testing.T) {
 					t.Errorf("%s: %+v", k, r)
 				case !e.Node && (r.Samples[0].Bytes == nil || r.Samples[0].Allocs == nil || *r.Samples[0].Allocs == 0):
 					t.Errorf("%s: no allocation counts: %+v", k, r.Samples[0])
+				case e.Node && (r.Samples[0].Bytes == nil || *r.Samples[0].Bytes == 0 || r.Samples[0].Allocs != nil):
+					t.Errorf("%s: want the bytes allocated and no object count: %+v", k, r.Samples[0])
 				}
 			}
 		}
 	}
 	if len(rs) != want {
 		t.Errorf("%d results, want %d", len(rs), want)
+	}
+	// The Node engines' bytes grow with the answer: executing a list of
+	// 1000 elements allocates more than ten times a list of 10.
+	for _, e := range NodeEngines {
+		small, large := got[e+" list-10 execute"], got[e+" list-1000 execute"]
+		if small == nil || large == nil || len(small.Samples) == 0 || len(large.Samples) == 0 {
+			continue // reported above
+		}
+		b10, ok10 := small.Samples[0].BytesPerOp()
+		b1000, ok1000 := large.Samples[0].BytesPerOp()
+		if !ok10 || !ok1000 || b1000 < 10*b10 {
+			t.Errorf("%s: execute list-10 %.0f B/op, list-1000 %.0f B/op", e, b10, b1000)
+		}
 	}
 	for _, name := range []string{"one-object", "root-fields", "variables", "fragments", "list-10", "list-100", "list-1000", "introspection", "QT1", "QT16"} {
 		if _, ok := f.Shape(name); !ok {

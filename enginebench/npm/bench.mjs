@@ -8,14 +8,21 @@
 // samples, warmupMs, sampleMs}. DATA.json: the tables (data.mjs). One JSON
 // line per engine, shape and phase goes to stdout:
 //
-//   {"engine","shape","phase","samples":[{"n","ns"}],"answer"?}
+//   {"engine","shape","phase","samples":[{"n","ns","bytes"?}],"answer"?}
 //
 // or {"engine","shape","phase","error"}; a last line {"done":true}.
 // "answer" (execute phases) is the JSON text of the data the last
 // operation returned; gqlbench checks it against the oracle's answer. Every
 // sample's last answer must equal the first one's, and an operation that
 // returns errors fails its cell.
+//
+// "bytes" is what the sample's n operations allocated on V8's heap, when
+// Node runs with --expose-gc (gqlbench starts it so): a full GC before
+// each sample, then the growth of the heap's used size over the sample
+// plus what every GC during it freed, as v8.GCProfiler records each GC's
+// heap statistics before and after. V8 counts no objects: no "allocs".
 import { readFileSync } from 'node:fs';
+import v8 from 'node:v8';
 
 import { buildSchema, execute, parse, validate } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
@@ -33,6 +40,18 @@ const schema = buildSchema(readFileSync(new URL('./schema.graphql', import.meta.
 attach(schema, load(JSON.parse(readFileSync(dataPath, 'utf8'))));
 
 const now = () => process.hrtime.bigint();
+
+// counting: bytes allocated can be counted (--expose-gc, and a Node with
+// v8.GCProfiler).
+const counting = typeof globalThis.gc === 'function' && typeof v8.GCProfiler === 'function';
+const used = () => v8.getHeapStatistics().used_heap_size;
+
+// freed is what the GCs a profile recorded freed, in bytes.
+function freed(profile) {
+  let b = 0;
+  for (const g of profile.statistics) b += g.beforeGC.heapStatistics.usedHeapSize - g.afterGC.heapStatistics.usedHeapSize;
+  return b;
+}
 
 // measure runs op for warm-up, then plan.samples samples of about
 // plan.sampleMs each (at least one operation), and returns the samples
@@ -52,10 +71,25 @@ function measure(op) {
   const samples = [];
   let first;
   for (let s = 0; s < plan.samples; s++) {
+    // Outside the timed loop: the collection that leaves no earlier
+    // garbage for a GC inside the sample to free, the profiler's start and
+    // the heap's size. Inside, the profiler acts only when a GC runs.
+    let prof, u0;
+    if (counting) {
+      globalThis.gc();
+      prof = new v8.GCProfiler();
+      prof.start();
+      u0 = used();
+    }
     const start = now();
     for (let i = 0; i < iters; i++) last = op();
     const ns = Number(now() - start);
-    samples.push({ n: iters, ns });
+    const sample = { n: iters, ns };
+    if (counting) {
+      const u1 = used();
+      sample.bytes = Math.max(0, Math.round(u1 - u0 + freed(prof.stop())));
+    }
+    samples.push(sample);
     if (typeof last === 'string') {
       if (first === undefined) first = last;
       else if (last !== first) throw new Error(`sample ${s + 1} answered differently from the first`);
