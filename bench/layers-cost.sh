@@ -12,13 +12,23 @@
 # work, throughput moves with the neighbours; the CPU a server spends per request much less
 # so: read the CPU ratio first.
 #
-#   bench/layers-cost.sh                      # VARIANTS="inmem batch compiled" CLIENTS=2 DURATION=3 ROUNDS=6
+# MEASURE=instructions counts instead the instructions each server executes per request,
+# which no neighbour changes: each server runs under valgrind's cachegrind (GOMAXPROCS=1:
+# no spinning between threads, whose count follows the timing), sequential load, one warm-up
+# pass then PASSES passes over the queries, and again with one pass; the difference of the
+# two totals over the difference of requests is the instructions per request, start-up and
+# warm-up cancelled. ROUNDS repetitions give the spread (garbage collections fall differently).
+# Slow: valgrind runs the server some 50 times slower.
 #
-# Needs: taskset, jq, two cores.
+#   bench/layers-cost.sh                      # VARIANTS="inmem batch compiled" CLIENTS=2 DURATION=3 ROUNDS=6
+#   MEASURE=instructions ROUNDS=2 PASSES=9 bench/layers-cost.sh
+#
+# Needs: taskset, jq, two cores; valgrind for MEASURE=instructions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VARIANTS=${VARIANTS:-inmem batch compiled}; CLIENTS=${CLIENTS:-2}; DURATION=${DURATION:-3}; ROUNDS=${ROUNDS:-6}
 PER=${PER:-50}; PORT=${PORT:-4870}; TEMPLATES=${TEMPLATES:-1,2,3,4,6,7,9,11,12,13,14,15,16}
+MEASURE=${MEASURE:-cpu}; PASSES=${PASSES:-9}
 for tool in taskset jq; do
   command -v "$tool" >/dev/null || { echo "bench/layers-cost.sh: $tool is missing" >&2; exit 1; }
 done
@@ -44,6 +54,39 @@ serve() {
 "$B" gen --sf 1 --db "sqlite:$work/db.sqlite" >/dev/null 2>&1
 "$B" queries --db "sqlite:$work/db.sqlite" --templates "$TEMPLATES" --per-template "$PER" --expect -o "$work/q.jsonl" 2>/dev/null
 tick=$(getconf CLK_TCK)
+
+# instructions VARIANT PASSES PORT [ARGS...] prints "requests instructions" of one server
+# under cachegrind over a sequential load of one warm-up pass and PASSES passes.
+instructions() {
+  local v=$1 passes=$2 port=$3; shift 3
+  local log=$work/vg-$port.log out=$work/cg-$port.out run=$work/ir-$port.jsonl pid
+  GOMAXPROCS=1 GQLBENCH_DB="sqlite:$work/db.sqlite" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out" \
+    "$B" serve "$v" --addr "127.0.0.1:$port" "$@" >"$log" 2>&1 &
+  pid=$!
+  for _ in $(seq 1200); do grep -q "serving on" "$log" 2>/dev/null && break; sleep 0.1; done
+  taskset -c 1 "$B" load --target "http://127.0.0.1:$port/graphql" --queries "$work/q.jsonl" --mode sequential \
+    --passes "$passes" --warmup-passes 1 --quiet -o "$run" || { echo "bench/layers-cost.sh: $v under valgrind failed" >&2; kill "$pid"; exit 1; }
+  kill -INT "$pid"; wait "$pid" || true
+  echo "$(jq -r 'select(.type=="summary") | .total.count' "$run") $(awk '/^summary:/ {print $2}' "$out")"
+}
+
+if [ "$MEASURE" = instructions ]; then
+  command -v valgrind >/dev/null || { echo "bench/layers-cost.sh: valgrind is missing" >&2; exit 1; }
+  printf '| variant | round | instructions/req without --trace | with --trace | with / without |\n|---|---:|---:|---:|---:|\n' >"$work/table"
+  for v in $VARIANTS; do
+    read -r _ off1 < <(instructions "$v" 1 "$PORT")
+    read -r _ on1 < <(instructions "$v" 1 "$PORT" --trace)
+    for r in $(seq "$ROUNDS"); do
+      read -r noff off < <(instructions "$v" "$PASSES" "$PORT")
+      read -r non on < <(instructions "$v" "$PASSES" "$PORT" --trace)
+      per_off=$(jq -n "($off - $off1) / ($noff * ($PASSES - 1) / $PASSES)"); per_on=$(jq -n "($on - $on1) / ($non * ($PASSES - 1) / $PASSES)")
+      printf '| %s | %d | %.0f | %.0f | %.4f |\n' "$v" "$r" "$per_off" "$per_on" "$(jq -n "$per_on / $per_off")" | tee -a "$work/table" >&2
+    done
+  done
+  printf '\ninstructions per request (cachegrind, GOMAXPROCS=1), sequential, %d passes less 1; load average %s\n\n' "$PASSES" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  cat "$work/table"
+  exit 0
+fi
 
 # cpu PID: the process's CPU time so far, in clock ticks.
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
