@@ -2,7 +2,8 @@
 // net/http/pprof endpoint (gqlbench serve --pprof) over the measured part
 // of a load run (load --profile), saves them raw for go tool pprof, and
 // reads their top functions, flat and cumulative, for the run file and
-// the report, as seed 002 read Dgraph's.
+// the report, as seed 002 read Dgraph's; Merge merges the profiles of
+// the run files load merge joins.
 //
 // A CPU profile is taken in consecutive windows of whole seconds (the
 // endpoint's unit) from the first measured run to the end of the last,
