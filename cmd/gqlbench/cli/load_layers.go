@@ -15,7 +15,7 @@ import (
 
 // registerLayers registers --layers and --profile.
 func (f *loadFlags) registerLayers(fs *flag.FlagSet) {
-	fs.BoolVar(&f.layers, "layers", false, "read where the server says each measured request's time went — a Server-Timing header (gqlbench servers with serve --trace) or Apollo tracing (extensions.tracing) — and report it per template beside the round trip: database, GraphQL layer, network+HTTP+serialisation (docs/layers.md)")
+	fs.BoolVar(&f.layers, "layers", false, "read where the server says each measured request's time went — a Server-Timing header (gqlbench servers with serve --trace) or Apollo tracing (extensions.tracing) — and report it per template beside the round trip: database, GraphQL layer, network+HTTP+serialisation; a REST task's calls added up (docs/layers.md)")
 	fs.StringVar(&f.serverProfile, "profile", "", "fetch the server's CPU and heap profiles over the measured runs from its pprof endpoint at `URL` (serve --pprof ADDR: http://ADDR), save them beside the run file (-o) for go tool pprof, and report their top functions")
 }
 
