@@ -100,7 +100,8 @@ func (c *compiler) rootField(g *group) string {
 		return lookup("UndergraduateStudent")
 	case "graduateStudents":
 		t := c.newRow("GraduateStudent")
-		return c.many(list{r: t, where: c.gradWhere(t, c.arg(g, "where")), keys: c.gradOrder(t, c.arg(g, "order")),
+		keys, split := c.gradOrder(t, c.arg(g, "order"))
+		return c.many(list{r: t, where: c.gradWhere(t, c.arg(g, "where")), keys: keys, split: split,
 			limit: c.count(c.arg(g, "limit"), "limit")}, g.set())
 	case "publicationSearch":
 		t := c.newRow("Publication")
