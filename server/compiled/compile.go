@@ -19,16 +19,18 @@ type compiler struct {
 	vars       map[string]any // the coerced variables of the request that compiles
 	params     []*param
 	paramIndex map[string]int
-	aliases    int               // table aliases used so far: every alias is unique in the statement
-	aggregates map[string]bool   // the aggregates the graduateStudentConnection being compiled uses
-	memo       map[string]string // the SQL of a field group at a row: see pairs
-	err        error             // the first error
+	aliases    int                 // table aliases used so far: every alias is unique in the statement
+	aggregates map[string]bool     // the aggregates the graduateStudentConnection being compiled uses
+	memo       map[string]string   // the SQL of a field group at a row: see pairs
+	laterals   map[string][]string // the joins a row's objects add to its query, by the row's alias: see ref
+	err        error               // the first error
 }
 
 // compile compiles operation op of doc, with vars the coerced variables of
 // the request at hand (only their shape matters, see shape).
 func compile(d dialect, schema *ast.Schema, doc *ast.QueryDocument, op *ast.OperationDefinition, vars map[string]any) (*plan, error) {
-	c := &compiler{d: d, schema: schema, doc: doc, vars: vars, paramIndex: map[string]int{}, memo: map[string]string{}}
+	c := &compiler{d: d, schema: schema, doc: doc, vars: vars, paramIndex: map[string]int{}, memo: map[string]string{},
+		laterals: map[string][]string{}}
 	root := c.object("Query", row{}, op.SelectionSet)
 	if c.err != nil {
 		return nil, c.err
@@ -347,6 +349,7 @@ func (c *compiler) many(l list, set ast.SelectionSet) string {
 	default:
 		from = l.r.from(join)
 	}
+	from += c.lateral(l.r)
 	return "(SELECT " + c.d.array(obj, keys) + " FROM " + from + whereClause(where) + ")"
 }
 
@@ -385,7 +388,7 @@ func (c *compiler) page(l list, keys, where []string) string {
 // match (a department's head).
 func (c *compiler) one(r row, where []string, first bool, set ast.SelectionSet) string {
 	obj, join := c.value(r, set)
-	q := "(SELECT " + obj + " FROM " + r.from(join) + whereClause(append(r.base(), where...))
+	q := "(SELECT " + obj + " FROM " + r.from(join) + c.lateral(r) + whereClause(append(r.base(), where...))
 	if first {
 		q += " ORDER BY " + r.col("nr") + " LIMIT 1"
 	}

@@ -183,10 +183,10 @@ func (c *compiler) authors(b row, set ast.SelectionSet) string {
 	g := c.newRow("GraduateStudent")
 	gobj := c.object("GraduateStudent", g, set)
 	a := c.alias("a")
-	q := "SELECT 0 AS k, " + f.col("nr") + " AS n, " + fobj + " AS j FROM " + f.from(join) +
+	q := "SELECT 0 AS k, " + f.col("nr") + " AS n, " + fobj + " AS j FROM " + f.from(join) + c.lateral(f) +
 		" WHERE " + f.col("nr") + " = " + b.col("mainAuthor") +
 		" UNION ALL SELECT 1, " + g.col("nr") + ", " + gobj + " FROM coAuthorOfPublication " + v +
-		" JOIN graduateStudent " + g.a + " ON " + g.col("nr") + " = " + v + ".graduateStudentID" +
+		" JOIN graduateStudent " + g.a + " ON " + g.col("nr") + " = " + v + ".graduateStudentID" + c.lateral(g) +
 		" WHERE " + v + ".publicationID = " + b.col("nr")
 	return "(SELECT " + c.d.array(a+".j", []string{a + ".k", a + ".n"}) + " FROM (" + q + ") " + a + ")"
 }

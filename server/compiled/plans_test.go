@@ -3,6 +3,7 @@ package compiled
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -110,5 +111,36 @@ func TestTrigramPlan(t *testing.T) {
 				t.Errorf("%s %s: the plan does not use %s:\n%s", field, crit, want, plan)
 			}
 		}
+	}
+}
+
+// TestRepeatedObjectsMemoized: QT5's inner university, reached from every
+// student of the outer one through the student's department, is a lateral
+// join that PostgreSQL memoizes by the department's university: its list of
+// students is built once per university, not once per student (EXPLAIN
+// ANALYZE's counts, without timing).
+func TestRepeatedObjectsMemoized(t *testing.T) {
+	b := postgresBackend(t)
+	query := `query($d: ID!) { department(nr: $d) { subOrganizationOf { undergraduateDegreeObtainedBystudent {
+		id memberOf { subOrganizationOf { undergraduateDegreeObtainedBystudent { id emailAddress } } } } } } }`
+	st, err := b.exec.Statement(&server.Request{Query: query, Variables: map[string]any{"d": "0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := b.plain.Query("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) "+b.exec.db.Rebind(st.SQL), st.Args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var l string
+		rows.Scan(&l)
+		plan = append(plan, l)
+	}
+	text := strings.Join(plan, "\n")
+	hits := regexp.MustCompile(`Hits: ([1-9][0-9]*)`).FindStringSubmatch(text)
+	if !strings.Contains(text, "Memoize") || hits == nil {
+		t.Errorf("the inner university's students are not memoized:\n%s", text)
 	}
 }
