@@ -375,6 +375,9 @@ func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Cont
 	if !ph.warmup && e.cfg.Profiler != nil {
 		e.profiling.Do(func() { e.cfg.Profiler.Start(ctx) })
 	}
+	if !e.awaitRunStart(ctx, ph) {
+		return ctx.Err()
+	}
 	ph.base = time.Now()
 	if e.series != nil {
 		e.series.start(ph.base)

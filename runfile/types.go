@@ -50,6 +50,9 @@ type Header struct {
 	// Traits are what the mode measures and how, written by the mode
 	// (absent in files written before modes recorded them: see ModeTraits).
 	Traits *Traits `json:"traits,omitempty"`
+	// Shard says that the file is one generator's part of a run split
+	// over several (load --shard; shard.go); absent otherwise.
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // Tool identifies the load generator's build.
@@ -445,6 +448,9 @@ type Summary struct {
 	// Apollo tracing figures beside the round trips (package
 	// measure/layers; docs/layers.md).
 	Layers *layers.Report `json:"layers,omitempty"`
+	// Shards is a merged split run's account of its shards: which were
+	// merged, which are missing or failed (shard.go).
+	Shards *Shards `json:"shards,omitempty"`
 	// Profiles are the server's CPU and heap profiles over the measured
 	// runs (load --profile): the raw files' names, beside the run file,
 	// and their top functions.
