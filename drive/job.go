@@ -101,7 +101,7 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		}
 	}
 	cfg.calibrate(ctx)
-	if err := cfg.Shard.await(ctx, j.Warn); err != nil {
+	if err := cfg.Shard.await(ctx, cfg.Log, j.Warn); err != nil {
 		return nil, err
 	}
 	out, err := j.Out()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -159,22 +160,22 @@ func (s Shard) header(c *Config, h *runfile.Header) {
 	h.Shard = sh
 }
 
-// await waits until the common start. A start already past is not waited
-// for: it is said on log, since the shards' schedules are then out of step
-// by that much.
-func (s Shard) await(ctx context.Context, log func(string)) error {
+// await waits until the common start, saying so on log (nil: silent). A
+// start already past is not waited for: warn says so, since the shards'
+// schedules are then out of step by that much.
+func (s Shard) await(ctx context.Context, log io.Writer, warn func(string)) error {
 	if s.Start.IsZero() {
 		return nil
 	}
 	d := time.Until(s.Start)
 	if d < 0 {
-		if log != nil && -d > time.Millisecond {
-			log(fmt.Sprintf("the common start %s was %v ago: this shard starts late by that much", s.Start.UTC().Format(time.RFC3339Nano), (-d).Round(time.Millisecond)))
+		if warn != nil && -d > time.Millisecond {
+			warn(fmt.Sprintf("the common start %s was %v ago: this shard starts late by that much", s.Start.UTC().Format(time.RFC3339Nano), (-d).Round(time.Millisecond)))
 		}
 		return nil
 	}
 	if log != nil {
-		log(fmt.Sprintf("waiting %v for the common start %s", d.Round(time.Millisecond), s.Start.UTC().Format(time.RFC3339Nano)))
+		fmt.Fprintf(log, "load: waiting %v for the common start %s\n", d.Round(time.Millisecond), s.Start.UTC().Format(time.RFC3339Nano))
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
