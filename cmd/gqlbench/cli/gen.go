@@ -34,6 +34,8 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	noFKs := fs.Bool("no-foreign-keys", false, "skip the foreign-key constraints")
 	force := fs.Bool("force", false, "replace tables of the same names that gqlbench did not create")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	var wire wireFlags
+	wire.register(fs)
 	resetWrites := fs.Bool("reset-writes", false, "generate nothing: remove from --db every row the servers' write APIs made (ids from 10^15 up, the sandbox included), leaving the generated dataset")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -42,6 +44,11 @@ func runGen(ctx context.Context, env Env, args []string) error {
 		return runResetWrites(ctx, env, *db, *format)
 	}
 	opts := store.Options{NoIndexes: *noIndexes, NoForeignKeys: *noFKs}
+	wo, err := wire.options(setFlags(fs), *db, *format)
+	if err != nil {
+		return err
+	}
+	opts.Wire = wo
 	target, where, err := genTarget(*db, *format, *out, metaPath, opts, *force)
 	if err != nil {
 		return err

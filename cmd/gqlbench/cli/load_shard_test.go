@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gqlbench/gqlbench/exitcode"
+	"github.com/gqlbench/gqlbench/internal/pglocal/pgtest"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m) // the tests' PostgreSQL (gen --target-db), started when first asked for
 }
 
 // startChild starts gqlbench args in a process of its own.
