@@ -12,7 +12,7 @@ import (
 // PostgreSQL: a preset (--target-db) and each of the loader's choices
 // turned off alone (docs/distributed.md).
 type wireFlags struct {
-	targetDB, copyFormat                        string
+	targetDB, copyFormat                      string
 	noFreeze, validFKs, noCollateC, keysFirst bool
 }
 
