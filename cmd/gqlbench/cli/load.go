@@ -50,6 +50,10 @@ func loadSynopsis() string {
 
 Modes (see docs/load.md):
 ` + modes.String() + `
+--shard I/N --start-at TIME makes this generator one of N that split a closed run's
+clients or an open run's schedule exactly; gqlbench load merge joins their files and
+names a shard missing or dead (docs/distributed.md).
+
 --api rest makes --target a REST API's base URL and sends each task's REST plan
 (gqlbench tasks; docs/tasks.md) instead of its query; --mode paired sends every task to
 --target and --paired-target (the other API) at the same moment.

@@ -134,6 +134,11 @@ func TestLoadShardsMerge(t *testing.T) {
 	if m := readRun(t, merged); m.Summary.Status != "incomplete" || !strings.Contains(m.Summary.Reason, "shard 1 of 3 missing") {
 		t.Errorf("merged without shard 1: %s: %s", m.Summary.Status, m.Summary.Reason)
 	}
+	// A shard's file that cannot be read is left out and named.
+	code, _, stderr = run("load", "merge", "-o", merged, files[0], filepath.Join(dir, "gone.jsonl"), files[2])
+	if code != exitcode.Failure || !strings.Contains(stderr, "left out "+filepath.Join(dir, "gone.jsonl")) || !strings.Contains(stderr, "missing shard(s) 1 of 3") {
+		t.Errorf("merge with an unreadable shard: exit %d: %s", code, stderr)
+	}
 	// Shards of different runs are not merged.
 	other := filepath.Join(dir, "other.jsonl")
 	if code, _, stderr := run(shardArgs(url, q, other, 1, 3, time.Now().Add(100*time.Millisecond), "300ms")...); code != exitcode.OK {
