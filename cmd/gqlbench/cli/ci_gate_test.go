@@ -184,6 +184,9 @@ func TestCIGate(t *testing.T) {
 	srv = serve()
 	defer stop(srv)
 	sh(byCmd["load"][0], exitcode.Check)
+	if _, err := os.Stat("change.jsonl.failures"); err != nil { // the artifact the workflow uploads
+		t.Errorf("no failures beside the run file: %v", err)
+	}
 	if out := sh(gate, exitcode.Check); !strings.Contains(out, "report: FAIL") || !strings.Contains(out, "wrong") {
 		t.Errorf("the gate on wrong answers says: %s", out)
 	}
