@@ -212,3 +212,51 @@ func TestLoadShardDies(t *testing.T) {
 		t.Error("the dead shard's measurements are lost")
 	}
 }
+
+// TestLoadShardsClosed: two processes split 5 closed clients: shard i runs
+// clients i, i+2, ... (their numbers in the records), and the merged run
+// has the 5 clients.
+func TestLoadShardsClosed(t *testing.T) {
+	dir := t.TempDir()
+	url, q := graphqlServer(t), writeQueries(t, dir, 3, "")
+	start := time.Now().Add(1500 * time.Millisecond)
+	var files []string
+	var cmds []*exec.Cmd
+	for i := range 2 {
+		out := filepath.Join(dir, "shard"+strconv.Itoa(i)+".jsonl")
+		cmd, _ := startChild(t, "load", "--target", url, "--queries", q, "--mode", "closed", "--clients", "5", "--duration", "400ms",
+			"--runs", "2", "--interval", "200ms", "--quiet", "-o", out, "--records", out+".csv",
+			"--shard", strconv.Itoa(i)+"/2", "--start-at", start.UTC().Format(time.RFC3339Nano))
+		files, cmds = append(files, out), append(cmds, cmd)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("shard %d: %v", i, err)
+		}
+		b, err := os.ReadFile(files[i] + ".csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients := map[string]bool{}
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n")[1:] {
+			clients[strings.SplitN(l, ",", 2)[0]] = true
+		}
+		want := map[int]string{0: "0 2 4", 1: "1 3"}[i]
+		for _, c := range strings.Fields(want) {
+			if !clients[c] {
+				t.Errorf("shard %d: client %s sent nothing (clients %v)", i, c, clients)
+			}
+		}
+		if len(clients) != len(strings.Fields(want)) {
+			t.Errorf("shard %d ran clients %v, want %s", i, clients, want)
+		}
+	}
+	merged := filepath.Join(dir, "merged.jsonl")
+	if code, _, stderr := run(append([]string{"load", "merge", "-o", merged}, files...)...); code != exitcode.OK {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	m := readRun(t, merged)
+	if m.Header.Params.Clients != 5 || m.Intervals[0].Users != 5 || m.Summary.Shards == nil || !m.Summary.Shards.Complete() {
+		t.Errorf("merged: %d clients, %d users, shards %+v", m.Header.Params.Clients, m.Intervals[0].Users, m.Summary.Shards)
+	}
+}
