@@ -6,8 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
