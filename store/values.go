@@ -234,8 +234,10 @@ func columnIndex(t *dataset.Table, name string) int {
 
 // errTreeified: a java.util.HashMap bin of more than 8 entries in a table of
 // 64 or more buckets becomes a tree, whose iteration order is not the bin's
-// insertion order; the vocabularies never come near it (tested), so it is an
-// error rather than emulated.
+// insertion order. gqlbench's word sets never get there (the interest
+// vocabulary never puts 9 words in a bin; the title and abstract vocabulary
+// does not from 16384 buckets on, where every set of a university's words
+// lives: TestJavaHashSetNeverTreeifies), so it is an error, not emulated.
 var errTreeified = errors.New("a java.util.HashSet bucket would hold more than 8 words; its iteration order is not reproduced")
 
 // javaHashSetOrder returns words (distinct, in insertion order) in the order

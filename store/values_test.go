@@ -135,3 +135,77 @@ func TestJavaHashSetOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestValuesWriterInt32: a publication id past 2^31-1 (university 215 on)
+// is written as it is, and FitsInt32 says LinGBM's query generator cannot
+// read it (gen warns).
+func TestValuesWriterInt32(t *testing.T) {
+	w, err := NewValuesWriter(filepath.Join(t.TempDir(), "values"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	var b dataset.Batch
+	for i := range b.Tables {
+		b.Tables[i].Table = dataset.Tables[i]
+	}
+	b.Unit = 214
+	pub := &b.Tables[dataset.Publication]
+	pub.Vals = []dataset.Value{{I: 2142413419}, {S: "publication0"}, {S: "a b"}, {S: "c"}, {I: 21424134}}
+	w.Observe(&b)
+	if !w.FitsInt32() || w.err != nil {
+		t.Fatalf("university 214: FitsInt32 %v, err %v", w.FitsInt32(), w.err)
+	}
+	b.Unit = 215
+	pub.Vals[0].I = 2150000000
+	w.Observe(&b)
+	if w.FitsInt32() {
+		t.Error("an id past 2^31-1 fits in 32 bits, says FitsInt32")
+	}
+	w.bufs[8].Flush()
+	if got, _ := os.ReadFile(filepath.Join(w.tmp, "publicationID.txt")); string(got) != "2142413419, 2150000000, " {
+		t.Errorf("publicationID.txt = %q", got)
+	}
+}
+
+// TestJavaHashSetNeverTreeifies: why errTreeified does not happen. A bin
+// becomes a tree at 9 entries in a table of 64 buckets or more; a subset
+// of a vocabulary never has more in a bin than the whole vocabulary has at
+// the same table size. The interest words (64) never pass 4 a bin; the
+// title and abstract vocabulary stays under 9 from 16384 buckets on, where
+// every set of more than 6144 words lives, and a university's title and
+// abstract words number more than that (checked on sf=2 here).
+func TestJavaHashSetNeverTreeifies(t *testing.T) {
+	maxBin := func(words []string, buckets int) int {
+		n := map[uint32]int{}
+		m := 0
+		for _, w := range words {
+			i := javaSpreadHash(w) & uint32(buckets-1)
+			n[i]++
+			m = max(m, n[i])
+		}
+		return m
+	}
+	for buckets := 64; buckets <= 128; buckets *= 2 {
+		if m := maxBin(dataset.InterestVocabulary(), buckets); m > 8 {
+			t.Errorf("interest words: %d in a bin of %d buckets", m, buckets)
+		}
+	}
+	for buckets := 16384; buckets <= 32768; buckets *= 2 {
+		if m := maxBin(dataset.Vocabulary(), buckets); m > 8 {
+			t.Errorf("title and abstract words: %d in a bin of %d buckets", m, buckets)
+		}
+	}
+	c := dataset.Config{Scale: 2}
+	err := c.Stream(context.Background(), 0, nil, func(b *dataset.Batch) error {
+		for _, kind := range []int{dataset.TitleWords, dataset.AbstractWords} {
+			if b.Unit >= 0 && len(firstUse(b, kind)) <= 6144 {
+				t.Errorf("university %d: %d words of kind %d", b.Unit, len(firstUse(b, kind)), kind)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
