@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,7 +47,7 @@ func TestImportLinGBMFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--meta", "m.json"}, "only serve --expect"},
-		{[]string{"--expect"}, "--meta FILE"},
+		{[]string{"--expect"}, "--expect needs the dataset"},
 		{[]string{"--dialect", "nope"}, "--dialect"},
 		{[]string{"--per-template", "3"}, "--per-template cannot be combined"},
 	} {
@@ -53,5 +55,29 @@ func TestImportLinGBMFlags(t *testing.T) {
 		if code != exitcode.Usage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want usage naming %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// TestGenValuesLinGBMLayout: `gen --values` writes, byte for byte, the files
+// LinGBM's Java code writes for the same values (the fixture of package
+// store, made by its JavaLayout.java).
+func TestGenValuesLinGBMLayout(t *testing.T) {
+	dir := t.TempDir()
+	values := filepath.Join(dir, "values")
+	if code, _, stderr := run("gen", "--sf", "2", "--db", "sqlite:"+filepath.Join(dir, "x.db"), "--values", values, "--quiet"); code != exitcode.OK || strings.Contains(stderr, "warning") {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	want, err := os.ReadFile("../../../store/testdata/lingbm-values/values-sf2.sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	entries, _ := os.ReadDir(values)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(values, e.Name()))
+		fmt.Fprintf(&got, "%x  %s\n", sha256.Sum256(b), e.Name())
+	}
+	if got.String() != string(want) {
+		t.Errorf("gen --values differs from LinGBM's layout:\n got:\n%s want:\n%s", got.String(), want)
 	}
 }

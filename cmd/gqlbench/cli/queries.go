@@ -93,6 +93,9 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 		if (f.meta != "" || f.db != "") && !f.expect {
 			return usagef("--import-lingbm reads the values from the files: --meta or --db only serve --expect")
 		}
+		if f.expect && f.meta == "" && f.db == "" {
+			return usagef("--expect needs the dataset the files were made for: --meta FILE (written by `gqlbench gen`) or --db URL")
+		}
 		if f.dialect != "" {
 			if _, err := dialect.Lookup(f.dialect); err != nil {
 				return usagef("--dialect: %v", err)
