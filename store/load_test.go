@@ -342,7 +342,7 @@ func TestValuesLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := vw.Close(m); err != nil {
+	if err := vw.Close(); err != nil {
 		t.Fatal(err)
 	}
 	values := func(name string) []string {

@@ -292,9 +292,8 @@ func javaSpreadHash(s string) uint32 {
 	return u ^ u>>16
 }
 
-// Close moves the directory into place; m is the dataset's metadata (unused
-// by the layout, kept for callers that pass it).
-func (w *ValuesWriter) Close(m *dataset.Meta) error {
+// Close moves the directory into place.
+func (w *ValuesWriter) Close() error {
 	for i, b := range w.bufs {
 		if err := b.Flush(); err != nil && w.err == nil {
 			w.err = err

@@ -65,7 +65,7 @@ func TestValuesLayoutLinGBM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := vw.Close(nil); err != nil {
+	if err := vw.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if *lingbmDump != "" {

@@ -113,7 +113,7 @@ func fillWithValues(ctx context.Context, env Env, target store.Target, cfg datas
 	if err != nil {
 		return nil, err
 	}
-	if err := vw.Close(m); err != nil {
+	if err := vw.Close(); err != nil {
 		return m, err
 	}
 	if !vw.FitsInt32() {
