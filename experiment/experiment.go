@@ -77,7 +77,7 @@ type session struct {
 	// (its part does not apply to the variants): no run file and no
 	// report, and no error for it.
 	nothingRan string
-	fails   []error  // servers that failed, runs that could not complete
+	fails      []error // servers that failed, runs that could not complete
 
 	mu      sync.Mutex
 	servers map[*Server]bool // running
