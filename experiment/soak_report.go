@@ -148,7 +148,7 @@ func (r *soakResult) verdictLine() string {
 // leak-rate>X), and the return to the pre-test state (judged for the Go
 // servers' live heap; a peer's RSS is shown).
 func (r *soakResult) verdicts(e Soak) []Verdict {
-	leak := Verdict{Variant: r.variant, Measure: "leak (" + r.what() + ")", Metric: "leak-rate", Value: "not measured", Unit: "MB/h",
+	leak := Verdict{Variant: r.variant, Measure: "leak", Metric: "leak-rate", Value: "not measured", Unit: "MB/h",
 		Threshold: fmt.Sprintf("no rise with its %.0f %% CI above 0", 100*e.Level), Result: NA, Detail: r.why}
 	if e.MinLeakRate > 0 {
 		leak.Threshold += fmt.Sprintf(" and ≥ %g MB/h", e.MinLeakRate/1e6)
@@ -156,12 +156,12 @@ func (r *soakResult) verdicts(e Soak) []Verdict {
 	if r.fitted {
 		t := r.trend
 		leak.Value, leak.Number, leak.Result = mbh(t.Slope), numPtr(t.Slope*3600/1e6), resultOf(!r.leak)
-		leak.Detail = fmt.Sprintf("%.0f %% CI [%s, %s], %d points; detects ≥ %s", 100*t.Level, mbh(t.Lo), mbh(t.Hi), t.N, mbh((t.Hi-t.Lo)/2))
+		leak.Detail = fmt.Sprintf("%s, %.0f %% CI [%s, %s], %d points; detects ≥ %s", r.what(), 100*t.Level, mbh(t.Lo), mbh(t.Hi), t.N, mbh((t.Hi-t.Lo)/2))
 	}
-	back := Verdict{Variant: r.variant, Measure: "back to the pre-test state (" + r.measureName() + ")", Value: "not measured", Result: NA,
+	back := Verdict{Variant: r.variant, Measure: "back to the pre-test state", Value: "not measured", Result: NA,
 		Threshold: fmt.Sprintf("≤ baseline + %.0f %% + 1 MiB", 100*e.Tolerance), Detail: "the settle period did not complete"}
 	if r.settled {
-		back.Value = fmt.Sprintf("%.1f → %.1f MiB", r.memory(r.baseline)/(1<<20), r.memory(r.after)/(1<<20))
+		back.Value = fmt.Sprintf("%s %.1f → %.1f MiB", r.measureName(), r.memory(r.baseline)/(1<<20), r.memory(r.after)/(1<<20))
 		back.Result, back.Detail = resultOf(r.returned), ""
 		if !r.goRuntime {
 			back.Result, back.Detail = Info, "a peer's RSS: shown, not judged (a runtime rarely gives memory back to the system)"

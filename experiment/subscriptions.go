@@ -274,15 +274,17 @@ func (r *subsResult) verdicts(e Subscriptions) []Verdict {
 	}
 	res := r.res
 	ok, why := res.Valid()
-	valid := Verdict{Variant: r.variant, Measure: "valid run (loss, duplicates, reorders)", Metric: "invalid",
-		Value:     fmt.Sprintf("%d delivered of %d expected: lost %d, duplicates %d, out of order %d", res.Delivered, res.Expected, res.Lost, res.Duplicates, res.OutOfOrder),
-		Threshold: "0 of each", Result: resultOf(ok), Detail: strings.Join(why, ", ")}
-	lat := Verdict{Variant: r.variant, Measure: fmt.Sprintf("delivery latency (%d × %d, %g/s)", res.Subscribers, res.PerSubscriber, res.PublishRate),
+	valid := Verdict{Variant: r.variant, Measure: "valid run", Value: fmt.Sprintf("lost %d, duplicates %d, out of order %d", res.Lost, res.Duplicates, res.OutOfOrder),
+		Threshold: "0 of each", Result: resultOf(ok), Detail: fmt.Sprintf("%d of %d expected deliveries", res.Delivered, res.Expected)}
+	if !ok {
+		valid.Detail += "; invalid: " + strings.Join(why, ", ")
+	}
+	lat := Verdict{Variant: r.variant, Measure: "delivery latency",
 		Metric: "delivery-p99", Threshold: e.SLO.String(), Value: "no deliveries", Unit: "ms", Result: NA}
 	if h := res.Latency; h != nil && h.TotalCount() > 0 {
 		p99 := time.Duration(h.ValueAtQuantile(99))
 		lat.Value, lat.Number = "p99 "+p99.Round(10*time.Microsecond).String(), numPtr(float64(p99)/1e6)
-		lat.Detail = fmt.Sprintf("p50 %v, max %v, from %s", time.Duration(h.ValueAtQuantile(50)).Round(10*time.Microsecond), time.Duration(h.Max()).Round(10*time.Microsecond), res.LatencyFrom)
+		lat.Detail = fmt.Sprintf("%d × %d at %g/s; p50 %v, max %v, from %s", res.Subscribers, res.PerSubscriber, res.PublishRate, time.Duration(h.ValueAtQuantile(50)).Round(10*time.Microsecond), time.Duration(h.Max()).Round(10*time.Microsecond), res.LatencyFrom)
 		pass, broke := e.SLO.Check(h)
 		lat.Result = resultOf(pass)
 		if !pass {

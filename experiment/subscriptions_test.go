@@ -29,8 +29,8 @@ func TestSubscriptionsExperiment(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	for _, want := range []string{
-		"batch valid run (loss, duplicates, reorders): ", "lost 0, duplicates 0, out of order 0 (threshold 0 of each): PASS",
-		"batch delivery latency (10 × 2, 5/s): p99 ", "(threshold p99<1m0s): PASS",
+		"batch valid run: lost 0, duplicates 0, out of order 0 (threshold 0 of each): PASS",
+		"batch delivery latency: p99 ", "(threshold p99<1m0s): PASS (10 × 2 at 5/s;",
 		"batch generator bytes per subscriber: ", ": INFO", // 10 subscribers: shown, not judged
 		"compiled subscriptions: not measured", "compiled serves no subscriptions", ": N/A",
 	} {
