@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -203,6 +204,11 @@ func (e Subscriptions) variant(ctx context.Context, s *session, v, url, db strin
 		Duration: e.Duration, WarmUp: e.WarmUp, Settle: e.Settle, Protocol: e.Protocol}
 	start := time.Now()
 	hdr := e.header(s, srv, v, db)
+	// The generator's RSS before and once subscribed measures its memory
+	// per subscriber: memory this process freed earlier (the dataset, the
+	// oracle, the suite's other parts) goes back to the system first, or
+	// the subscribers would reuse it unseen.
+	debug.FreeOSMemory()
 	res, err := subscribe.Run(ctx, cfg)
 	if res == nil {
 		if ctx.Err() != nil {
@@ -295,6 +301,8 @@ func (r *subsResult) verdicts(e Subscriptions) []Verdict {
 		Value: fmt.Sprint(res.BytesPerSubscriber), Number: numPtr(float64(res.BytesPerSubscriber)), Threshold: fmt.Sprintf("≤ %d", e.MaxBytesPerSubscriber),
 		Detail: fmt.Sprintf("RSS %.1f → %.1f MiB", float64(res.RSSBeforeBytes)/(1<<20), float64(res.RSSSubscribedBytes)/(1<<20))}
 	switch {
+	case res.BytesPerSubscriber <= 0:
+		mem.Result, mem.Detail = NA, mem.Detail+"; not measured: the RSS did not grow"
 	case res.Subscribers < MinSubscribersForBytes:
 		mem.Result, mem.Detail = Info, fmt.Sprintf("%s; judged from %d subscribers on (the process's fixed cost weighs on fewer)", mem.Detail, MinSubscribersForBytes)
 	default:
