@@ -486,12 +486,12 @@ func (st Suite) write(c Common, res *SuiteResult, started time.Time, interrupted
 	if j.Verdicts == nil {
 		j.Verdicts = []Verdict{}
 	}
-	t := report.Table{Title: "Verdicts", Head: []string{"part", "measure", "value", "threshold", "result", "detail"}}
+	t := report.Table{Title: "Every part's verdicts", Head: []string{"part", "measure", "value", "threshold", "result", "detail"}}
 	for _, v := range res.Verdicts {
 		t.Rows = append(t.Rows, []string{v.Part, v.Measure, v.Value, orDash(v.Threshold), v.Result, v.Detail})
 		t.Flagged = append(t.Flagged, v.Result == Fail)
 	}
-	pt := report.Table{Title: "Parts", Head: []string{"part", "report", "runs", "took", "error or why not run"}}
+	pt := report.Table{Title: "The parts' runs and reports", Head: []string{"part", "report", "runs", "took", "error or why not run"}}
 	for _, p := range res.Parts {
 		rep := p.Report
 		if rep != "" {
