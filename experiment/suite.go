@@ -258,6 +258,28 @@ func (st *Suite) partRunner(name string) (Runner, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	setup := e.Flags(fs)
+	if err := fs.Parse(st.partArgs(name, e)); err != nil {
+		return nil, usagef("suite's %s: %v (its flags: gqlbench experiment %s --help)", name, err, name)
+	}
+	run, err := setup()
+	if err != nil {
+		return nil, fmt.Errorf("suite's %s: %w", name, err)
+	}
+	return run, nil
+}
+
+// flagSetOf is a flag set of e's own flags.
+func flagSetOf(e Experiment) *flag.FlagSet {
+	fs := flag.NewFlagSet(e.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	e.Flags(fs)
+	return fs
+}
+
+// partArgs are part name's flags as the suite sets them, in order (a
+// later one wins): the variant, --sf and --pool, --quick's, the
+// thresholds', --set's.
+func (st *Suite) partArgs(name string, e Experiment) []string {
 	args := []string{"--variants=" + st.Variant}
 	if st.SF > 0 {
 		args = append(args, "--sf="+strconv.Itoa(st.SF))
@@ -282,15 +304,7 @@ func (st *Suite) partRunner(name string) (Runner, error) {
 			args = append(args, "--"+m.flag+"="+v)
 		}
 	}
-	args = append(args, st.Set[name]...)
-	if err := fs.Parse(args); err != nil {
-		return nil, usagef("suite's %s: %v (its flags: gqlbench experiment %s --help)", name, err, name)
-	}
-	run, err := setup()
-	if err != nil {
-		return nil, fmt.Errorf("suite's %s: %w", name, err)
-	}
-	return run, nil
+	return append(args, st.Set[name]...)
 }
 
 // Run runs the parts in order, then writes the suite's table. Its error
