@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -36,67 +37,84 @@ of its own (gqlbench experiment PART --help), e.g. --set soak.requests=5000.`
 
 // runSuite is gqlbench suite.
 func runSuite(ctx context.Context, env Env, args []string) error {
+	st, err := parseSuite(env, args)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	res, err := st.Run(ctx)
+	if res != nil && res.HTML != "" {
+		fmt.Fprintf(env.Stdout, "\nreport: %s (and %s, %s); each part's in %s/PART/\n", res.HTML, res.MD, res.JSON, st.Dir)
+	}
+	fmt.Fprintf(env.Stderr, "suite %s: %s\n", st.Variant, time.Since(start).Round(time.Second))
+	return err
+}
+
+// parseSuite parses suite's command line into a Suite whose settings, and
+// every part's, are checked: a wrong one is a usage error before anything
+// runs.
+func parseSuite(env Env, args []string) (*experiment.Suite, error) {
 	fs := newFlags(env, "suite", fmt.Sprintf(suiteSynopsis, experiment.SuiteMetricsHelp()))
 	var c commonFlags
 	c.register(fs, "gqlbench-suite", "sqlite")
-	quick := fs.Bool("quick", false, "every part with its --quick settings: a complete, smaller suite in a few minutes")
+	st := &experiment.Suite{}
+	fs.BoolVar(&st.Quick, "quick", false, "every part with its --quick settings: a complete, smaller suite in a few minutes")
 	failIf := fs.String("fail-if", "", "thresholds, each replacing its metric's default, e.g. `cpu-increase>5,delivery-p99>50ms,peak<500` (see above)")
 	parts := fs.String("parts", strings.Join(experiment.SuiteParts, ","), "the parts to run, comma-separated")
 	var sets stringList
 	fs.Var(&sets, "set", "a part's own flag, `PART.FLAG=VALUE` (repeatable), e.g. soak.requests=5000")
-	sf := fs.Int("sf", 0, "scale factor of the dataset, for every part (0: the parts' default, 1)")
-	pool := fs.Int("pool", 0, "database connections of each server, for every part (0: the parts' default, 10)")
-	variant := ""
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		variant, args = args[0], args[1:]
+	fs.IntVar(&st.SF, "sf", 0, "scale factor of the dataset, for every part (0: the parts' default, 1)")
+	fs.IntVar(&st.Pool, "pool", 0, "database connections of each server, for every part (0: the parts' default, 10)")
+	var err error
+	if st.Variant, err = parseVariantArg(fs, args); err != nil {
+		return nil, err
 	}
-	if err := parse(fs, args); err != nil {
-		return err
+	if st.SF < 0 || st.Pool < 0 {
+		return nil, usagef("--sf and --pool must not be negative")
 	}
-	if variant == "" && fs.NArg() > 0 { // the variant after the flags
-		variant = fs.Arg(0)
-		if err := parse(fs, fs.Args()[1:]); err != nil {
-			return err
-		}
-	}
-	switch {
-	case variant == "":
-		return usagef("name a variant: gqlbench suite VARIANT [flags] (gqlbench serve --help lists them)")
-	case fs.NArg() > 0:
-		return usagef("unexpected argument %q: one variant only", fs.Arg(0))
-	case *sf < 0 || *pool < 0:
-		return usagef("--sf and --pool must not be negative")
-	}
-	st := experiment.Suite{Variant: variant, Quick: *quick, SF: *sf, Pool: *pool}
 	for _, p := range strings.Split(*parts, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			st.Parts = append(st.Parts, p)
 		}
 	}
 	if len(st.Parts) == 0 {
-		return usagef("--parts: no parts")
+		return nil, usagef("--parts: no parts")
 	}
-	var err error
 	if *failIf != "" {
 		if st.Thresholds, err = experiment.ParseSuiteThresholds(*failIf); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if st.Set, err = experiment.ParseSuiteSet(sets); err != nil {
-		return err
+		return nil, err
 	}
 	if st.Common, err = c.common(env); err != nil {
-		return err
+		return nil, err
 	}
-	st.DB = c.db
-	if err := st.Check(); err != nil { // every part's settings, before anything runs
-		return err
+	return st, st.Check()
+}
+
+// parseVariantArg parses fs from args with the one variant before the
+// flags or after them, and returns the variant.
+func parseVariantArg(fs *flag.FlagSet, args []string) (string, error) {
+	variant := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		variant, args = args[0], args[1:]
 	}
-	start := time.Now()
-	res, err := st.Run(ctx)
-	if res != nil && res.HTML != "" {
-		fmt.Fprintf(env.Stdout, "\nreport: %s (and %s, %s); each part's in %s/PART/\n", res.HTML, res.MD, res.JSON, c.dir)
+	if err := parse(fs, args); err != nil {
+		return "", err
 	}
-	fmt.Fprintf(env.Stderr, "suite %s: %s\n", variant, time.Since(start).Round(time.Second))
-	return err
+	if variant == "" && fs.NArg() > 0 { // the variant after the flags
+		variant = fs.Arg(0)
+		if err := parse(fs, fs.Args()[1:]); err != nil {
+			return "", err
+		}
+	}
+	switch {
+	case variant == "":
+		return "", usagef("name a variant: gqlbench suite VARIANT [flags] (gqlbench serve --help lists them)")
+	case fs.NArg() > 0:
+		return "", usagef("unexpected argument %q: one variant only", fs.Arg(0))
+	}
+	return variant, nil
 }
