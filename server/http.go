@@ -59,13 +59,13 @@ type HTTPOptions struct {
 	MaxExecuting int
 }
 
-// DefaultMaxExecuting is HTTPOptions.MaxExecuting's default: 32 operations
+// DefaultMaxExecuting is HTTPOptions.MaxExecuting's default: 16 operations
 // per processor the Go runtime may use (GOMAXPROCS), enough to keep each
 // busy while others wait for the database, a DataLoader's batch or a
 // remote call. More executing at once adds no throughput on work that
 // needs the processor, only memory and, for each request, the time it
 // shares the processor with all the others.
-func DefaultMaxExecuting() int { return 32 * runtime.GOMAXPROCS(0) }
+func DefaultMaxExecuting() int { return 16 * runtime.GOMAXPROCS(0) }
 
 // WithDefaults is o with every zero field set to its default.
 func (o HTTPOptions) WithDefaults() HTTPOptions { return o.withDefaults() }
@@ -124,8 +124,8 @@ type NonBlocking interface {
 //	     is about the request's content; retrying elsewhere, with a higher
 //	     limit, may succeed)
 //	503  the database is unreachable (a variant sets Response.Status with StatusFor)
-//	504  execution exceeded Timeout (counted from when the request was read,
-//	     waiting for an execution slot included)
+//	504  execution exceeded Timeout (waiting for an execution slot, see
+//	     MaxExecuting, is not counted)
 //
 // A non-zero Response.Status overrides the status chosen by the rules above.
 // The response is application/graphql-response+json when the Accept header
@@ -473,21 +473,22 @@ func (h *handler) execute(parent context.Context, req *Request) (*Response, *tim
 		resp := h.call(ctx, req)
 		return resp, timingOf(stats, time.Since(start))
 	}
+	if h.slots != nil {
+		// The wait for a slot is no part of the execution Timeout bounds:
+		// an overloaded server answers late, as a REST server does, rather
+		// than turning its queue into errors. A client that goes away
+		// leaves the queue.
+		select {
+		case h.slots <- struct{}{}:
+		case <-parent.Done():
+			return ErrorResponse(http.StatusServiceUnavailable, "request cancelled: "+context.Cause(parent).Error()), nil
+		}
+	}
 	cancel := context.CancelFunc(func() {})
 	if h.o.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
 	}
 	defer cancel()
-	if h.slots != nil {
-		select {
-		case h.slots <- struct{}{}:
-		case <-ctx.Done():
-			if parent.Err() != nil {
-				return ErrorResponse(http.StatusServiceUnavailable, "request cancelled: "+context.Cause(parent).Error()), nil
-			}
-			return h.timedOut(), nil
-		}
-	}
 	// Execute runs on its own goroutine so that an executor that does not
 	// honour ctx cannot hang the request: only this goroutine writes the
 	// response, once, and a late result goes into the buffered channel.

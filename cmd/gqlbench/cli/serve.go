@@ -89,7 +89,7 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.DurationVar(&a.timeout, "timeout", server.DefaultTimeout, "per-request timeout; past it the answer is 504")
 	fs.IntVar(&a.maxDepth, "max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries are refused (400, or 200 with errors for a client that accepts only application/json)")
 	fs.Int64Var(&a.maxResp, "max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
-	fs.IntVar(&a.maxExecuting, "max-executing", 0, "GraphQL operations executed at once; more wait for a slot in arrival order (0: 32 per processor, GOMAXPROCS; -1: no limit). Each executing operation holds its resolvers' goroutines and results until it ends")
+	fs.IntVar(&a.maxExecuting, "max-executing", 0, "GraphQL operations executed at once; more wait for a slot in arrival order (0: 16 per processor, GOMAXPROCS; -1: no limit). Each executing operation holds its resolvers' goroutines and results until it ends")
 	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
 	fs.BoolVar(&a.restControl, "rest-control", false, "also serve rest's API under /rest/ in the same process, over the same database (a REST control for experiment overhead; gqlbench's own GraphQL variants)")
