@@ -19,6 +19,7 @@
 #
 #   bench/tools.sh                                    # CONNS_LIST="1 50 1000" DURATION=5 ROUNDS=2
 #   AUTOCANNON=/path/to/node_modules/.bin/autocannon K6=~/go/bin/k6 bench/tools.sh
+#   BEFORE=/path/to/older/gqlbench bench/tools.sh     # also that build's load, as "gqlbench-before"
 #
 # Needs: taskset, wrk, jq, /usr/bin/time (apt-get install -y time), two cores; ulimit -n above
 # the largest CONNS.
@@ -97,13 +98,16 @@ run_k6() {
 }
 # gqlbench prints "req/s requests driver-CPU-% driver-RSS-MB wrong"; requests are all it sent
 # (the measured window's and those in flight when it closed)
-run_gqlbench() {
-  local run=$work/gq-$1.jsonl
-  cpu "$B" load --target "$URL" --queries "$work/queries.jsonl" --mode closed --clients "$1" \
+run_gqlbench() { gqlbench_run "$B" "$1"; }
+run_gqlbench-before() { gqlbench_run "$BEFORE" "$1"; }
+gqlbench_run() {
+  local run=$work/gq-$2.jsonl b=$1
+  shift
+  cpu "$b" load --target "$URL" --queries "$work/queries.jsonl" --mode closed --clients "$1" \
     --duration "${DURATION}s" --runs 1 --quiet -o "$run" || true
   jq -r 'select(.type=="summary") | "\(.throughput.mean) \(.total.count)"' "$run" | tr '\n' ' '
   jq -s -r '[.[] | select(.type=="interval" and .driver != null) | .driver] as $d |
-    "\(([$d[].cpu_pct] | add) / ($d | length) | floor) \(([$d[].rss_bytes] | max) / 1048576 | floor)"' "$run" | tr '\n' ' '
+    "\(([$d[].cpu_pct] | add) / ($d | length) * 100 | round / 100) \(([$d[].rss_bytes] | max) / 1048576 | floor)"' "$run" | tr '\n' ' '
   jq -r 'select(.type=="summary") | .total.wrong' "$run"
 }
 # us_per_req REQUESTS prints the CPU µs per request of the run just ended ($work/cpu)
@@ -113,6 +117,7 @@ tools=(wrk)
 [ -n "$AUTOCANNON" ] && tools+=(autocannon)
 [ -n "$HEY" ] && tools+=(hey)
 [ -n "$K6" ] && tools+=(k6)
+[ -n "${BEFORE:-}" ] && tools+=(gqlbench-before)
 tools+=(gqlbench)
 declare -A best extra cpus
 for c in $CONNS_LIST; do
@@ -137,7 +142,7 @@ echo
 echo "req/s against gqlbench serve null (server on core 0, each tool on core 1), ${DURATION}s runs, best of $ROUNDS; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 printf '| tool | checks |'; for c in $CONNS_LIST; do printf ' %s conn. |' "$c"; done; echo
 printf '|---|---|'; for c in $CONNS_LIST; do printf -- '---:|'; done; echo
-declare -A checks=([wrk]="nothing" [autocannon]="nothing" [hey]="nothing" [k6]="JSON check" [gqlbench]="every answer verified")
+declare -A checks=([wrk]="nothing" [autocannon]="nothing" [hey]="nothing" [k6]="JSON check" [gqlbench]="every answer verified" [gqlbench-before]="every answer verified")
 for t in "${tools[@]}"; do
   printf '| %s | %s |' "$t" "${checks[$t]}"
   for c in $CONNS_LIST; do printf ' %.0f |' "${best[$t,$c]}"; done; echo
@@ -157,6 +162,14 @@ printf '|---|'; for c in $CONNS_LIST; do printf -- '---:|'; done; echo
 for t in "${tools[@]}"; do
   printf '| %s |' "$t"
   for c in $CONNS_LIST; do printf ' %s |' "${cpus[$t,$c]:--}"; done; echo
+done
+for t in gqlbench-before gqlbench; do
+  [ -n "${best[$t,${CONNS_LIST%% *}]:-}" ] || continue
+  printf '| %s, its measured window only (driver CPU %% ÷ req/s, best round) |' "$t"
+  for c in $CONNS_LIST; do
+    read -r rps _ dcpu _ <<< "${extra[$t,$c]}"
+    printf ' %s |' "$(awk -v c="$dcpu" -v r="$rps" 'BEGIN {if (r > 0) printf "%.1f", c * 1e4 / r; else print "-"}')"
+  done; echo
 done
 printf '| gqlbench / wrk |'
 for c in $CONNS_LIST; do
