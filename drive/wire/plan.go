@@ -470,6 +470,8 @@ func asList(v any) ([]any, bool) {
 	switch x := v.(type) {
 	case []any:
 		return x, true
+	case projected:
+		return asList(json.RawMessage(x))
 	case json.RawMessage:
 		if t := bytes.TrimSpace(x); len(t) > 0 && t[0] == '[' {
 			dec := json.NewDecoder(bytes.NewReader(t))
