@@ -22,6 +22,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 USERS=${USERS:-"100 1000"}; DURATION=${DURATION:-8}; PORT=${PORT:-4730}; TASK=${TASK:-display-all-100}
 LOAD_TIMEOUT=${LOAD_TIMEOUT:-300s} # the client's per-task timeout: a thousand users wait long on a busy machine
+# The load's --max-response is 16 MiB, which makes its response buffer budget 128 MiB: a thousand
+# 44 KB answers at once take 64 MiB of buffers, over the default budget of 32 MiB (whose
+# overflow is a bad_response).
 VARIANTS=${VARIANTS:-"rest naive memo batch batch-memo compiled inmem"}; REVS=${REVS:-.}; EXTRA=${EXTRA:-}
 for tool in taskset jq; do
   command -v "$tool" >/dev/null || { echo "bench/server-memory.sh: $tool is missing" >&2; exit 1; }
@@ -65,7 +68,7 @@ measure() {
   if [ "$v" = rest ]; then target=http://127.0.0.1:$PORT; api=(--api rest); else target=http://127.0.0.1:$PORT/graphql; fi
   rm -f "$work/run.jsonl"
   taskset -c 1 "$b" load --target "$target" "${api[@]}" --queries "$work/task.jsonl" --mode closed --clients "$u" \
-    --duration "${DURATION}s" --runs 1 --timeout "$LOAD_TIMEOUT" --quiet -o "$work/run.jsonl" >/dev/null 2>&1 || true
+    --duration "${DURATION}s" --runs 1 --timeout "$LOAD_TIMEOUT" --max-response $((16 << 20)) --quiet -o "$work/run.jsonl" >/dev/null 2>&1 || true
   local hwm; hwm=$(awk '/^VmHWM:/ {print int($2 / 1024)}' "/proc/$server_pid/status")
   stop_server
   jq -r --arg p "$hwm" 'select(.type=="summary") | "\($p) \(.throughput.mean) \(.total.wrong // 0) \(.total.errors // 0)"' "$work/run.jsonl" 2>/dev/null |
