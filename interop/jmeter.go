@@ -20,7 +20,8 @@ var checkGroovy string
 // JSR223 assertion in Groovy (check.groovy) checks every answer and
 // fails the sample with the reason. The shape's values are properties that
 // -J on JMeter's command line replaces: target, users, rampup, duration
-// (seconds), think_ms, and rate (requests/s, arrival-rate form).
+// (seconds), think_ms, rate (requests/s, arrival-rate form) and loops
+// (iterations per user; -1, the default, until the duration ends).
 func JMeter(wl *Workload, name string) ([]File, error) {
 	data := strings.TrimSuffix(name, filepath.Ext(name)) + ".csv"
 	labels := Labels(wl.Items)
@@ -55,7 +56,8 @@ the SHA-256 of the canonical JSON of its data equal to the expected hash) by the
 JSR223 assertion "gqlbench answer check"; its failure message starts with the kind
 of failure (wrong answer, graphql_errors, http_status, bad_response, transport,
 timeout). Properties (-Jname=value): target, users, rampup, duration (seconds at
-full strength), think_ms, rate (requests/s, when the plan is of the arrival-rate form).
+full strength), think_ms, rate (requests/s, when the plan is of the arrival-rate form),
+loops (iterations per user, -1: until the duration ends).
 -->
 <jmeterTestPlan version="1.2" properties="5.0" jmeter="5.6.3">
   <hashTree>
@@ -100,7 +102,7 @@ full strength), think_ms, rate (requests/s, when the plan is of the arrival-rate
         <boolProp name="ThreadGroup.same_user_on_next_iteration">true</boolProp>
         <stringProp name="ThreadGroup.on_sample_error">continue</stringProp>
         <elementProp name="ThreadGroup.main_controller" elementType="LoopController" guiclass="LoopControlPanel" testclass="LoopController">
-          <stringProp name="LoopController.loops">-1</stringProp>
+          <stringProp name="LoopController.loops">${__P(loops,-1)}</stringProp>
           <boolProp name="LoopController.continue_forever">false</boolProp>
         </elementProp>
       </ThreadGroup>
