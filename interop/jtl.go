@@ -28,15 +28,17 @@ func ReadJTL(name string, r io.Reader, partial bool) ([]Sample, string, error) {
 	if strings.HasPrefix(strings.TrimSpace(br.head), "<") {
 		return nil, "", fmt.Errorf("%s is an XML JTL: write CSV results (jmeter.save.saveservice.output_format=csv, JMeter's default)", name)
 	}
+	if first, _, _ := strings.Cut(br.head, ","); first != "" {
+		if _, err := strconv.ParseInt(first, 10, 64); err == nil {
+			return nil, "", fmt.Errorf("%s: the first line is a row, not JMeter's header line: write results with jmeter.save.saveservice.print_field_names=true (JMeter's default)", name)
+		}
+	}
 	t, err := newTable(name, br, ',', partial)
 	if err != nil {
 		return nil, "", err
 	}
 	for _, c := range t.header {
 		if !slices.Contains(jtlColumns, c) {
-			if _, err := strconv.ParseInt(c, 10, 64); err == nil {
-				return nil, "", fmt.Errorf("%s: the first line is a row, not JMeter's header line: write results with jmeter.save.saveservice.print_field_names=true (JMeter's default)", name)
-			}
 			return nil, "", fmt.Errorf("%s: unknown JTL column %q (JMeter's columns are %s; sample_variables add others): import a results file of JMeter's own columns", name, c, strings.Join(jtlColumns, ", "))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,6 +31,22 @@ import (
 // pass every right one, and the run file adds up to what the tool counted.
 
 const token = "Bearer s3cret-token-for-the-test"
+
+var update = flag.Bool("update", false, "keep the tools' results as testdata/ fixtures (the import tests read them)")
+
+// keep copies a tool's results file into testdata when -update is given.
+func keep(t *testing.T, src, name string) {
+	if !*update {
+		return
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("testdata", name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // fixture is a label's right answer's data, what the server sends, and
 // the outcome the check must give.
@@ -208,7 +225,7 @@ func checkRun(t *testing.T, tool string, samples []Sample, perLabel int64) *runf
 	if sum.Total.Count != want.Count || sum.Total.OK != want.OK || sum.Total.Wrong != want.Wrong || sum.Total.Errors != want.Errors {
 		t.Errorf("%s: the total %+v is not the templates' sum %+v", tool, sum.Total, want)
 	}
-	if (sum.Total.Count != f.Summary.Total.Count || sum.Total.Wrong != f.Summary.Total.Wrong) {
+	if sum.Total.Count != f.Summary.Total.Count || sum.Total.Wrong != f.Summary.Total.Wrong {
 		t.Errorf("%s: the summary read back differs from the one written", tool)
 	}
 	if f.Summary.Status != "failed" || !strings.Contains(f.Summary.Reason, "wrong answers") {
@@ -241,6 +258,7 @@ func TestK6RoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rf.Close()
+	keep(t, filepath.Join(dir, "results.csv"), "k6-results.csv")
 	samples, err := ReadK6CSV("results.csv", rf, false)
 	if err != nil {
 		t.Fatal(err)
@@ -278,6 +296,7 @@ func TestJMeterRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rf.Close()
+	keep(t, filepath.Join(dir, "results.jtl"), "jmeter-results.jtl")
 	samples, target, err := ReadJTL("results.jtl", rf, false)
 	if err != nil {
 		t.Fatal(err)
@@ -328,6 +347,8 @@ func TestLocustDistributedRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sf.Close()
+	keep(t, filepath.Join(dir, "samples.csv"), "locust-samples.csv")
+	keep(t, filepath.Join(dir, "lc_stats.csv"), "locust_stats.csv")
 	samples, err := ReadLocust("samples.csv", sf, false)
 	if err != nil {
 		t.Fatal(err)
