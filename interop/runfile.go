@@ -72,6 +72,7 @@ type Source struct {
 	Target  string // the endpoint, when the results do not say
 	Rate    float64
 	Labels  map[string]string // the run's labels (server, sf, …), beside tool
+	Users   int               // the users of the run, when the samples' own count is not it (several runners)
 }
 
 // IntervalNS is the length of an imported run's interval lines.
@@ -162,6 +163,9 @@ func RunFile(src Source, samples []Sample) (*runfile.File, error) {
 	lastIdx := int(int64(last.Sub(first)) / IntervalNS)
 	if iv := ivs[lastIdx]; iv != nil {
 		iv.EndNS = max(int64(last.Sub(first)), iv.StartNS+1)
+	}
+	if src.Users > 0 {
+		users = src.Users
 	}
 	f := &runfile.File{Header: header(src, first, users, n)}
 	if len(f.Header.Queries.Templates) == 0 {

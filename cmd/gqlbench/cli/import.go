@@ -17,7 +17,7 @@ func init() {
 	register("import", "read another load tool's results into a run file: import jmeter results.jtl | k6 results.csv | locust samples.csv (docs/interop.md)", runImport)
 }
 
-const importSynopsis = `import jmeter|k6|locust RESULTS -o run.jsonl [--queries FILE] [--target URL] [--rate R] [--stats FILE] [--partial]
+const importSynopsis = `import jmeter|k6|locust RESULTS... -o run.jsonl [--queries FILE] [--target URL] [--rate R] [--stats FILE] [--partial]
 
 Reads the results of a test that gqlbench export wrote — JMeter's CSV JTL
 (-l FILE), k6's CSV output (--out csv=FILE), or the locustfile's samples file
@@ -28,7 +28,9 @@ summary. gqlbench report reads it like any run file. --queries names the
 queries file exported (its hash and templates go into the header); --rate
 marks an arrival-rate run; --stats checks the samples against Locust's
 PREFIX_stats.csv. A results file cut short is an error; --partial imports its
-complete rows. An unknown JTL column is an error.`
+complete rows. An unknown JTL column is an error. Several results files (the
+runners of one distributed test, e.g. k6-operator's, each writing its own)
+make one run: their samples together on the wall clock, their users added.`
 
 func runImport(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "import", importSynopsis)
@@ -44,10 +46,10 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	if err := parse(fs, flags); err != nil {
 		return err
 	}
-	if len(pos) != 2 {
-		return usagef("say which tool and which results: gqlbench import jmeter|k6|locust RESULTS -o run.jsonl")
+	if len(pos) < 2 {
+		return usagef("say which tool and which results: gqlbench import jmeter|k6|locust RESULTS... -o run.jsonl")
 	}
-	tool, path := pos[0], pos[1]
+	tool, paths := pos[0], pos[1:]
 	if tool != "jmeter" && tool != "k6" && tool != "locust" {
 		return usagef("unknown tool %q: jmeter, k6 or locust", tool)
 	}
@@ -62,7 +64,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 		}
 		lm[k] = v
 	}
-	src := interop.Source{Labels: lm, Tool: tool, File: path, Target: *target, Rate: *rate,
+	src := interop.Source{Labels: lm, Tool: tool, File: strings.Join(paths, " "), Target: *target, Rate: *rate,
 		Command: append([]string{"gqlbench", "import"}, args...)}
 	if *queries != "" {
 		q, err := queryfile.ReadFile(*queries)
@@ -71,39 +73,37 @@ func runImport(ctx context.Context, env Env, args []string) error {
 		}
 		src.Queries = q
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("cannot read the results: %w", err)
-	}
-	defer f.Close()
 	var samples []interop.Sample
-	switch tool {
-	case "jmeter":
-		var url string
-		samples, url, err = interop.ReadJTL(path, f, *partial)
+	for _, path := range paths {
+		got, url, err := importFile(tool, path, *partial)
+		if err != nil {
+			return err
+		}
 		if src.Target == "" {
 			src.Target = url
 		}
-	case "k6":
-		samples, err = interop.ReadK6CSV(path, f, *partial)
-	case "locust":
-		samples, err = interop.ReadLocust(path, f, *partial)
-		if err == nil && *stats != "" {
-			var sf *os.File
-			if sf, err = os.Open(*stats); err == nil {
-				err = interop.CheckLocustStats(*stats, sf, samples)
-				sf.Close()
-			}
+		users := 0
+		for _, s := range got {
+			users = max(users, s.Users)
 		}
+		src.Users += users
+		samples = append(samples, got...)
 	}
-	if err != nil {
-		return err
+	if *stats != "" {
+		sf, err := os.Open(*stats)
+		if err != nil {
+			return fmt.Errorf("cannot read Locust's statistics: %w", err)
+		}
+		defer sf.Close()
+		if err := interop.CheckLocustStats(*stats, sf, samples); err != nil {
+			return err
+		}
 	}
 	run, err := interop.RunFile(src, samples)
 	if err != nil {
 		return err
 	}
-	path = *out
+	path := *out
 	if path == "" {
 		path = "-"
 	}
@@ -114,4 +114,24 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stderr, "import: %d requests from %s (%d right, %d wrong answers, %d errors) in %d intervals\n",
 		t.Count, tool, t.OK, t.Wrong, t.Errors, len(run.Intervals))
 	return nil
+}
+
+// importFile reads one results file of tool into samples, and the
+// endpoint when the file names it.
+func importFile(tool, path string, partial bool) ([]interop.Sample, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("cannot read the results: %w", err)
+	}
+	defer f.Close()
+	switch tool {
+	case "jmeter":
+		return interop.ReadJTL(path, f, partial)
+	case "k6":
+		s, err := interop.ReadK6CSV(path, f, partial)
+		return s, "", err
+	default:
+		s, err := interop.ReadLocust(path, f, partial)
+		return s, "", err
+	}
 }
