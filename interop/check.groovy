@@ -206,7 +206,29 @@ class GqlbJson {
     // check returns '' for a right answer, else why not, starting with the
     // kind of failure gqlbench counts: http_status, bad_response,
     // graphql_errors or wrong answer.
-    static String check(String status, byte[] body, String expect, boolean unordered) {
+    // drop removes the member at path p (member names) from v, through
+    // every list on the way (gqlbench load --ignore-path).
+    static Object drop(Object v, List<String> p) {
+        if (v instanceof Obj) {
+            List<List<Object>> ms = ((Obj) v).members
+            for (int k = 0; k < ms.size(); k++) {
+                if (ms[k][0] != p[0]) continue
+                if (p.size() == 1) { ms.remove(k); return v }
+                ms[k][1] = drop(ms[k][1], p.subList(1, p.size()))
+                break
+            }
+            return v
+        }
+        if (v instanceof List) {
+            List l = (List) v
+            for (int k = 0; k < l.size(); k++) l[k] = drop(l[k], p)
+        }
+        return v
+    }
+
+    static String check(String status, byte[] body, String expect, boolean unordered) { return check(status, body, expect, unordered, []) }
+
+    static String check(String status, byte[] body, String expect, boolean unordered, List<List<String>> ignore) {
         if (status != '200') return 'http_status: HTTP ' + status
         Object top
         try {
@@ -233,7 +255,10 @@ class GqlbJson {
         if (!hasData) return 'bad_response: no "data"'
         if (!expect) return ''
         String got
-        try { got = sha256(canonical(data, unordered)) } catch (IllegalArgumentException e) { return 'bad_response: ' + e.getMessage() }
+        try {
+            for (List<String> p : ignore) data = drop(data, p)
+            got = sha256(canonical(data, unordered))
+        } catch (IllegalArgumentException e) { return 'bad_response: ' + e.getMessage() }
         if (got != expect) return 'wrong answer: data hashes to ' + got.take(12) + '…, want ' + expect.take(12) + '…'
         return ''
     }

@@ -206,10 +206,29 @@ function gqlbCanonical(v, unordered) {
   return '{' + members.map((m) => gqlbString(m[0]) + ':' + gqlbCanonical(m[1], unordered)).join(',') + '}';
 }
 
+// gqlbDrop removes the member at path p (member names) from the parsed
+// value v, through every list on the way (gqlbench load --ignore-path).
+function gqlbDrop(v, p) {
+  if (Array.isArray(v)) {
+    for (let k = 0; k < v.length; k++) v[k] = gqlbDrop(v[k], p);
+    return v;
+  }
+  if (v !== null && typeof v === 'object' && v.o !== undefined) {
+    for (let k = 0; k < v.o.length; k++) {
+      if (v.o[k][0] !== p[0]) continue;
+      if (p.length === 1) { v.o.splice(k, 1); return v; }
+      v.o[k][1] = gqlbDrop(v.o[k][1], p.slice(1));
+      break;
+    }
+  }
+  return v;
+}
+
 // gqlbCheck returns '' for a right answer, else why not, starting with the
 // kind of failure gqlbench counts: "http_status", "bad_response",
-// "graphql_errors" or "wrong answer". sha256hex hashes a string's UTF-8.
-function gqlbCheck(status, body, expect, unordered, sha256hex) {
+// "graphql_errors" or "wrong answer". sha256hex hashes a string's UTF-8;
+// ignore lists the paths left out of the answer (arrays of member names).
+function gqlbCheck(status, body, expect, unordered, sha256hex, ignore) {
   if (status !== 200) return 'http_status: HTTP ' + status;
   let top;
   try { top = gqlbParse(body); } catch (e) { return 'bad_response: ' + e.message; }
@@ -228,7 +247,10 @@ function gqlbCheck(status, body, expect, unordered, sha256hex) {
   if (!hasData) return 'bad_response: no "data"';
   if (!expect) return '';
   let got;
-  try { got = sha256hex(gqlbCanonical(data, unordered)); } catch (e) { return 'bad_response: ' + e.message; }
+  try {
+    for (const p of ignore || []) data = gqlbDrop(data, p);
+    got = sha256hex(gqlbCanonical(data, unordered));
+  } catch (e) { return 'bad_response: ' + e.message; }
   if (got !== expect) return 'wrong answer: data hashes to ' + got.slice(0, 12) + '…, want ' + expect.slice(0, 12) + '…';
   return '';
 }

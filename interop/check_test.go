@@ -39,10 +39,11 @@ var vectorData = []string{
 }
 
 type vector struct {
-	Body      string `json:"body"`
-	Expect    string `json:"expect"`
-	Unordered bool   `json:"unordered"`
-	Status    int    `json:"status"`
+	Body      string     `json:"body"`
+	Expect    string     `json:"expect"`
+	Unordered bool       `json:"unordered"`
+	Status    int        `json:"status"`
+	Ignore    [][]string `json:"ignore"`
 	// What Go says.
 	canonical *string
 	kind      string
@@ -54,7 +55,7 @@ func vectors(t *testing.T) []vector {
 		for _, unordered := range []bool{false, true} {
 			body := `{"data":` + d + `}`
 			o := verify.Options{Unordered: unordered}
-			v := vector{Body: body, Unordered: unordered, Status: 200}
+			v := vector{Body: body, Unordered: unordered, Status: 200, Ignore: [][]string{}}
 			if c, err := verify.Normalize([]byte(body), o); err == nil {
 				s := string(c)
 				v.canonical = &s
@@ -73,6 +74,28 @@ func vectors(t *testing.T) []vector {
 			out = append(out, v)
 		}
 	}
+	// Ignored paths: through lists, at any depth; a member not ignored still counts.
+	ignored := `{"book":{"id":"1","seenAt":"t0","tags":[{"t":1,"seenAt":2},{"t":2}]},"seenAt":3}`
+	paths := [][]string{{"book", "seenAt"}, {"book", "tags", "seenAt"}, {"seenAt"}, {"none", "x"}}
+	var vp []verify.Path
+	for _, p := range paths {
+		vp = append(vp, p)
+	}
+	for _, unordered := range []bool{false, true} {
+		h, err := verify.HashWith([]byte(ignored), verify.Options{Unordered: unordered, Ignore: vp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct{ body, kind string }{
+			{`{"data":{"seenAt":9,"book":{"tags":[{"seenAt":"x","t":1},{"t":2,"seenAt":[1]}],"seenAt":"t9","id":"1"}}}`, ""},
+			{`{"data":{"book":{"id":"1","tags":[{"t":1},{"t":2}]}}}`, ""},
+			{`{"data":{"book":{"id":"2","seenAt":"t0","tags":[{"t":1},{"t":2}]}}}`, "wrong"},
+		} {
+			s, _ := verify.Normalize([]byte(c.body), verify.Options{Unordered: unordered})
+			str := string(s)
+			out = append(out, vector{Body: c.body, Expect: h, Unordered: unordered, Status: 200, Ignore: paths, canonical: &str, kind: c.kind})
+		}
+	}
 	for _, c := range []struct {
 		body   string
 		status int
@@ -88,7 +111,7 @@ func vectors(t *testing.T) []vector {
 		{`{"data":{"a":1}}`, 500, "http_status"},
 		{`{"data":{"a":1}} x`, 200, "bad_response"},
 	} {
-		v := vector{Body: c.body, Status: c.status, kind: c.kind}
+		v := vector{Body: c.body, Status: c.status, kind: c.kind, Ignore: [][]string{}}
 		if c.kind == "" {
 			v.Expect, _ = verify.Hash([]byte(`{"a":1}`))
 		}
@@ -194,7 +217,7 @@ export function handleSummary() {
     const v = JSON.parse(l);
     let canon = null;
     try { canon = gqlbCanonical(gqlbParse(v.body), v.unordered); } catch (e) {}
-    return JSON.stringify([canon, gqlbCheck(v.status, v.body, v.expect, v.unordered, (s) => crypto.sha256(s, 'hex'))]);
+    return JSON.stringify([canon, gqlbCheck(v.status, v.body, v.expect, v.unordered, (s) => crypto.sha256(s, 'hex'), v.ignore)]);
   });
   return { [__ENV.OUT]: out.join('\n') + '\n' };
 }
@@ -221,7 +244,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
         canon = gqlb_canonical(gqlb_parse(v["body"]), v["unordered"])
     except (ValueError, RecursionError):
         canon = None
-    print(json.dumps([canon, gqlb_check(v["status"], v["body"].encode("utf-8", "surrogatepass"), v["expect"], v["unordered"])]))
+    print(json.dumps([canon, gqlb_check(v["status"], v["body"].encode("utf-8", "surrogatepass"), v["expect"], v["unordered"], v["ignore"])]))
 `
 	sp := filepath.Join(t.TempDir(), "vectors.py")
 	os.WriteFile(sp, []byte(script), 0o644)
@@ -237,7 +260,7 @@ new File(args[0]).eachLine('UTF-8') { line ->
     def v = new groovy.json.JsonSlurper().parseText(line)
     String canon = null
     try { canon = GqlbJson.canonical(GqlbJson.parse(v.body), v.unordered) } catch (IllegalArgumentException e) {}
-    out.append(groovy.json.JsonOutput.toJson([canon, GqlbJson.check(String.valueOf(v.status), v.body.getBytes('UTF-8'), v.expect, v.unordered)])).append('\n')
+    out.append(groovy.json.JsonOutput.toJson([canon, GqlbJson.check(String.valueOf(v.status), v.body.getBytes('UTF-8'), v.expect, v.unordered, v.ignore)])).append('\n')
 }
 System.out.withWriter('UTF-8') { it << out }
 `

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/gqlbench/gqlbench/verify"
 )
 
 //go:embed check.groovy
@@ -183,7 +185,7 @@ loops (iterations per user, -1: until the duration ends).
     </hashTree>
   </hashTree>
 </jmeterTestPlan>
-`, x(checkGroovy+jmeterAssertion))
+`, x(checkGroovy+strings.Replace(jmeterAssertion, "IGNORE", groovyPaths(wl.Ignore), 1)))
 	return []File{{Data: []byte(b.String())}, {Name: data, Data: []byte(csv.String())}}, nil
 }
 
@@ -196,10 +198,32 @@ if (!(code ==~ /\d+/)) {
     String msg = code + ' ' + prev.getResponseMessage()
     why = (msg.contains('SocketTimeoutException') ? 'timeout: ' : 'transport: ') + msg.take(200)
 } else {
-    why = GqlbJson.check(code, prev.getResponseData(), vars.get('gqlbench_expect'), vars.get('gqlbench_unordered') == 'true')
+    why = GqlbJson.check(code, prev.getResponseData(), vars.get('gqlbench_expect'), vars.get('gqlbench_unordered') == 'true', IGNORE)
 }
 if (why) {
     AssertionResult.setFailure(true)
     AssertionResult.setFailureMessage(why)
 }
 `
+
+// groovyPaths writes the ignored paths as a Groovy list of lists of
+// single-quoted strings.
+func groovyPaths(paths []verify.Path) string {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, p := range paths {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("[")
+		for j, name := range p {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`, "$", `\$`).Replace(name) + "'")
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("] as List<List<String>>")
+	return b.String()
+}

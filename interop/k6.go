@@ -36,7 +36,8 @@ func K6(wl *Workload) ([]File, error) {
 	p("import exec from 'k6/execution';\nimport { SharedArray } from 'k6/data';\nimport { Trend } from 'k6/metrics';\n\n")
 	p("const TARGET = __ENV.TARGET || %s;\n", jsonString(wl.Target))
 	p("const THINK_S = %s;\n", seconds(wl.Shape.Think))
-	p("const TIMEOUT = %s;\n\n", jsonString("60s"))
+	p("const TIMEOUT = %s;\n", jsonString("60s"))
+	p("const IGNORE = %s; // member paths left out of every answer\n\n", ignoreJSON(wl.Ignore))
 	p("// [template, id, request body, expected hash ('' = not checked), unordered lists]\n")
 	p("const ITEMS = new SharedArray('gqlbench', () => [\n")
 	for _, it := range wl.Items {
@@ -67,7 +68,7 @@ func K6(wl *Workload) ([]File, error) {
   const res = http.post(TARGET, it[2], { headers: HEADERS, tags: { name: it[0] }, timeout: TIMEOUT });
   let why;
   if (res.status === 0) why = (res.error_code === 1050 ? 'timeout: ' : 'transport: ') + res.error;
-  else why = gqlbCheck(res.status, res.body, it[3], it[4], sha256hex);
+  else why = gqlbCheck(res.status, res.body, it[3], it[4], sha256hex, IGNORE);
   check(res, { 'answer is right': () => why === '' });
   const kind = why === '' ? 'ok' : why.startsWith('wrong answer') ? 'wrong' : why.split(':')[0];
   const tags = { template: it[0], outcome: kind, status: String(res.status) };

@@ -24,6 +24,9 @@ type Workload struct {
 	Target  string   // the GraphQL endpoint's URL when none is given at run time
 	Headers []Header // sent with every request
 	Source  string   // the queries file's path, for the exported file's comment
+	// Ignore are the member paths left out of every answer (gqlbench load
+	// --ignore-path); the items' hashes are of their answers without them.
+	Ignore []verify.Path
 }
 
 // Item is one request: its label (the template results are grouped by),
@@ -128,10 +131,12 @@ func (r Report) Warnings() []string {
 }
 
 // NewWorkload makes the items of a queries file's entries. An entry with
-// a recorded answer and no hash gets the answer's hash. Entries that one
-// GraphQL request cannot carry (a REST plan, GraphQL steps that chain
-// writes) are left out and reported; none left is an error.
-func NewWorkload(entries []queryfile.Entry) ([]Item, Report, error) {
+// a recorded answer gets the hash of that answer without the ignored
+// paths; with paths to ignore, an entry with only a hash is an error.
+// Entries that one GraphQL request cannot carry (a REST plan, GraphQL
+// steps that chain writes) are left out and reported; none left is an
+// error.
+func NewWorkload(entries []queryfile.Entry, ignore []verify.Path) ([]Item, Report, error) {
 	var items []Item
 	var rep Report
 	var rest, steps []string
@@ -150,8 +155,11 @@ func NewWorkload(entries []queryfile.Entry) ([]Item, Report, error) {
 			return nil, rep, fmt.Errorf("entry %q: %w", e.ID, err)
 		}
 		it := Item{ID: e.ID, Label: e.Label, Body: string(body), Expect: e.Expect, Unordered: e.Unordered}
-		if it.Expect == "" && len(e.Answer) > 0 {
-			if it.Expect, err = verify.HashWith(e.Answer, verify.Options{Unordered: e.Unordered}); err != nil {
+		if len(ignore) > 0 && len(e.Answer) == 0 && e.Expect != "" {
+			return nil, rep, fmt.Errorf("--ignore-path needs the right answers, not only their hashes: %s has none (record them with gqlbench record)", e.ID)
+		}
+		if len(e.Answer) > 0 && (it.Expect == "" || len(ignore) > 0) {
+			if it.Expect, err = verify.HashWith(e.Answer, verify.Options{Unordered: e.Unordered, Ignore: ignore}); err != nil {
 				return nil, rep, fmt.Errorf("entry %q: its answer: %w", e.ID, err)
 			}
 		}
@@ -208,4 +216,15 @@ func jsonString(s string) string {
 func sha256Hex(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
+}
+
+// ignoreJSON writes the ignored paths as a JSON list of lists of member
+// names (a JavaScript, Python and, with single quotes, Groovy literal).
+func ignoreJSON(paths []verify.Path) string {
+	out := make([][]string, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, []string(p))
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
 }

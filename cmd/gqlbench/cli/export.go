@@ -12,6 +12,7 @@ import (
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/interop"
 	"github.com/gqlbench/gqlbench/queryfile"
+	"github.com/gqlbench/gqlbench/verify"
 )
 
 func init() {
@@ -32,7 +33,8 @@ with --rate an arrival rate with at most --users requests in flight. The
 target is --target, which each tool's run may replace (-Jtarget=URL, -e
 TARGET=URL, --host URL). Secret headers (Authorization, Cookie, any
 --secret-header) are never written: give them as --header-env NAME=VAR and
-the tool reads VAR from its environment. Entries of REST plans or GraphQL
+the tool reads VAR from its environment. --ignore-path leaves members out of
+every answer, as load's does (from recorded answers). Entries of REST plans or GraphQL
 steps are left out with a warning; entries without an expected answer are
 exported with a warning that their data will not be checked. Then run the
 tool and read its results back: gqlbench import.`
@@ -47,7 +49,8 @@ func runExport(ctx context.Context, env Env, args []string) error {
 	duration := fs.Duration("duration", 60*time.Second, "how long the load runs at full strength (after the ramp-up)")
 	think := fs.Duration("think", 0, "closed loop: think time after each answer, uniform in [0, D]")
 	rate := fs.Float64("rate", 0, "an arrival rate in requests per second in place of the closed loop")
-	var headers, headerFiles, headerEnv, secret stringList
+	var headers, headerFiles, headerEnv, secret, ignorePaths stringList
+	fs.Var(&ignorePaths, "ignore-path", "a member `PATH` left out of every answer, as load's (repeatable; needs recorded answers: gqlbench record)")
 	fs.Var(&headers, "header", "a request header \"Name: value\" written into the file (repeatable; not for secrets)")
 	fs.Var(&headerFiles, "header-file", "read headers from `FILE`, one \"Name: value\" a line (repeatable; not for secrets)")
 	fs.Var(&headerEnv, "header-env", "a header `NAME=VAR` whose value the tool reads from the environment variable VAR when it runs (repeatable)")
@@ -83,14 +86,22 @@ func runExport(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	items, rep, err := interop.NewWorkload(q.Entries)
+	var ignore []verify.Path
+	for _, s := range ignorePaths {
+		p, err := verify.ParsePath(s)
+		if err != nil {
+			return usagef("--ignore-path: %v", err)
+		}
+		ignore = append(ignore, p)
+	}
+	items, rep, err := interop.NewWorkload(q.Entries, ignore)
 	if err != nil {
 		return err
 	}
 	for _, w := range rep.Warnings() {
 		fmt.Fprintf(env.Stderr, "export: warning: %s\n", w)
 	}
-	wl := &interop.Workload{Items: items, Shape: shape, Target: *target, Headers: hs, Source: filepath.Base(*queries)}
+	wl := &interop.Workload{Items: items, Shape: shape, Target: *target, Headers: hs, Source: filepath.Base(*queries), Ignore: ignore}
 	files, err := write(wl, filepath.Base(*out))
 	if err != nil {
 		return err
