@@ -205,6 +205,7 @@ func run(t *testing.T, cmd *exec.Cmd) []byte {
 }
 
 func TestCheckJavaScriptInK6(t *testing.T) {
+	t.Parallel() // the tools start slowly: their tests overlap
 	k6 := k6Bin(t)
 	vs := vectors(t)
 	dir := t.TempDir()
@@ -234,6 +235,7 @@ export function handleSummary() {
 }
 
 func TestCheckPython(t *testing.T) {
+	t.Parallel() // the tools start slowly: their tests overlap
 	py := python(t)
 	vs := vectors(t)
 	script := checkPy + `
@@ -252,6 +254,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
 }
 
 func TestCheckGroovy(t *testing.T) {
+	t.Parallel() // the tools start slowly: their tests overlap
 	home := jmeterHome(t)
 	vs := vectors(t)
 	script := checkGroovy + `

@@ -240,6 +240,7 @@ func checkRun(t *testing.T, tool string, samples []Sample, perLabel int64) *runf
 }
 
 func TestK6RoundTrip(t *testing.T) {
+	t.Parallel() // the tools start slowly: their tests overlap
 	k6 := k6Bin(t)
 	srv := server(t)
 	dir := t.TempDir()
@@ -281,6 +282,7 @@ func TestK6RoundTrip(t *testing.T) {
 }
 
 func TestJMeterRoundTrip(t *testing.T) {
+	t.Parallel() // the tools start slowly: their tests overlap
 	home := jmeterHome(t)
 	srv := server(t)
 	dir := t.TempDir()
@@ -315,15 +317,40 @@ func TestJMeterRoundTrip(t *testing.T) {
 	}
 }
 
+// TestLocustDistributedRoundTrip runs alone, before the other tools' tests:
+// a Locust master declares a worker missing after 3 s without a heartbeat,
+// which a worker starved of CPU can miss.
 func TestLocustDistributedRoundTrip(t *testing.T) {
 	locust := locustBin(t)
 	srv := server(t)
-	dir := t.TempDir()
-	files, err := Locust(workload(t, "http://127.0.0.1:1/graphql", Shape{Users: 4, RampUp: time.Second, Duration: 4 * time.Second}))
+	files, err := Locust(workload(t, "http://127.0.0.1:1/graphql", Shape{Users: 4, RampUp: time.Second, Duration: 15 * time.Second}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf := writeExport(t, dir, "locustfile.py", files)
+	for try := 1; ; try++ {
+		dir := t.TempDir()
+		lf := writeExport(t, dir, "locustfile.py", files)
+		out := runLocust(t, locust, dir, lf, srv.URL)
+		starved := strings.Contains(string(out), "failed to send heartbeat") || !bytes.Contains(readFile(t, filepath.Join(dir, "samples.csv")), []byte("\n1"))
+		if starved && try < 3 {
+			t.Logf("try %d: a worker missed its heartbeats or made no request (a starved machine); again", try)
+			continue
+		}
+		checkLocust(t, dir, out)
+		return
+	}
+}
+
+func readFile(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// runLocust runs the locustfile with a master and two workers.
+func runLocust(t *testing.T, locust, dir, lf, url string) []byte {
 	port := freePort(t)
 	var workers []*exec.Cmd
 	for i := range 2 {
@@ -335,7 +362,7 @@ func TestLocustDistributedRoundTrip(t *testing.T) {
 		workers = append(workers, w)
 	}
 	master := toolCmd(t, dir, 4*time.Minute, locust, "-f", lf, "--headless", "--master", "--master-bind-host", "127.0.0.1",
-		"--master-bind-port", port, "--expect-workers", "2", "--host", srv.URL+"/graphql", "--csv", "lc",
+		"--master-bind-port", port, "--expect-workers", "2", "--host", url+"/graphql", "--csv", "lc",
 		"--gqlbench-samples", "samples.csv", "--exit-code-on-error", "0")
 	out, err := master.CombinedOutput()
 	for _, w := range workers {
@@ -344,9 +371,12 @@ func TestLocustDistributedRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("locust master: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "2 workers") && !strings.Contains(string(out), "worker") {
-		t.Logf("master's output:\n%s", out)
-	}
+	return out
+}
+
+// checkLocust imports the samples of a run and checks them against Locust's
+// own statistics and the fixtures.
+func checkLocust(t *testing.T, dir string, out []byte) {
 	sf, err := os.Open(filepath.Join(dir, "samples.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -356,7 +386,7 @@ func TestLocustDistributedRoundTrip(t *testing.T) {
 	keep(t, filepath.Join(dir, "lc_stats.csv"), "locust_stats.csv")
 	samples, err := ReadLocust("samples.csv", sf, false)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v\nthe master said:\n%s", err, out)
 	}
 	stats, err := os.Open(filepath.Join(dir, "lc_stats.csv"))
 	if err != nil {
