@@ -45,8 +45,8 @@ const (
 var errorKinds = []string{"http_status", "graphql_errors", "bad_response", "timeout", "transport"}
 
 // outcomeOf returns the outcome of a check's reason: "" is OK, "wrong
-// answer…" is Wrong, else the kind it starts with ("transport" when it
-// names none).
+// answer…" is Wrong, else the kind it starts with (bad_response when it
+// names none: another check failed the answer).
 func outcomeOf(why string) (outcome, reason string) {
 	if why == "" {
 		return OK, ""
@@ -58,7 +58,7 @@ func outcomeOf(why string) (outcome, reason string) {
 	if slices.Contains(errorKinds, kind) {
 		return kind, strings.TrimSpace(rest)
 	}
-	return "transport", why
+	return "bad_response", why
 }
 
 // Source says what an import read: the tool, its results file, and

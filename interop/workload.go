@@ -139,7 +139,7 @@ func (r Report) Warnings() []string {
 func NewWorkload(entries []queryfile.Entry, ignore []verify.Path) ([]Item, Report, error) {
 	var items []Item
 	var rep Report
-	var rest, steps []string
+	var rest, steps, dialect []string
 	for i := range entries {
 		e := &entries[i]
 		switch {
@@ -148,6 +148,9 @@ func NewWorkload(entries []queryfile.Entry, ignore []verify.Path) ([]Item, Repor
 			continue
 		case e.Query == "":
 			rest = append(rest, e.ID)
+			continue
+		case e.Dialect != "" && (e.Expect != "" || len(e.Answer) > 0):
+			dialect = append(dialect, e.ID)
 			continue
 		}
 		body, err := e.Body()
@@ -174,8 +177,11 @@ func NewWorkload(entries []queryfile.Entry, ignore []verify.Path) ([]Item, Repor
 	if len(steps) > 0 {
 		rep.Skipped = append(rep.Skipped, fmt.Sprintf("%d entries of several chained GraphQL requests (\"steps\") left out (%s): each exported request stands alone", len(steps), firstIDs(steps)))
 	}
+	if len(dialect) > 0 {
+		rep.Skipped = append(rep.Skipped, fmt.Sprintf("%d entries in another schema's dialect left out (%s): gqlbench load maps their answers to the benchmark's form before the check, which an exported check does not (docs/dialects.md)", len(dialect), firstIDs(dialect)))
+	}
 	if len(items) == 0 {
-		return nil, rep, errors.New("no entry of the queries file is one GraphQL request: nothing to export")
+		return nil, rep, errors.New("no entry of the queries file is one GraphQL request an export can check: nothing to export")
 	}
 	return items, rep, nil
 }
