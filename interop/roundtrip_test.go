@@ -323,7 +323,7 @@ func TestJMeterRoundTrip(t *testing.T) {
 func TestLocustDistributedRoundTrip(t *testing.T) {
 	locust := locustBin(t)
 	srv := server(t)
-	files, err := Locust(workload(t, "http://127.0.0.1:1/graphql", Shape{Users: 4, RampUp: time.Second, Duration: 15 * time.Second}))
+	files, err := Locust(workload(t, "http://127.0.0.1:1/graphql", Shape{Users: 4, RampUp: time.Second, Duration: 30 * time.Second}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,6 +371,10 @@ func runLocust(t *testing.T, locust, dir, lf, url string) []byte {
 	if err != nil {
 		t.Fatalf("locust master: %v\n%s", err, out)
 	}
+	for i := range 2 {
+		w, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("worker%d.log", i)))
+		out = append(append(out, fmt.Sprintf("\n-- worker %d:\n", i)...), w...)
+	}
 	return out
 }
 
@@ -396,6 +400,9 @@ func checkLocust(t *testing.T, dir string, out []byte) {
 	// Both workers' samples reached the master: they add up to Locust's own counts.
 	if err := CheckLocustStats("lc_stats.csv", stats, samples); err != nil {
 		t.Fatal(err)
+	}
+	if len(samples) == 0 {
+		t.Fatalf("no samples; Locust said:\n%s", out)
 	}
 	checkRun(t, "locust", samples, 0)
 }
