@@ -47,6 +47,9 @@ type Header struct {
 	Start     time.Time         `json:"start"`            // wall-clock start (intervals are monotonic offsets)
 	// Sources lists the merged files' generators in a merged file.
 	Sources []string `json:"sources,omitempty"`
+	// Imported says that another load tool made the run and `gqlbench
+	// import` converted its results (package interop).
+	Imported *Imported `json:"imported,omitempty"`
 	// Traits are what the mode measures and how, written by the mode
 	// (absent in files written before modes recorded them: see ModeTraits).
 	Traits *Traits `json:"traits,omitempty"`
@@ -61,6 +64,15 @@ type Tool struct {
 	Version string `json:"version"` // cli.Version
 	Commit  string `json:"commit,omitempty"`
 	Go      string `json:"go"` // runtime.Version()
+}
+
+// Imported is where an imported run's results came from: the tool
+// (jmeter, k6, locust), its results file, and how many per-request samples
+// the intervals were built from.
+type Imported struct {
+	Tool    string `json:"tool"`
+	File    string `json:"file"`
+	Samples int64  `json:"samples"`
 }
 
 // Queries describes the queries file.
