@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -112,15 +113,7 @@ func (st *subscribeSettings) writeGolden(env Env, sum *runfile.Summary, res *sub
 		fmt.Fprintf(env.Stderr, "load: --record-golden %s: not written: no event in the window\n", st.recordGolden)
 		return nil
 	}
-	f, err := outfile.Open(st.recordGolden, 0o644)
-	if err != nil {
-		return err
-	}
-	if err := res.Golden.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := outfile.WriteFile(st.recordGolden, 0o644, res.Golden.Write); err != nil {
 		return err
 	}
 	if !st.quiet {
@@ -171,6 +164,16 @@ func parseSubscribe(env Env, args []string) (*subscribeSettings, error) {
 		if st.golden != "" {
 			if st.cfg.Golden, err = subscribe.ReadGolden(st.golden); err != nil {
 				return nil, usagef("--golden: %v", err)
+			}
+		}
+		if st.recordGolden != "" { // checked before the run: its stream is written after
+			if _, err := outfile.Stat(st.recordGolden); err != nil {
+				return nil, usagef("--record-golden: %v", err)
+			}
+			if dir := filepath.Dir(st.recordGolden); dir != "" {
+				if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+					return nil, usagef("--record-golden %s: no directory %s to write it in", st.recordGolden, dir)
+				}
 			}
 		}
 		st.cfg.RecordGolden = st.recordGolden != ""

@@ -189,6 +189,8 @@ func TestLoadSubscribeOpsGolden(t *testing.T) {
 		{[]string{"--ops", ops, "--mutation-vars", `{"nope":1}`}, "$nope is not a variable"},
 		{[]string{"--ops", filepath.Join(dir, "missing.graphql")}, "missing.graphql"},
 		{[]string{"--ops", golden + ".graphql"}, "no such file"},
+		{[]string{"--ops", ops, "--record-golden", dir}, "--record-golden"},
+		{[]string{"--ops", ops, "--record-golden", filepath.Join(dir, "none", "g.json")}, "no directory"},
 	} {
 		code, _, stderr := run(append([]string{"load", "--mode", "subscribe", "--target", url}, c.args...)...)
 		if code == exitcode.OK || !strings.Contains(stderr, c.want) {
