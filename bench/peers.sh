@@ -16,12 +16,13 @@
 #
 #   bench/peers.sh                                   # SF=10 DUR=5s CLIENTS="1 8"
 #   SF=1 DUR=2s TEMPLATES="3 10" bench/peers.sh
+#   GEN=--trigram TEMPLATES=10 bench/peers.sh         # with gen's trigram indexes
 #
 # Needs taskset (util-linux), curl, python3, and npm once (PostGraphile's
 # install goes to $GQLBENCH_CACHE, default ~/.cache/gqlbench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SF=${SF:-10}; DUR=${DUR:-5s}; PER=${PER:-50}; CLIENTS=${CLIENTS:-"1 8"}
+SF=${SF:-10}; DUR=${DUR:-5s}; PER=${PER:-50}; CLIENTS=${CLIENTS:-"1 8"}; GEN=${GEN:-}
 TEMPLATES=${TEMPLATES:-"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"}
 work=$(mktemp -d /tmp/gqlbench-peers.XXXXXX); chmod 755 "$work"
 B=$work/gqlbench
@@ -39,7 +40,7 @@ trap cleanup EXIT
 DB=$("$B" pg createdb bench)
 pgpid=$(head -1 "$(python3 -c "import json,sys; print(json.load(open('$GQLBENCH_PG_DIR/cluster.json'))['data_dir'])")/postmaster.pid")
 taskset -a -c -p 0 "$pgpid" >/dev/null   # the database is part of the system under test
-"$B" gen --sf "$SF" --db "$DB" --quiet
+"$B" gen --sf "$SF" --db "$DB" --quiet $GEN
 for t in $TEMPLATES; do
   "$B" queries --db "$DB" --per-template "$PER" --templates "$t" --expect -o "$work/compiled-q$t.jsonl" 2>/dev/null
   "$B" queries --db "$DB" --per-template "$PER" --templates "$t" --expect --dialect postgraphile -o "$work/postgraphile-q$t.jsonl" 2>/dev/null
@@ -87,9 +88,9 @@ for t in $TEMPLATES; do
     done
   done
 done
-python3 - "$work" "$SF" "$DUR" "$CLIENTS" "$TEMPLATES" <<'PY'
+python3 - "$work" "$SF" "$DUR" "$CLIENTS" "$TEMPLATES" "$GEN" <<'PY'
 import json, sys
-work, sf, dur, clients, templates = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5].split()
+work, sf, dur, clients, templates, gen = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(), sys.argv[5].split(), sys.argv[6]
 def lines(v, c, t):
     try:
         return [json.loads(l) for l in open(f"{work}/run-{v}-c{c}-{t}.jsonl")]
@@ -114,7 +115,7 @@ def cpu(v, c, t):
             sec[i] += p["cpu_pct"] / 100 * d
         n += sum(x["count"] for x in iv["templates"].values())
     return (sec[0] / n * 1e6, sec[1] / n * 1e6) if n else None
-print(f"verified answers/s, closed loop, {dur} after a {dur} warm-up, sf={sf}, PostgreSQL; compiled / PostGraphile in ()")
+print(f"verified answers/s, closed loop, {dur} after a {dur} warm-up, sf={sf}, PostgreSQL{' (gen ' + gen + ')' if gen else ''}; compiled / PostGraphile in ()")
 print("QT   " + "".join(f"{'compiled c'+c:>14}{'PostGraphile c'+c:>17}{'ratio':>8}" for c in clients))
 for t in templates:
     row = f"QT{t:<3}"

@@ -17,6 +17,34 @@ type Options struct {
 	// NoForeignKeys skips the foreign-key constraints (LinGBM declares them;
 	// generic servers such as PostGraphile derive relations from them).
 	NoForeignKeys bool
+	// Trigram adds pg_trgm's GIN indexes on the text columns that
+	// publicationSearch searches (TrigramDDL): the index a deployment would
+	// add for substring search, which serves LIKE '%…%' (PostGraphile's
+	// `includes`, compiled's CONTAINS). PostgreSQL only; off by default, as
+	// LinGBM creates no such index.
+	Trigram bool
+}
+
+// Check says whether a dataset for a database of kind d can have o.
+func (o Options) Check(d dbloc.Kind) error {
+	if o.Trigram && d != dbloc.Postgres {
+		return fmt.Errorf("trigram indexes are PostgreSQL's (pg_trgm), not %s's", d)
+	}
+	return nil
+}
+
+// TrigramColumns are the columns the trigram indexes cover: the ones
+// publicationSearch searches (its PublicationField values).
+var TrigramColumns = [][2]string{{"publication", "title"}, {"publication", "abstract"}}
+
+// TrigramDDL creates pg_trgm (a trusted extension: the database's owner may
+// create it) and a GIN index on each of TrigramColumns.
+func TrigramDDL() []string {
+	out := []string{"CREATE EXTENSION IF NOT EXISTS pg_trgm"}
+	for _, c := range TrigramColumns {
+		out = append(out, fmt.Sprintf("CREATE INDEX %s_%s_trgm_idx ON %s USING gin (%s gin_trgm_ops)", strings.ToLower(c[0]), strings.ToLower(c[1]), c[0], c[1]))
+	}
+	return out
 }
 
 // Schema is the DDL of the dataset in one dialect, in the order to run it.
@@ -50,6 +78,9 @@ func DDL(d dbloc.Kind, o Options) Schema {
 			}
 			s.After = append(s.After, CreateIndex(t, r))
 		}
+	}
+	if o.Trigram && d == dbloc.Postgres {
+		s.After = append(s.After, TrigramDDL()...)
 	}
 	if d != dbloc.SQLite && !o.NoForeignKeys { // SQLite declares them inline
 		for _, t := range dataset.Tables {

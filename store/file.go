@@ -36,6 +36,9 @@ func NewFile(format, path string, o Options) (Target, error) {
 	if path == "" {
 		return nil, errors.New("no output path given")
 	}
+	if o.Trigram && format != "sql-postgres" && format != "csv" {
+		return nil, fmt.Errorf("trigram indexes are PostgreSQL's (formats sql-postgres and csv), not in format %s", format)
+	}
 	switch format {
 	case "sql-postgres":
 		return &fileTarget{path: path, codec: newPGDump(o)}, nil

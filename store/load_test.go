@@ -364,3 +364,45 @@ func TestValuesLayout(t *testing.T) {
 		t.Error("lecturerID.txt differs from the metadata")
 	}
 }
+
+// TestTrigramIndexes: with Options.Trigram, a PostgreSQL load ends with a
+// GIN trigram index on each searched column, as the sql-postgres dump does;
+// SQLite and the formats without PostgreSQL's DDL refuse the option.
+func TestTrigramIndexes(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx := context.Background()
+	if _, err := store.Fill(ctx, &store.PostgresTarget{URL: url, Options: store.Options{Trigram: true}}, dataset.Config{Scale: 1}, store.FillOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := databases[0].open(t, url).Query(`SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%gin_trgm_ops%' ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		rows.Scan(&n)
+		names = append(names, n)
+	}
+	if got := strings.Join(names, " "); got != "publication_abstract_trgm_idx publication_title_trgm_idx" {
+		t.Errorf("trigram indexes %q", got)
+	}
+	if !strings.Contains(strings.Join(store.DDL(dbloc.Postgres, store.Options{Trigram: true}).After, "\n"), "USING gin (title gin_trgm_ops)") {
+		t.Error("the PostgreSQL DDL (and so the sql-postgres dump) has no trigram index")
+	}
+	if strings.Contains(strings.Join(store.DDL(dbloc.Postgres, store.Options{}).After, "\n"), "gin_trgm_ops") {
+		t.Error("a trigram index without the option")
+	}
+	path := filepath.Join(t.TempDir(), "x.db")
+	if _, err := store.Fill(ctx, &store.SQLiteTarget{Path: path, Options: store.Options{Trigram: true}}, dataset.Config{Scale: 1}, store.FillOptions{}); err == nil || !strings.Contains(err.Error(), "PostgreSQL") {
+		t.Errorf("SQLite with trigram indexes: %v", err)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("the refused SQLite load left a file")
+	}
+	for _, format := range []string{"sql-mysql", "ntriples"} {
+		if _, err := store.NewFile(format, filepath.Join(t.TempDir(), "x"), store.Options{Trigram: true}); err == nil {
+			t.Errorf("%s with trigram indexes accepted", format)
+		}
+	}
+}

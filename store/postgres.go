@@ -274,6 +274,15 @@ func (p *PostgresTarget) Commit(ctx context.Context, m *dataset.Meta) error {
 		}
 		validate = append(validate, append(v, "ANALYZE "+t.Name))
 	}
+	if p.Options.Trigram {
+		ddl := TrigramDDL()
+		if err := p.exec(ctx, p.conns[0], ddl[:1]); err != nil { // the extension, before its indexes
+			return err
+		}
+		for _, q := range ddl[1:] {
+			keys = append(keys, []string{q})
+		}
+	}
 	workers := min(max(2, runtime.NumCPU()), dataset.NumTables)
 	for _, phase := range [][][]string{keys, nil, validate} {
 		if phase == nil { // declarations take exclusive locks on two tables each: one at a time

@@ -42,6 +42,9 @@ const rowsPerInsert = 64
 
 // Begin implements Target.
 func (s *SQLiteTarget) Begin(ctx context.Context) error {
+	if err := s.Options.Check(dbloc.SQLite); err != nil {
+		return err
+	}
 	if err := s.checkForeign(ctx); err != nil {
 		return err
 	}

@@ -97,10 +97,11 @@ type entry struct {
 	plans map[string]*plan
 }
 
-// maxShapes bounds the plans of one entry. The benchmark's templates have
-// one shape each; a client that varies the structure of its variables
-// without end gets its oldest plans replaced.
-const maxShapes = 16
+// maxShapes bounds the plans of one entry. A template has one shape per
+// combination of its enum variables' values (QT8: 30 orderings); a client
+// that varies the structure of its variables without end gets plans
+// replaced.
+const maxShapes = 64
 
 // plan returns the entry's plan for shape, compiling it if needed. Requests
 // for one entry wait for each other's compile, so a shape compiles once.

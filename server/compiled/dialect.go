@@ -124,26 +124,34 @@ const (
 	critEquals    = "EQUALS"
 )
 
-// match is the condition "col matches pattern p under criterion crit":
-// case-sensitive, with no wildcard characters (LIKE would treat % and _ as
-// wildcards, and SQLite's LIKE ignores case). p is an SQL text expression;
-// it may occur several times. A NULL col never matches.
-func (d dialect) match(crit, col, p string) string {
+// match is the condition "col matches the pattern under criterion crit":
+// case-sensitive, with no wildcard characters. p gives the pattern's
+// parameter as conversion k makes it (it may be called several times).
+// A NULL col never matches.
+//
+// PostgreSQL's is LIKE with the pattern's %, _ and \ escaped (convLike*):
+// byte for byte what strpos, left and right say on gqlbench's COLLATE "C"
+// columns, and the condition a trigram index (gen --trigram) serves, where
+// no index serves strpos. SQLite's LIKE ignores case, so SQLite compares
+// substrings.
+func (d dialect) match(crit, col string, p func(k conv) string) string {
 	switch {
 	case crit == critEquals:
-		return col + " = " + p
+		return col + " = " + p(convString)
 	case d.pg && crit == critContains:
-		return "strpos(" + col + ", " + p + ") > 0"
+		return col + " LIKE " + p(convLikeContains)
 	case d.pg && crit == critStartWith:
-		return "left(" + col + ", length(" + p + ")) = " + p
+		return col + " LIKE " + p(convLikePrefix)
 	case d.pg && crit == critEndWith:
-		return "right(" + col + ", length(" + p + ")) = " + p
+		return col + " LIKE " + p(convLikeSuffix)
 	case crit == critContains:
-		return "instr(" + col + ", " + p + ") > 0"
+		return "instr(" + col + ", " + p(convString) + ") > 0"
 	case crit == critStartWith:
-		return "substr(" + col + ", 1, length(" + p + ")) = " + p
+		q := p(convString)
+		return "substr(" + col + ", 1, length(" + q + ")) = " + q
 	default: // END_WITH in SQLite, whose substr counts a start <= 0 from the end
-		return "(length(" + col + ") >= length(" + p + ") AND substr(" + col + ", length(" + col + ") - length(" + p + ") + 1) = " + p + ")"
+		q := p(convString)
+		return "(length(" + col + ") >= length(" + q + ") AND substr(" + col + ", length(" + col + ") - length(" + q + ") + 1) = " + q + ")"
 	}
 }
 

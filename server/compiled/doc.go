@@ -9,17 +9,19 @@
 //     query text and operation name (a bounded LRU, see cache).
 //  2. The variables are coerced (gqlparser) and reduced to their shape —
 //     which input fields are given, list lengths, null-ness, the Booleans of
-//     @skip/@include (see shape). The shape picks the compiled plan; a new
-//     shape compiles one. Every instance of a benchmark template has the
-//     same shape, so a template compiles once (Executor.Compiles counts).
+//     @skip/@include, the values of enums (see shape). The shape picks the
+//     compiled plan; a new shape compiles one. A benchmark template compiles
+//     once per combination of its enum variables' values (QT8's orderings:
+//     30), whatever its other variables (Executor.Compiles counts).
 //  3. Compiling walks the selection set (fragments, aliases and merged
 //     fields resolved as GraphQL's CollectFields does) and writes, for each
 //     object, a JSON object expression over a table row; each relationship
 //     is a correlated scalar subquery: a JSON object for a to-one field, an
 //     ordered JSON array aggregate for a list, an aggregate row for
 //     graduateStudentConnection. Argument values become SQL parameters,
-//     never SQL text; an enum given by a variable becomes a CASE over its
-//     values, so that the plan does not depend on it.
+//     never SQL text, except enum values: an ordering field, a direction or
+//     a matching criterion is written into the SQL (a name of the schema,
+//     not user text), so that each gets a plan that can use an index.
 //  4. The statement runs as a prepared statement with the request's
 //     parameter values; its one text value is the response's data, returned
 //     without decoding.

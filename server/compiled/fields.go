@@ -3,6 +3,7 @@ package compiled
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -41,7 +42,7 @@ func (c *compiler) field(typ string, r row, g *group) string {
 	case "Department":
 		return c.departmentField(r, g)
 	case "ResearchGroup": // subOrganizationOf
-		return c.ref("Department", r.col("subOrganizationOf"), g.set())
+		return c.ref("Department", r, "subOrganizationOf", g.set())
 	case "Professor", "Lecturer":
 		return c.facultyField(r, g)
 	case "Publication": // authors
@@ -57,10 +58,54 @@ func (c *compiler) field(typ string, r row, g *group) string {
 	return "NULL"
 }
 
-// ref is the object of type typ whose nr is the SQL expression nr, or NULL.
-func (c *compiler) ref(typ, nr string, set ast.SelectionSet) string {
+// ref is the object of type typ whose nr is column fk of row parent, or
+// NULL: a scalar subquery, except in PostgreSQL where the object holds a
+// list.
+//
+// Such an object depends on fk alone, and a list of rows that lead to few
+// distinct objects built it again for every row (QT5: ~25 students, whose
+// departments belong to a handful of universities, each university with
+// its list of students). There it is a lateral join of parent's query,
+// which PostgreSQL memoizes by its key (Memoize, PostgreSQL 14+) where it
+// runs a scalar subquery once per row; OFFSET 0 keeps the subquery whole,
+// so that it is never joined to every row of typ's table instead. An object
+// that holds a list only through objects of its own (QT5's department,
+// whose university holds the list) is a left join of parent's query
+// instead, so that the lateral joins below it join parent's query too and
+// are memoized across parent's rows, not within one row.
+func (c *compiler) ref(typ string, parent row, fk string, set ast.SelectionSet) string {
 	t := c.newRow(typ)
-	return c.one(t, []string{t.col("nr") + " = " + nr}, false, set)
+	where := []string{t.col("nr") + " = " + parent.col(fk)}
+	if !c.d.pg || parent.a == "" {
+		return c.one(t, where, false, set)
+	}
+	obj, join := c.value(t, set)
+	below := c.lateral(t)
+	switch {
+	case strings.Contains(obj, "json_agg("): // holds a list
+		x := c.alias("x")
+		q := "SELECT " + obj + " AS j FROM " + t.from(join) + below + whereClause(append(t.base(), where...))
+		c.laterals[parent.a] = append(c.laterals[parent.a], "LEFT JOIN LATERAL ("+q+" OFFSET 0) "+x+" ON true")
+		return x + ".j"
+	case below != "" && len(t.base()) == 0: // holds a list through its objects
+		from := t.from(join)
+		if strings.Contains(from, " JOIN ") { // a professor: faculty joined to professor
+			from = "(" + from + ")"
+		}
+		c.laterals[parent.a] = append(c.laterals[parent.a], "LEFT JOIN "+from+" ON "+where[0])
+		c.laterals[parent.a] = append(c.laterals[parent.a], c.laterals[t.a]...)
+		return "CASE WHEN " + t.col("nr") + " IS NOT NULL THEN " + obj + " END"
+	}
+	return "(SELECT " + obj + " FROM " + t.from(join) + below + whereClause(append(t.base(), where...)) + ")"
+}
+
+// lateral is the joins that objects of row r added to r's query (see
+// ref), with a leading space, or "".
+func (c *compiler) lateral(r row) string {
+	if len(c.laterals[r.a]) == 0 {
+		return ""
+	}
+	return " " + strings.Join(c.laterals[r.a], " ")
 }
 
 // children is the list of rows of type typ whose column fk is parent's nr.
@@ -100,7 +145,8 @@ func (c *compiler) rootField(g *group) string {
 		return lookup("UndergraduateStudent")
 	case "graduateStudents":
 		t := c.newRow("GraduateStudent")
-		return c.many(list{r: t, where: c.gradWhere(t, c.arg(g, "where")), keys: c.gradOrder(t, c.arg(g, "order")),
+		keys, split := c.gradOrder(t, c.arg(g, "order"))
+		return c.many(list{r: t, where: c.gradWhere(t, c.arg(g, "where")), keys: keys, split: split,
 			limit: c.count(c.arg(g, "limit"), "limit")}, g.set())
 	case "publicationSearch":
 		t := c.newRow("Publication")
@@ -138,7 +184,7 @@ func (c *compiler) universityField(r row, g *group) string {
 func (c *compiler) departmentField(r row, g *group) string {
 	switch g.name() {
 	case "subOrganizationOf":
-		return c.ref("University", r.col("subOrganizationOf"), g.set())
+		return c.ref("University", r, "subOrganizationOf", g.set())
 	case "head":
 		t := c.newRow("Professor")
 		return c.one(t, []string{t.p + ".headOf = " + r.col("nr")}, true, g.set())
@@ -168,9 +214,9 @@ func (c *compiler) facultyField(r row, g *group) string {
 	case "position":
 		return "CAST(NULL AS text)"
 	case "undergraduateDegreeFrom", "masterDegreeFrom", "doctoralDegreeFrom":
-		return c.ref("University", r.col(g.name()), g.set())
+		return c.ref("University", r, g.name(), g.set())
 	case "worksFor":
-		return c.ref("Department", r.col("worksFor"), g.set())
+		return c.ref("Department", r, "worksFor", g.set())
 	case "teacherOfGraduateCourses":
 		return c.children("GraduateCourse", "teacher", r, g.set())
 	case "teacherOfUndergraduateCourses":
@@ -189,11 +235,11 @@ func (c *compiler) facultyField(r row, g *group) string {
 func (c *compiler) studentField(r row, g *group) string {
 	switch g.name() {
 	case "memberOf":
-		return c.ref("Department", r.col("memberOf"), g.set())
+		return c.ref("Department", r, "memberOf", g.set())
 	case "undergraduateDegreeFrom":
-		return c.ref("University", r.col("undergraduateDegreeFrom"), g.set())
+		return c.ref("University", r, "undergraduateDegreeFrom", g.set())
 	case "advisor":
-		return c.ref("Professor", r.col("advisor"), g.set())
+		return c.ref("Professor", r, "advisor", g.set())
 	case "takeGraduateCourses":
 		return c.joined("GraduateCourse", "graduateStudentTakeCourse", "graduateStudentID", "graduateCourseID", r, g.set())
 	case "takeCourses":
@@ -206,12 +252,12 @@ func (c *compiler) studentField(r row, g *group) string {
 func (c *compiler) courseField(r row, g *group) string {
 	switch g.name() {
 	case "teachedby":
-		return c.ref("Faculty", r.col("teacher"), g.set())
+		return c.ref("Faculty", r, "teacher", g.set())
 	case "graduateStudents":
 		return c.joined("GraduateStudent", "graduateStudentTakeCourse", "graduateCourseID", "graduateStudentID", r, g.set())
 	case "undergraduateStudents":
 		return c.joined("UndergraduateStudent", "undergraduateStudentTakeCourse", "undergraduateCourseID", "undergraduateStudentID", r, g.set())
 	default: // teachingAssistants
-		return c.ref("GraduateStudent", r.col("teachingAssistant"), g.set())
+		return c.ref("GraduateStudent", r, "teachingAssistant", g.set())
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // id is the parameter of ID value v (a non-null leaf).
 func (c *compiler) id(v *val, what string) string {
-	return c.param(v.leaf, convID, nil, sqlInt, what)
+	return c.param(v.leaf, convID, sqlInt, what)
 }
 
 // count is the parameter of a limit or offset, or "" when v is null.
@@ -23,22 +23,13 @@ func (c *compiler) count(v *val, what string) string {
 	if v.isNull() {
 		return ""
 	}
-	return c.param(v.leaf, convCount, nil, sqlInt, what)
+	return c.param(v.leaf, convCount, sqlInt, what)
 }
 
-// enum is the SQL that branch gives for enum value v of type enumType: the
-// branch of the literal's value, or a CASE over every value of the enum on
-// the variable's parameter.
+// enum is the SQL that branch gives for enum value v of type enumType (its
+// value is known when compiling: see shape).
 func (c *compiler) enum(v *val, enumType, what string, branch func(value string) string) string {
-	if s, ok := c.constEnum(v.leaf); ok {
-		return branch(s)
-	}
-	def := c.schema.Types[enumType]
-	q := "CASE " + c.param(v.leaf, convEnum, def, sqlText, what)
-	for _, ev := range def.EnumValues {
-		q += " WHEN " + quote(ev.Name) + " THEN " + branch(ev.Name)
-	}
-	return q + " END"
+	return branch(c.constEnum(v.leaf, c.schema.Types[enumType], what))
 }
 
 // never is the condition of a StringMatching or NumberMatching that lacks
@@ -54,15 +45,16 @@ func complete(m *val) bool {
 
 // stringMatch is the condition "col matches m" (a complete StringMatching).
 func (c *compiler) stringMatch(m *val, col, what string) string {
-	p := c.param(m.field("pattern").leaf, convString, nil, sqlText, what+".pattern")
 	return c.enum(m.field("criterion"), "StringCriterion", what+".criterion", func(crit string) string {
-		return c.d.match(crit, col, p)
+		return c.d.match(crit, col, func(k conv) string {
+			return c.param(m.field("pattern").leaf, k, sqlText, what+".pattern")
+		})
 	})
 }
 
 // numberMatch is the condition "col matches m" (a complete NumberMatching).
 func (c *compiler) numberMatch(m *val, col, what string) string {
-	p := c.param(m.field("pattern").leaf, convInt, nil, sqlInt, what+".pattern")
+	p := c.param(m.field("pattern").leaf, convInt, sqlInt, what+".pattern")
 	return c.enum(m.field("criterion"), "NumberCriterion", what+".criterion", func(crit string) string {
 		switch crit {
 		case "MORETHAN":
@@ -120,34 +112,42 @@ var gradColumns = map[string]string{
 }
 
 // gradOrder is the ORDER BY terms of order o ([GraduateStudentField], each
-// ascending, null first), then nr.
-func (c *compiler) gradOrder(t row, o *val) []string {
-	var keys []string
+// ascending, null first), then nr; and split, the column the order starts
+// with when it is a foreign-key column (see list.split), else "". The key
+// never holds a null, so it is ordered without NULLS FIRST, which lets the
+// database read it from the primary key's index.
+func (c *compiler) gradOrder(t row, o *val) (keys []string, split string) {
+	def := c.schema.Types["GraduateStudentField"]
 	if !o.isNull() {
 		for _, el := range o.list {
 			if el.isNull() {
 				continue
 			}
-			if s, ok := c.constEnum(el.leaf); ok {
-				keys = append(keys, t.col(gradColumns[s])+" NULLS FIRST")
+			col := gradColumns[c.constEnum(el.leaf, def, "order")]
+			if col == "nr" {
+				keys = append(keys, t.col(col))
 				continue
 			}
-			// A variable: one term for the text fields and one for the
-			// integer ones, each NULL for every row unless chosen.
-			def := c.schema.Types["GraduateStudentField"]
-			p := c.param(el.leaf, convEnum, def, sqlText, "order")
-			text, num := "CASE "+p, "CASE "+p
-			for _, ev := range def.EnumValues {
-				if col := gradColumns[ev.Name]; col == "telephone" || col == "emailAddress" {
-					text += " WHEN " + quote(ev.Name) + " THEN " + t.col(col)
-				} else {
-					num += " WHEN " + quote(ev.Name) + " THEN " + t.col(col)
-				}
+			if len(keys) == 0 && foreignKey("graduateStudent", col) {
+				split = col
 			}
-			keys = append(keys, text+" END NULLS FIRST", num+" END NULLS FIRST")
+			keys = append(keys, t.col(col)+" NULLS FIRST")
 		}
 	}
-	return append(keys, t.col("nr"))
+	return append(keys, t.col("nr")), split
+}
+
+// foreignKey says whether column col of table is a foreign key: gen
+// indexes every one, on the column and the key (store.CreateIndex).
+func foreignKey(table, col string) bool {
+	if t := dataset.TableByName(table); t != nil {
+		for _, r := range t.Refs {
+			if r.Column == col {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // publicationOrder is the ORDER BY terms of PublicationSortCriterion o:
@@ -158,23 +158,11 @@ func (c *compiler) publicationOrder(t row, o *val) []string {
 	if f.isNull() {
 		return nil
 	}
-	col := c.enum(f, "PublicationField", "order.field", func(name string) string { return t.col(name) })
-	dir := o.field("direction")
-	if dir.isNull() {
-		return []string{col + " NULLS FIRST", t.col("nr")}
+	col := t.col(c.constEnum(f.leaf, c.schema.Types["PublicationField"], "order.field"))
+	if dir := o.field("direction"); !dir.isNull() && c.constEnum(dir.leaf, c.schema.Types["SortDirection"], "order.direction") == "DESC" {
+		return []string{col + " DESC NULLS LAST", t.col("nr")}
 	}
-	if s, ok := c.constEnum(dir.leaf); ok {
-		if s == "DESC" {
-			return []string{col + " DESC NULLS LAST", t.col("nr")}
-		}
-		return []string{col + " NULLS FIRST", t.col("nr")}
-	}
-	p := c.param(dir.leaf, convEnum, c.schema.Types["SortDirection"], sqlText, "order.direction")
-	return []string{
-		"CASE WHEN " + p + " = 'DESC' THEN NULL ELSE " + col + " END NULLS FIRST",
-		"CASE WHEN " + p + " = 'DESC' THEN " + col + " END DESC NULLS LAST",
-		t.col("nr"),
-	}
+	return []string{col + " NULLS FIRST", t.col("nr")}
 }
 
 // search is publicationSearch's condition on publication t: the generated
@@ -195,10 +183,10 @@ func (c *compiler) authors(b row, set ast.SelectionSet) string {
 	g := c.newRow("GraduateStudent")
 	gobj := c.object("GraduateStudent", g, set)
 	a := c.alias("a")
-	q := "SELECT 0 AS k, " + f.col("nr") + " AS n, " + fobj + " AS j FROM " + f.from(join) +
+	q := "SELECT 0 AS k, " + f.col("nr") + " AS n, " + fobj + " AS j FROM " + f.from(join) + c.lateral(f) +
 		" WHERE " + f.col("nr") + " = " + b.col("mainAuthor") +
 		" UNION ALL SELECT 1, " + g.col("nr") + ", " + gobj + " FROM coAuthorOfPublication " + v +
-		" JOIN graduateStudent " + g.a + " ON " + g.col("nr") + " = " + v + ".graduateStudentID" +
+		" JOIN graduateStudent " + g.a + " ON " + g.col("nr") + " = " + v + ".graduateStudentID" + c.lateral(g) +
 		" WHERE " + v + ".publicationID = " + b.col("nr")
 	return "(SELECT " + c.d.array(a+".j", []string{a + ".k", a + ".n"}) + " FROM (" + q + ") " + a + ")"
 }

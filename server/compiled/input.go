@@ -104,9 +104,17 @@ func (c *compiler) fromVar(name string, path []any, x any, t *ast.Type) *val {
 }
 
 // shape is the structure of a request's variables that the compiled SQL
-// depends on: null-ness, list lengths, the input fields given, and the
-// values of Boolean variables (@skip and @include). Requests with the same
-// document, operation and shape share one compiled statement.
+// depends on: null-ness, list lengths, the input fields given, the values
+// of Boolean variables (@skip and @include) and those of enum variables.
+// Requests with the same document, operation and shape share one compiled
+// statement. An enum's value is part of the shape because it changes what
+// the SQL says, not which value it compares with: an ordering field, a
+// sort direction, a matching criterion. Written into the SQL text, it lets
+// the database plan each case on its own (an index for an ordering, an
+// index for a pattern), as PostGraphile plans its orderBy values; written
+// as a CASE over every value, one cached plan had to serve them all and
+// could use no index (a sort of every row where an index scan reads a
+// page). Enums are finite, so the plans per document stay bounded.
 func shape(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any) string {
 	var b strings.Builder
 	var walk func(x any, t *ast.Type)
@@ -128,6 +136,12 @@ func shape(schema *ast.Schema, op *ast.OperationDefinition, vars map[string]any)
 			b.WriteByte(']')
 		case t.NamedType == "Boolean":
 			fmt.Fprint(&b, x == true)
+		case schema.Types[t.NamedType] != nil && schema.Types[t.NamedType].Kind == ast.Enum:
+			if name, err := convert(x, convEnum, schema.Types[t.NamedType], ""); err == nil {
+				b.WriteString(name.(string))
+			} else {
+				b.WriteByte('?') // coercion let it through; compiling reports it
+			}
 		case schema.Types[t.NamedType] != nil && schema.Types[t.NamedType].Kind == ast.InputObject:
 			b.WriteByte('{')
 			for _, f := range schema.Types[t.NamedType].Fields {
@@ -212,7 +226,15 @@ const (
 	convCount              // a non-negative Int: a limit or an offset
 	convString             // a String
 	convEnum               // an enum value, by its canonical name
+	// A String as a LIKE pattern that matches it as a substring, a prefix,
+	// a suffix: its %, _ and \ escaped (PostgreSQL's default escape).
+	convLikeContains
+	convLikePrefix
+	convLikeSuffix
 )
+
+// likeEscaper escapes LIKE's wildcards and its escape character.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
 
 // convert turns x, a literal's or a variable's value, into a parameter
 // value as k says; enum is the enum type for convEnum. what names the
@@ -233,11 +255,20 @@ func convert(x any, k conv, enum *ast.Definition, what string) (any, error) {
 			return nil, fmt.Errorf("%s must not be negative, got %d", what, n)
 		}
 		return n, nil
-	case convString:
-		if s, ok := x.(string); ok {
-			return s, nil
+	case convString, convLikeContains, convLikePrefix, convLikeSuffix:
+		s, ok := x.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s: String cannot represent %v", what, x)
 		}
-		return nil, fmt.Errorf("%s: String cannot represent %v", what, x)
+		switch k {
+		case convLikeContains:
+			return "%" + likeEscaper.Replace(s) + "%", nil
+		case convLikePrefix:
+			return likeEscaper.Replace(s) + "%", nil
+		case convLikeSuffix:
+			return "%" + likeEscaper.Replace(s), nil
+		}
+		return s, nil
 	default:
 		if s, ok := x.(string); ok {
 			for _, ev := range enum.EnumValues {

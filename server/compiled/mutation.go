@@ -64,7 +64,7 @@ func compileMutation(d dialect, schema *ast.Schema, doc *ast.QueryDocument, op *
 			return nil, errors.New("mutation " + g.name() + " is not supported")
 		}
 		t := c.newRow(typ)
-		nr := c.param(&leaf{name: nrVar}, convID, nil, sqlInt, "nr")
+		nr := c.param(&leaf{name: nrVar}, convID, sqlInt, "nr")
 		sql, params := finish("SELECT "+d.top(c.one(t, []string{t.col("nr") + " = " + nr}, false, g.set())), c.params)
 		f.payload = &plan{sql: sql, params: params}
 	}

@@ -15,7 +15,6 @@ import (
 type param struct {
 	leaf  *leaf
 	conv  conv
-	enum  *ast.Definition
 	what  string // the argument, for error messages
 	value any    // a literal's converted value
 	err   error  // a literal's *fieldError
@@ -31,7 +30,7 @@ func (p *param) valueFor(vars map[string]any) (any, error) {
 	if isNil(x) { // the shape of the variables said it was not null
 		return nil, fmt.Errorf("%s: variable $%s changed shape", p.what, p.leaf.name)
 	}
-	return convert(x, p.conv, p.enum, p.what)
+	return convert(x, p.conv, nil, p.what)
 }
 
 // Markers stand for parameters in SQL under construction, so that the
@@ -43,18 +42,19 @@ const (
 	markClose = '\x02'
 )
 
-// param registers the parameter for leaf l, converted as k, and returns its
-// SQL: a marker, cast to sqlType where the dialect needs it. The same leaf
+// param registers the parameter for leaf l, converted as k (not an enum:
+// see constEnum), and returns its SQL: a marker, cast to sqlType where the
+// dialect needs it. The same leaf
 // and conversion give the same marker, so equal SQL means equal meaning.
-func (c *compiler) param(l *leaf, k conv, enum *ast.Definition, sqlType, what string) string {
+func (c *compiler) param(l *leaf, k conv, sqlType, what string) string {
 	key := fmt.Sprintf("%p/%s/%v/%d", l.lit, l.name, l.path, k)
 	i, ok := c.paramIndex[key]
 	if !ok {
-		p := &param{leaf: l, conv: k, enum: enum, what: what}
+		p := &param{leaf: l, conv: k, what: what}
 		if l.lit != nil {
 			x, err := l.lit.Value(nil)
 			if err == nil {
-				x, err = convert(x, k, enum, what)
+				x, err = convert(x, k, nil, what)
 			}
 			var soft *fieldError
 			switch {
@@ -72,13 +72,22 @@ func (c *compiler) param(l *leaf, k conv, enum *ast.Definition, sqlType, what st
 	return c.d.param(string(markOpen)+strconv.Itoa(i)+string(markClose), sqlType)
 }
 
-// constEnum is the value of enum leaf l if it is a literal: the compiler
-// then writes SQL for that value alone instead of a CASE over all of them.
-func (c *compiler) constEnum(l *leaf) (string, bool) {
-	if l.lit == nil {
-		return "", false
+// constEnum is the canonical name of enum value l of type def: a literal's,
+// or a variable's, which is part of the shape (see shape), so the compiler
+// writes SQL for that value alone.
+func (c *compiler) constEnum(l *leaf, def *ast.Definition, what string) string {
+	var x any
+	if l.lit != nil {
+		x = l.lit.Raw
+	} else {
+		x = lookup(c.vars[l.name], l.path)
 	}
-	return l.lit.Raw, true
+	name, err := convert(x, convEnum, def, what)
+	if err != nil {
+		c.fail(err)
+		return ""
+	}
+	return name.(string)
 }
 
 // finish replaces the markers of sql by ? placeholders and returns the

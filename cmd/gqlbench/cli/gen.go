@@ -32,6 +32,7 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	workers := fs.Int("workers", 0, "generator goroutines (0: one per CPU)")
 	noIndexes := fs.Bool("no-indexes", false, "skip the indexes on foreign-key columns (LinGBM creates none)")
 	noFKs := fs.Bool("no-foreign-keys", false, "skip the foreign-key constraints")
+	trigram := fs.Bool("trigram", false, "also build pg_trgm GIN indexes on publication title and abstract, for substring search (PostgreSQL only; LinGBM creates none)")
 	force := fs.Bool("force", false, "replace tables of the same names that gqlbench did not create")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	resetWrites := fs.Bool("reset-writes", false, "generate nothing: remove from --db every row the servers' write APIs made (ids from 10^15 up, the sandbox included), leaving the generated dataset")
@@ -41,7 +42,7 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	if *resetWrites {
 		return runResetWrites(ctx, env, *db, *format)
 	}
-	opts := store.Options{NoIndexes: *noIndexes, NoForeignKeys: *noFKs}
+	opts := store.Options{NoIndexes: *noIndexes, NoForeignKeys: *noFKs, Trigram: *trigram}
 	target, where, err := genTarget(*db, *format, *out, metaPath, opts, *force)
 	if err != nil {
 		return err
@@ -79,6 +80,9 @@ func genTarget(db, format, out string, metaPath *string, opts store.Options, for
 		loc, err := dbloc.Parse(db)
 		if err != nil {
 			return nil, "", usagef("--db: %v", err)
+		}
+		if err := opts.Check(loc.Kind()); err != nil {
+			return nil, "", usagef("--trigram: %v", err)
 		}
 		return openTarget(loc, opts, force), loc.String(), nil
 	case format != "":

@@ -147,3 +147,29 @@ func TestPgLifecycle(t *testing.T) {
 		t.Errorf("pg url after destroy: exit %d: %s", code, stderr)
 	}
 }
+
+// TestGenTrigram: --trigram puts pg_trgm's indexes into PostgreSQL's DDL and
+// is a usage error where there is no PostgreSQL.
+func TestGenTrigram(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "dump.sql")
+	if code, _, stderr := run("gen", "--sf", "1", "--format", "sql-postgres", "-o", out, "--trigram", "--quiet"); code != exitcode.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "CREATE EXTENSION IF NOT EXISTS pg_trgm") || !strings.Contains(string(b), "gin_trgm_ops") {
+		t.Error("the sql-postgres dump has no trigram indexes")
+	}
+	for _, args := range [][]string{
+		{"--db", "sqlite:" + filepath.Join(dir, "x.db")},
+		{"--format", "ntriples", "-o", filepath.Join(dir, "x.nt")},
+	} {
+		code, _, stderr := run(append([]string{"gen", "--sf", "1", "--trigram", "--quiet"}, args...)...)
+		if code != exitcode.Usage || !strings.Contains(stderr, "PostgreSQL") {
+			t.Errorf("%v: exit %d, %q; want a usage error naming PostgreSQL", args, code, stderr)
+		}
+	}
+}
