@@ -69,6 +69,7 @@ type serveArgs struct {
 	// /debug/metrics on a non-loopback address too; leakBytes makes the
 	// server leak that much per request (a soak's self-test).
 	restControl, debugMetrics bool
+	writes                    *server.Writes // --rest-control: REST creates → the variant's subscriptions
 	leakBytes                 int
 	loopback                  bool
 	remote                    server.Remote // the remote fields (serve_remote.go)
@@ -179,7 +180,10 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 	if err := a.reachRemote(ctx, env, v); err != nil {
 		return err
 	}
-	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait, Remote: a.remoteConfig(v)},
+	if a.restControl { // the REST control's creates raise the variant's subscription events
+		a.writes = &server.Writes{}
+	}
+	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait, Remote: a.remoteConfig(v), Writes: a.writes},
 		server.HTTPOptions{
 			MaxResponseBytes: a.maxResp,
 			Timeout:          a.timeout,
@@ -231,7 +235,7 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 func (a *serveArgs) extras(ctx context.Context, env Env, h http.Handler, closer io.Closer) (http.Handler, io.Closer, error) {
 	if a.restControl {
 		rv, _ := server.Lookup("rest")
-		rh, rc, err := server.Start(ctx, rv, server.Config{DB: a.db, Pool: a.pool, Timeout: a.timeout},
+		rh, rc, err := server.Start(ctx, rv, server.Config{DB: a.db, Pool: a.pool, Timeout: a.timeout, Writes: a.writes},
 			server.HTTPOptions{MaxResponseBytes: a.maxResp, Timeout: a.timeout, Trace: a.trace, MaxRequestBytes: a.maxReq, Variant: "rest", Log: env.Stderr})
 		if err != nil {
 			if closer != nil {
