@@ -2,20 +2,20 @@
 // held by k6 (one VU per connection, graphql-transport-ws, K subscriptions of
 // publicationAdded each, every `next` counted), for bench/subscriptions.sh to
 // compare k6's memory per subscriber with gqlbench's. Environment: URL (ws://…/graphql),
-// VUS, K, SECONDS.
+// VUS, K, HOLD (seconds each connection is held), SUMMARY (a file for the counts).
 import { WebSocket } from 'k6/websockets';
 import { Counter } from 'k6/metrics';
 
 const events = new Counter('events');
 const K = Number(__ENV.K || 2);
-const SECONDS = Number(__ENV.SECONDS || 30);
+const HOLD = Number(__ENV.HOLD || 30);
 const QUERY = 'subscription { publicationAdded { seq committedAt publication { id title abstract } } }';
 
 export const options = {
   scenarios: {
     subscribers: {
       executor: 'per-vu-iterations', vus: Number(__ENV.VUS || 100), iterations: 1,
-      maxDuration: `${SECONDS + 120}s`,
+      maxDuration: `${HOLD + 120}s`,
     },
   },
 };
@@ -33,5 +33,16 @@ export default function () {
       events.add(1);
     }
   };
-  setTimeout(() => ws.close(), SECONDS * 1000);
+  setTimeout(() => ws.close(), HOLD * 1000);
+}
+
+// handleSummary writes the events received and the connections opened to SUMMARY, so
+// the comparison can say whether k6 held every subscription, not only how much memory it took.
+export function handleSummary(data) {
+  const m = data.metrics;
+  const out = {
+    events: m.events ? m.events.values.count : 0,
+    sessions: m.ws_sessions ? m.ws_sessions.values.count : 0,
+  };
+  return __ENV.SUMMARY ? { [__ENV.SUMMARY]: JSON.stringify(out) + '\n' } : {};
 }

@@ -6,10 +6,12 @@
 # For each N in SUBSCRIBERS: `gqlbench load --mode subscribe --subscribers N
 # --per-subscriber K --publish-rate RATE --duration DURATION`, printing its peak RSS
 # (/usr/bin/time), the run file's bytes per subscriber (RSS subscribed − RSS before, per
-# connection), deliveries, validity and the delivery latency's p50/p99. With K6=PATH,
+# connection), deliveries, validity, the delivery latency's p50/p99 and the server's CPU
+# time per delivery. With K6=PATH,
 # then k6 (bench/k6-subscriptions.js: N VUs, one connection each, the same K
 # subscriptions) for DURATION seconds while a one-subscriber gqlbench run publishes at
-# RATE, printing k6's peak RSS and per VU.
+# RATE, printing k6's peak RSS, its bytes per subscriber (peak RSS over a one-VU run's, per
+# VU), the events it received and the connections it opened.
 #
 #   bench/subscriptions.sh                          # SUBSCRIBERS="1000 10000" K=2 RATE=1 DURATION=20
 #   K6=$HOME/go/bin/k6 SUBSCRIBERS=1000 bench/subscriptions.sh
@@ -27,23 +29,41 @@ taskset -c 0 "$work/gqlbench" serve naive --db "sqlite:$work/s.db" --addr "127.0
 server=$!
 for _ in $(seq 100); do grep -q "serving on" "$work/serve.log" && break; sleep 0.1; done
 url="http://127.0.0.1:$PORT/graphql"
+# k6run N: k6 holding N connections × K subscriptions for DURATION seconds while a
+# one-subscriber gqlbench run publishes at RATE; peak RSS in $work/k6rss (KB), counts in $work/k6sum.
+k6run() {
+  taskset -c 1 "$work/gqlbench" load --mode subscribe --target "$url" --subscribers 1 --publish-rate "$RATE" \
+    --duration "$((DURATION + 30))s" --quiet -o /dev/null >/dev/null 2>&1 &
+  local pub=$!
+  URL="ws://127.0.0.1:$PORT/graphql" VUS="$1" K="$K" HOLD="$DURATION" SUMMARY="$work/k6sum" \
+    /usr/bin/time -f %M -o "$work/k6rss" taskset -c 1 "$K6" run --quiet bench/k6-subscriptions.js \
+    >/dev/null 2>"$work/k6.log" || true
+  kill $pub 2>/dev/null || true; wait $pub 2>/dev/null || true
+}
+if [ -n "$K6" ]; then k6run 1; k6base=$(tail -n 1 "$work/k6rss"); echo "k6 with one VU: peak RSS $((k6base / 1024)) MB"; fi
 printf '%-8s %-8s %10s %12s %10s %6s %9s %9s\n' tool N peakRSS_MB bytes/sub delivered valid p50_ms p99_ms
 for n in $SUBSCRIBERS; do
+  cpu0=$(awk '{print $14+$15}' /proc/$server/stat)
   /usr/bin/time -f %M -o "$work/rss" taskset -c 1 "$work/gqlbench" load --mode subscribe --target "$url" \
     --subscribers "$n" --per-subscriber "$K" --publish-rate "$RATE" --duration "${DURATION}s" \
     --warmup 120s --settle 30s --quiet -o "$work/run.jsonl" || true
-  jq -r --arg n "$n" --arg rss "$(cat "$work/rss")" 'select(.type=="summary") | .subscription |
+  jq -r --arg n "$n" --arg rss "$(tail -n 1 "$work/rss")" 'select(.type=="summary") | .subscription |
     [ "gqlbench", $n, (($rss|tonumber)/1024|floor), .bytes_per_subscriber, .delivered, .valid,
       (.latency.p50/1e6*100|floor/100), (.latency.p99/1e6*100|floor/100) ] | @tsv' "$work/run.jsonl" |
     awk -F'\t' '{printf "%-8s %-8s %10s %12s %10s %6s %9s %9s\n", $1,$2,$3,$4,$5,$6,$7,$8}'
+  cpu1=$(awk '{print $14+$15}' /proc/$server/stat)
+  # the server's CPU (user+system) over the run, per delivery: it includes the connections'
+  # setup and the warm-up, an upper bound that CPU contention does not inflate
+  jq -r --arg ms "$(( (cpu1 - cpu0) * 1000 / $(getconf CLK_TCK) ))" 'select(.type=="summary") | .subscription |
+    "  server CPU \($ms) ms, \(if .delivered > 0 then ($ms|tonumber) * 1000 / .delivered | floor else "-" end) µs per delivery"' "$work/run.jsonl"
+  jq -r 'select(.type=="summary") | .subscription | select(.valid|not) | "  invalid: \(.invalid|join(", ")); first error: \(.first_error)"' "$work/run.jsonl"
   if [ -n "$K6" ]; then
-    taskset -c 1 "$work/gqlbench" load --mode subscribe --target "$url" --subscribers 1 --publish-rate "$RATE" \
-      --duration "$((DURATION + 30))s" --quiet -o /dev/null >/dev/null 2>&1 &
-    pub=$!
-    URL="ws://127.0.0.1:$PORT/graphql" VUS="$n" K="$K" SECONDS="$DURATION" /usr/bin/time -f %M -o "$work/k6rss" \
-      taskset -c 1 "$K6" run --quiet --no-summary bench/k6-subscriptions.js >/dev/null 2>"$work/k6.log" || true
-    kill $pub 2>/dev/null || true; wait $pub 2>/dev/null || true
-    kb=$(cat "$work/k6rss")
-    printf '%-8s %-8s %10s %12s\n' k6 "$n" "$((kb / 1024))" "$((kb * 1024 / n))"
+    k6run "$n"
+    kb=$(tail -n 1 "$work/k6rss")
+    # per subscriber: the peak over a one-VU run's, per VU (gqlbench's figure is its RSS
+    # subscribed over its RSS before connecting, per connection: the same fixed cost left out)
+    printf '%-8s %-8s %10s %12s %10s %6s\n' k6 "$n" "$((kb / 1024))" "$(((kb - k6base) * 1024 / n))" \
+      "$(jq -r .events "$work/k6sum")" "$(jq -r '.sessions' "$work/k6sum")/$n"
   fi
+  echo "  load average after N=$n: $(cut -d' ' -f1-3 /proc/loadavg)"
 done

@@ -31,6 +31,10 @@ type Config struct {
 	Partner wire.Transport
 	APIs    [2]string
 
+	// Shard is this generator's part of a run split over several (load
+	// --shard); the zero Shard: the whole run.
+	Shard Shard
+
 	Seed         uint64      // arrivals and think times
 	SLO          measure.SLO // the latency objective: ramp, capacity: the goal; others: checked at the end
 	MaxErrorRate float64     // the error fraction tolerated (ramp and capacity steps; the run's check)
@@ -198,6 +202,9 @@ func (c *Config) ValidateParams() error {
 	}
 	if want := spec.Settings(Params{}); c.Settings == nil || reflect.TypeOf(c.Settings) != reflect.TypeOf(want) {
 		return fmt.Errorf("mode %s takes settings of type %T, got %T", spec.Name, want, c.Settings)
+	}
+	if err := c.Shard.validate(spec); err != nil {
+		return err
 	}
 	return c.Settings.validate(c)
 }

@@ -372,6 +372,9 @@ func (e *engine) runPhase(ctx context.Context, ph *phase, work func(context.Cont
 	if ph.keep {
 		ph.sum = runfile.NewSummarizer()
 	}
+	if !e.awaitRunStart(ctx, ph) { // a split run's grid (shard.go)
+		return ctx.Err()
+	}
 	if !ph.warmup && e.cfg.Profiler != nil {
 		e.profiling.Do(func() { e.cfg.Profiler.Start(ctx) })
 	}

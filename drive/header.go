@@ -45,7 +45,7 @@ func NewHeader(cfg Config, info HeaderInfo, q *queryfile.File) *runfile.Header {
 		t := spec.Traits
 		traits = &t
 	}
-	return &runfile.Header{
+	h := &runfile.Header{
 		Traits:    traits,
 		Tool:      runfile.Tool{Name: "gqlbench", Version: info.Version, Go: runtime.Version()},
 		Generator: fmt.Sprintf("%s/%d", host, os.Getpid()),
@@ -61,6 +61,8 @@ func NewHeader(cfg Config, info HeaderInfo, q *queryfile.File) *runfile.Header {
 		Hist:      runfile.StandardHist,
 		Start:     time.Now(),
 	}
+	c.Shard.header(&c, h)
+	return h
 }
 
 // QueriesInfo describes a queries file for the header: its path, the

@@ -17,8 +17,9 @@ func (e *engine) interval(ph *phase, idx int, from, to, late time.Duration) (*ru
 	e.snap.Reset()
 	e.coll.Collect(e.snap)
 	tail := ph.window > 0 && from >= ph.window
+	// Rate is the shard's part of the offered rate: merged shards add up to it.
 	iv := &runfile.Interval{Run: ph.run, Warmup: ph.warmup, Step: ph.step, Index: idx, Tail: tail,
-		StartNS: int64(from), EndNS: int64(max(to, from)), Rate: ph.rate, Users: int(e.users.Load()),
+		StartNS: int64(from), EndNS: int64(max(to, from)), Rate: ph.rate / float64(e.cfg.Shard.count()), Users: int(e.users.Load()),
 		Templates: map[string]*runfile.TemplateInterval{}}
 	if int64(late) > runfile.LateIntervalNS {
 		iv.CollectedLateNS = int64(late)

@@ -101,6 +101,9 @@ func (j *Job) Run(ctx context.Context) (*runfile.Summary, error) {
 		}
 	}
 	cfg.calibrate(ctx)
+	if err := cfg.Shard.await(ctx, cfg.Log, j.Warn); err != nil {
+		return nil, err
+	}
 	out, err := j.Out()
 	if err != nil {
 		return nil, fmt.Errorf("cannot write the run file: %w", err)

@@ -52,6 +52,9 @@ type ModeSpec struct {
 	// check returns why a completed run failed a check of the mode's own,
 	// and whether the mode decides (true: the generic checks are skipped).
 	check func(*engine, *runfile.Summary) (why string, decided bool)
+	// shards says that a run of the mode can be split exactly over several
+	// load generators (Config.Shard: closed by clients, open by sends).
+	shards bool
 	// partner says that the mode sends every request to a second target
 	// too (Job.PairedTarget, Config.Partner), speaking the other API.
 	partner bool

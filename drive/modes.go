@@ -26,7 +26,8 @@ func init() {
 		settings: func(p Params) Settings {
 			return ClosedSettings{Clients: p.Clients, Think: p.Think, Repeat: p.repeat()}
 		},
-		run: (*engine).runClosed,
+		run:    (*engine).runClosed,
+		shards: true,
 	})
 	registerMode(ModeSpec{
 		Name:   Sequential,
@@ -53,18 +54,24 @@ func (s ClosedSettings) withDefaults() Settings {
 	return s
 }
 
-func (s ClosedSettings) validate(*Config) error {
+func (s ClosedSettings) validate(c *Config) error {
 	switch {
 	case s.Clients < 1:
 		return errors.New("--clients must be at least 1")
 	case s.Think < 0:
 		return errors.New("--think must not be negative")
+	case s.Clients < c.Shard.count():
+		return fmt.Errorf("--clients %d cannot be split over %d shards: give at least one client per shard", s.Clients, c.Shard.Count)
+	}
+	if err := c.Shard.checkRepeat(s.Repeat); err != nil {
+		return err
 	}
 	return s.Repeat.validate()
 }
 
+// header records the shard's own clients (merged files add them up).
 func (s ClosedSettings) header(c *Config, p *runfile.Params) {
-	p.Clients, p.ThinkNS, p.LateNS = s.Clients, int64(s.Think), int64(c.Late)
+	p.Clients, p.ThinkNS, p.LateNS = c.Shard.Clients(s.Clients), int64(s.Think), int64(c.Late)
 	s.Repeat.header(p)
 }
 
@@ -136,8 +143,9 @@ func rotation(c, total int) cycle {
 // answer is complete (and the think time over).
 func (e *engine) runClosed(ctx context.Context) error {
 	s := e.cfg.Settings.(ClosedSettings)
-	e.users.Store(int64(s.Clients))
-	e.connect(s.Clients)
+	mine := e.cfg.Shard.Clients(s.Clients)
+	e.users.Store(int64(mine))
+	e.connect(mine)
 	return e.runs(ctx, s.Repeat, func(ctx context.Context, r int, warmup bool) error {
 		ph := &phase{run: r, warmup: warmup, window: s.Duration, think: s.Think}
 		return e.runPhase(ctx, ph, func(ctx context.Context) {
@@ -146,17 +154,20 @@ func (e *engine) runClosed(ctx context.Context) error {
 	})
 }
 
-// clients runs n closed-loop clients until the phase's window closes or ctx
-// is done.
+// clients runs the closed-loop clients of n (this shard's: Shard.Clients)
+// until the phase's window closes or ctx is done. A client's share and
+// random stream are those of its run-wide number among n.
 func (e *engine) clients(ctx context.Context, ph *phase, n int) {
 	var wg sync.WaitGroup
-	for c := range n {
+	for c := range e.cfg.Shard.Clients(n) {
 		w, err := e.worker(c)
 		if err != nil {
 			break
 		}
-		sh := share(c, n, len(e.cfg.Requests))
-		rng := e.rng(c, ph.run, ph.step)
+		k := e.cfg.Shard.client(c)
+		w.id = int32(k) // the records name the run's client
+		sh := share(k, n, len(e.cfg.Requests))
+		rng := e.rng(k, ph.run, ph.step)
 		wg.Go(func() { w.closedLoop(ctx, ph, sh, rng) })
 	}
 	wg.Wait()

@@ -22,6 +22,7 @@ from the intended send time (coordinated omission corrected); --runs R or auto;
 		Params:   []string{"connections", "duration", "runs", "ci", "max-runs", "rate", "arrival", "late", "max-lateness", "min-on-time"},
 		settings: func(p Params) Settings { return OpenSettings{Repeat: p.repeat(), Arrivals: p.arrivals()} },
 		run:      (*engine).runOpen,
+		shards:   true,
 		check: func(e *engine, s *runfile.Summary) (string, bool) {
 			least := e.cfg.Settings.(OpenSettings).MinOnTime
 			if least > 0 && s.OnTime != nil && *s.OnTime < least {
@@ -43,9 +44,12 @@ func (s OpenSettings) withDefaults() Settings {
 	return s
 }
 
-func (s OpenSettings) validate(*Config) error {
+func (s OpenSettings) validate(c *Config) error {
 	if s.Rate <= 0 {
 		return errors.New("open loop needs a rate: --rate R (requests per second)")
+	}
+	if err := c.Shard.checkRepeat(s.Repeat); err != nil {
+		return err
 	}
 	if err := s.Arrivals.validate(); err != nil {
 		return err
@@ -105,9 +109,10 @@ func (a Arrivals) validate() error {
 	return nil
 }
 
-// header records the schedule, the late threshold and its calibration.
+// header records the schedule, the late threshold and its calibration;
+// the rate is the shard's own (merged files add them up).
 func (a Arrivals) header(c *Config, p *runfile.Params) {
-	p.Connections, p.Rate, p.Arrival = a.Connections, a.Rate, "constant"
+	p.Connections, p.Rate, p.Arrival = a.Connections, a.Rate/float64(c.Shard.count()), "constant"
 	if a.Poisson {
 		p.Arrival = "poisson"
 	}
@@ -158,7 +163,7 @@ func streamSeed(seed, stream uint64) uint64 { return seed ^ stream*0x9e3779b97f4
 // time, whichever happened.
 func (e *engine) openWork(ph *phase, a Arrivals, stream uint64) func(context.Context) {
 	return func(ctx context.Context) {
-		p := e.pacer(ph.rate, a.Poisson, stream)
+		p := e.cfg.Shard.pacer(e.pacer(ph.rate, a.Poisson, stream)) // the whole run's schedule, this shard's sends
 		var wg sync.WaitGroup
 		for c := range a.Connections {
 			w, err := e.worker(c)

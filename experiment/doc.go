@@ -27,4 +27,9 @@
 // Each study registers itself from its file's init (Register): its name,
 // help, flags and their checks. `gqlbench experiment` is built from the
 // registry (List), so adding a study is adding its file.
+//
+// The health experiments (overhead, max-throughput, soak, subscriptions)
+// also give their pass/fail lines as Result.Verdicts; Suite (`gqlbench
+// suite VARIANT`) runs them for one variant and gathers the lines into one
+// table, with thresholds (--fail-if) and exit codes for CI.
 package experiment

@@ -45,6 +45,9 @@ type Result struct {
 	Extra  []string
 	Wrong  int64 // wrong answers over every run
 	Errors int64 // failed requests over every run
+	// Verdicts are the experiment's pass/fail lines (the health
+	// experiments': overhead, max-throughput, soak, subscriptions).
+	Verdicts []Verdict
 }
 
 // CheckError says that every run completed but some failed a check: wrong
@@ -70,7 +73,11 @@ type session struct {
 	// csv), as Dir/report.FORMAT.
 	formats []string
 	checks  []string // runs that failed a check
-	fails   []error  // servers that failed, runs that could not complete
+	// nothingRan, when not "", says why the experiment had nothing to run
+	// (its part does not apply to the variants): no run file and no
+	// report, and no error for it.
+	nothingRan string
+	fails      []error // servers that failed, runs that could not complete
 
 	mu      sync.Mutex
 	servers map[*Server]bool // running
@@ -332,9 +339,12 @@ func (s *session) finish(ctx context.Context, runErr error) (*Result, error) {
 	}
 	s.notes = append(s.notes, fmt.Sprintf("%d run files in %s; took %s.", len(s.res.Runs), filepath.Join(s.Dir, "runs"), time.Since(s.started).Round(time.Second)))
 	var repErr error
-	if len(s.res.Runs) > 0 {
+	switch {
+	case len(s.res.Runs) > 0:
 		repErr = s.writeReport()
-	} else {
+	case s.nothingRan != "":
+		s.logf("no report: %s", s.nothingRan)
+	default:
 		repErr = errors.New("no run completed: no report")
 	}
 	errs := []error{runErr}

@@ -134,6 +134,9 @@ func (e MaxThroughput) run(ctx context.Context, s *session, dbs *databases, resu
 			if r.wrong > 0 {
 				s.checks = append(s.checks, fmt.Sprintf("max-throughput %s: %d wrong answers (%s)", v, r.wrong, r.path))
 			}
+			for _, vd := range r.verdicts() {
+				s.verdict(vd)
+			}
 		}
 		if err != nil {
 			return err

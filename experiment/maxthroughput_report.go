@@ -95,6 +95,23 @@ func (r *mtResult) line() string {
 		r.ramp.MaxThroughput, r.ramp.UsersAtMax, r.ramp.MaxUsers, r.ramp.Stop, r.serverCPU, r.serverRSS, heap, r.driverCPU, r.loadCores, r.late, gen)
 }
 
+// verdicts are the ramp's lines: the throughput before the failure (shown;
+// suite --fail-if peak<N judges it), why it stopped, and the wrong
+// answers (none allowed).
+func (r *mtResult) verdicts() []Verdict {
+	wrong := Verdict{Variant: r.variant, Measure: "wrong answers", Metric: "wrong", Value: fmt.Sprint(r.wrong), Number: numPtr(float64(r.wrong)),
+		Threshold: "0", Result: resultOf(r.wrong == 0)}
+	if !r.done {
+		return []Verdict{{Variant: r.variant, Measure: "max throughput", Metric: "peak", Value: "not measured", Result: NA, Detail: "no ramp summary: see " + r.path}, wrong}
+	}
+	peak := Verdict{Variant: r.variant, Measure: "max throughput", Metric: "peak", Value: fmt.Sprintf("%.0f answers/s at %d users", r.ramp.MaxThroughput, r.ramp.UsersAtMax),
+		Number: numPtr(r.ramp.MaxThroughput), Unit: "answers/s", Result: Info, Detail: "stopped at " + fmt.Sprint(r.ramp.MaxUsers) + " users: " + r.ramp.Stop}
+	if r.generatorLimit {
+		peak.Detail += "; the load generator was the limit: a lower bound of the server's"
+	}
+	return []Verdict{peak, wrong}
+}
+
 // maxThroughputSection is the report's section: the table of results, and
 // throughput and the server's CPU against users.
 func maxThroughputSection(e MaxThroughput, rs []*mtResult) report.Section {

@@ -178,6 +178,9 @@ func (e Overhead) run(ctx context.Context, s *session, dbs *databases, results *
 				if l.known && !l.pass && l.gate { // not measured: said, not failed
 					s.checks = append(s.checks, fmt.Sprintf("overhead %s: %s", v, l.text()))
 				}
+				if l.gate {
+					s.verdict(l.verdict(v))
+				}
 			}
 		}
 		if err != nil {

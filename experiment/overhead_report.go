@@ -182,6 +182,23 @@ func (l ovhVerdict) text() string {
 	return fmt.Sprintf("%s %s: %+.2f %s (%s), threshold %s %+g: %s", l.setting, l.what, l.value, l.unit, l.detail, bound, l.limit, res)
 }
 
+// ovhMetrics are the thresholds' names in suite --fail-if.
+var ovhMetrics = map[string]string{"CPU": "cpu-increase", "GC time": "gc-increase", "throughput": "throughput-drop"}
+
+// verdict is the line as a Verdict of variant v.
+func (l ovhVerdict) verdict(v string) Verdict {
+	bound := "≤ %+g %s"
+	if l.what == "throughput" {
+		bound = "≥ %+g %s"
+	}
+	out := Verdict{Variant: v, Measure: fmt.Sprintf("%s vs REST (%s)", l.what, l.setting), Metric: ovhMetrics[l.what],
+		Value: "not measured", Unit: l.unit, Threshold: fmt.Sprintf(bound, l.limit, l.unit), Result: NA, Detail: l.detail}
+	if l.known {
+		out.Value, out.Number, out.Result = fmt.Sprintf("%+.2f %s", l.value, l.unit), numPtr(l.value), resultOf(l.pass)
+	}
+	return out
+}
+
 // ovhSettings are the comparisons: GraphQL's setting and REST's, what
 // each gates (its thresholds' what), and its title.
 var ovhSettings = []struct {

@@ -169,6 +169,9 @@ func (e Soak) run(ctx context.Context, s *session, dbs *databases, results *[]*s
 			if r.leak || r.goRuntime && r.settled && !r.returned {
 				s.checks = append(s.checks, fmt.Sprintf("soak %s: %s", v, line))
 			}
+			for _, vd := range r.verdicts(e) {
+				s.verdict(vd)
+			}
 		}
 		if err != nil {
 			return err

@@ -143,6 +143,33 @@ func (r *soakResult) verdictLine() string {
 	return line
 }
 
+// verdicts are the soak's two lines: the leak (a slope whose interval is
+// wholly above zero, and at least --min-leak-rate: suite --fail-if
+// leak-rate>X), and the return to the pre-test state (judged for the Go
+// servers' live heap; a peer's RSS is shown).
+func (r *soakResult) verdicts(e Soak) []Verdict {
+	leak := Verdict{Variant: r.variant, Measure: "leak", Metric: "leak-rate", Value: "not measured", Unit: "MB/h",
+		Threshold: fmt.Sprintf("no rise with its %.0f %% CI above 0", 100*e.Level), Result: NA, Detail: r.why}
+	if e.MinLeakRate > 0 {
+		leak.Threshold += fmt.Sprintf(" and ≥ %g MB/h", e.MinLeakRate/1e6)
+	}
+	if r.fitted {
+		t := r.trend
+		leak.Value, leak.Number, leak.Result = mbh(t.Slope), numPtr(t.Slope*3600/1e6), resultOf(!r.leak)
+		leak.Detail = fmt.Sprintf("%s, %.0f %% CI [%s, %s], %d points; detects ≥ %s", r.what(), 100*t.Level, mbh(t.Lo), mbh(t.Hi), t.N, mbh((t.Hi-t.Lo)/2))
+	}
+	back := Verdict{Variant: r.variant, Measure: "back to the pre-test state", Value: "not measured", Result: NA,
+		Threshold: fmt.Sprintf("≤ baseline + %.0f %% + 1 MiB", 100*e.Tolerance), Detail: "the settle period did not complete"}
+	if r.settled {
+		back.Value = fmt.Sprintf("%s %.1f → %.1f MiB", r.measureName(), r.memory(r.baseline)/(1<<20), r.memory(r.after)/(1<<20))
+		back.Result, back.Detail = resultOf(r.returned), ""
+		if !r.goRuntime {
+			back.Result, back.Detail = Info, "a peer's RSS: shown, not judged (a runtime rarely gives memory back to the system)"
+		}
+	}
+	return []Verdict{leak, back}
+}
+
 func (r *soakResult) measureName() string {
 	if r.goRuntime {
 		return "live heap"

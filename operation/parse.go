@@ -26,7 +26,7 @@ type Source struct {
 type Operation struct {
 	Name      string        // its name; an anonymous operation's is its file's base name
 	Anonymous bool          // written without a name (the only operation of its file)
-	Kind      ast.Operation // query or mutation
+	Kind      ast.Operation // query or mutation (or subscription, from ParseWithSubscriptions)
 	File      string        // the Source it was read from
 	Line      int           // where it starts, 1-based
 	Column    int
@@ -123,7 +123,15 @@ const maxErrors = 20
 // ReadPath reads the operations of a .graphql file, or of every .graphql
 // and .gql file under a directory (recursively, in lexical order of their
 // paths), and parses them with Parse.
-func ReadPath(path string) (*Set, error) {
+func ReadPath(path string) (*Set, error) { return readPath(path, Parse) }
+
+// ReadPathWithSubscriptions is ReadPath parsing with
+// ParseWithSubscriptions: for the subscription load.
+func ReadPathWithSubscriptions(path string) (*Set, error) {
+	return readPath(path, ParseWithSubscriptions)
+}
+
+func readPath(path string, parse func(...Source) (*Set, error)) (*Set, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -155,7 +163,7 @@ func ReadPath(path string) (*Set, error) {
 		}
 		srcs = append(srcs, Source{Name: f, Text: string(b)})
 	}
-	return Parse(srcs...)
+	return parse(srcs...)
 }
 
 // Parse parses the sources and checks, without a schema, what a server
@@ -167,12 +175,20 @@ func ReadPath(path string) (*Set, error) {
 // without extension). Subscriptions are refused: a queries file is replayed
 // as one request per entry. Fragments may be defined in any source. Errors
 // name the source, line and column.
-func Parse(srcs ...Source) (*Set, error) {
+func Parse(srcs ...Source) (*Set, error) { return parse(srcs, false) }
+
+// ParseWithSubscriptions is Parse keeping subscription operations (Kind
+// ast.Subscription) beside the queries and mutations: the subscription
+// load (`load --mode subscribe --ops`) subscribes with them and publishes
+// with a mutation. Every other check is Parse's.
+func ParseWithSubscriptions(srcs ...Source) (*Set, error) { return parse(srcs, true) }
+
+func parse(srcs []Source, subscriptions bool) (*Set, error) {
 	s := &Set{byName: map[string]*Operation{}}
 	frags := map[string]*fragment{}
 	var errs []error
 	for _, src := range srcs {
-		ops, fs, err := parseSource(src)
+		ops, fs, err := parseSource(src, subscriptions)
 		if err != nil {
 			return nil, err
 		}
@@ -213,7 +229,7 @@ func Parse(srcs ...Source) (*Set, error) {
 
 // parseSource parses one source into its operations and fragments, with
 // their texts and unordered markers.
-func parseSource(src Source) ([]*Operation, []*fragment, error) {
+func parseSource(src Source, subscriptions bool) ([]*Operation, []*fragment, error) {
 	doc, err := parser.ParseQuery(&ast.Source{Name: src.Name, Input: src.Text})
 	if err != nil {
 		return nil, nil, err
@@ -238,8 +254,8 @@ func parseSource(src Source) ([]*Operation, []*fragment, error) {
 	for _, d := range doc.Operations {
 		op := &Operation{Name: d.Name, Kind: d.Operation, File: src.Name, Line: d.Position.Line, Column: d.Position.Column,
 			Text: definitionText(runes, toks, d.Position.Start), def: d}
-		if d.Operation == ast.Subscription {
-			return nil, nil, errorAt(d.Position, "subscription %s: subscriptions are not supported (gqlbench load sends one request and reads one answer)", d.Name)
+		if d.Operation == ast.Subscription && !subscriptions {
+			return nil, nil, errorAt(d.Position, "subscription %s: subscriptions are not supported in a queries file (gqlbench load sends one request and reads one answer; `load --mode subscribe --ops FILE` runs subscriptions)", d.Name)
 		}
 		if d.Name == "" {
 			if len(doc.Operations) > 1 {

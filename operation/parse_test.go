@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // mustParse parses sources given as name, text, name, text, ...
@@ -172,5 +174,33 @@ func TestReadPath(t *testing.T) {
 	}
 	if _, err := ReadPath(filepath.Join(dir, "none")); err == nil {
 		t.Error("a missing path gave no error")
+	}
+}
+
+// TestParseWithSubscriptions: the subscription load's parse keeps a
+// subscription beside its mutation and its fragments, and still makes every
+// other check; Parse (a queries file) refuses the same document.
+func TestParseWithSubscriptions(t *testing.T) {
+	doc := "subscription Added($a: ID) { added(author: $a) { ...P } }\nmutation Add($t: String!) { add(title: $t) { id } }\nfragment P on Pub { id title }"
+	s, err := ParseWithSubscriptions(sources("ops.graphql", doc)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Ops) != 2 || s.Ops[0].Kind != ast.Subscription || s.Ops[1].Kind != ast.Mutation {
+		t.Fatalf("ops %v", s.Names())
+	}
+	if !strings.Contains(s.Ops[0].Text, "fragment P on Pub") {
+		t.Errorf("the subscription's text lacks its fragment: %q", s.Ops[0].Text)
+	}
+	if _, err := Parse(sources("ops.graphql", doc)...); err == nil || !strings.Contains(err.Error(), "load --mode subscribe --ops") {
+		t.Errorf("Parse: %v, want subscriptions refused with a pointer to the subscription load", err)
+	}
+	if _, err := ParseWithSubscriptions(sources("ops.graphql", "subscription S { a(x: $x) }")...); err == nil || !strings.Contains(err.Error(), "$x is not defined") {
+		t.Errorf("an undefined variable: %v", err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "s.graphql"), []byte(doc), 0o644)
+	if s, err := ReadPathWithSubscriptions(dir); err != nil || len(s.Ops) != 2 {
+		t.Errorf("ReadPathWithSubscriptions: %v", err)
 	}
 }

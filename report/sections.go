@@ -30,6 +30,8 @@ type Table struct {
 	Note  string     `json:"note,omitempty"`
 	Head  []string   `json:"head"`
 	Rows  [][]string `json:"rows"`
+	// Flagged marks rows as failures (shown so in HTML), by index.
+	Flagged []bool `json:"flagged,omitempty"`
 }
 
 // BoxPlot is a figure of box plots in a Section, as seed 001's Fig. 10: a
@@ -72,11 +74,7 @@ func (r *Report) addSections(in []Section) error {
 		seen[s.ID] = true
 		v := section{ID: s.ID, Title: s.Title, Paras: s.Paras}
 		for _, t := range s.Tables {
-			vt := table{Title: t.Title, Note: t.Note, Head: t.Head}
-			for _, row := range t.Rows {
-				vt.add(false, row...)
-			}
-			v.Tables = append(v.Tables, vt)
+			v.Tables = append(v.Tables, tableOf(t))
 		}
 		for _, b := range s.Boxes {
 			v.Charts = append(v.Charts, r.boxPlotCharts(b)...)

@@ -17,12 +17,18 @@ import (
 // histograms merged (exactly: they share one configuration), users and
 // rates summed. Steps and the summary are recomputed from the merged
 // intervals; queries' means and deviations are pooled. The files must be
-// of one mode.
+// of one mode. The parts of a split run (load --shard) must be of one run,
+// each once; the summary's shards say which were merged, missing or
+// failed, and a run with a part missing is never "ok".
 func Merge(files []*File) (*File, error) {
 	if len(files) == 0 {
 		return nil, errors.New("merge: no files")
 	}
 	h, err := mergeHeader(files)
+	if err != nil {
+		return nil, err
+	}
+	shards, err := checkShards(files) // parts of one split run, or nil
 	if err != nil {
 		return nil, err
 	}
@@ -43,6 +49,9 @@ func Merge(files []*File) (*File, error) {
 	}
 	out.Queries = mergeQueries(files)
 	out.Summary = mergeSummary(out, files)
+	if shards != nil {
+		shards.apply(out.Summary)
+	}
 	return out, nil
 }
 
@@ -53,6 +62,7 @@ func mergeHeader(files []*File) (*Header, error) {
 	first := files[0].Header
 	h := *first
 	h.Generator = "merged"
+	h.Shard = nil // the merged run is whole: Summary.Shards says of which parts
 	h.Sources = nil
 	h.Watch = nil
 	sums := map[string]bool{}

@@ -46,6 +46,11 @@ type Subscription struct {
 	RSSSubscribedBytes int64 `json:"rss_subscribed_bytes"`
 	BytesPerSubscriber int64 `json:"bytes_per_subscriber"`
 
+	// GoldenCompared counts the window's events compared with a golden
+	// stream (--golden), GoldenDiffs those that differed from it.
+	GoldenCompared int64 `json:"golden_compared,omitempty"`
+	GoldenDiffs    int64 `json:"golden_diffs,omitempty"`
+
 	Valid      bool     `json:"valid"`
 	Invalid    []string `json:"invalid,omitempty"`
 	FirstError string   `json:"first_error,omitempty"`

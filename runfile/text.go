@@ -18,6 +18,16 @@ func WriteText(w io.Writer, s *Summary) {
 		fmt.Fprintf(w, ": %s", s.Reason)
 	}
 	fmt.Fprintln(w)
+	if a := s.Shards; a != nil {
+		fmt.Fprintf(w, "shards: %d of %d merged, start skew %.1f ms", len(a.Merged), a.Count, float64(a.StartSkewNS)/1e6)
+		if len(a.Missing) > 0 {
+			fmt.Fprintf(w, "; MISSING %s", shardList(a.Missing))
+		}
+		for _, f := range a.Failed {
+			fmt.Fprintf(w, "; FAILED %s", f)
+		}
+		fmt.Fprintln(w)
+	}
 	for _, r := range s.Runs {
 		label := fmt.Sprintf("run %d", r.Run)
 		if r.Step > 0 {

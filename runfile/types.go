@@ -47,9 +47,15 @@ type Header struct {
 	Start     time.Time         `json:"start"`            // wall-clock start (intervals are monotonic offsets)
 	// Sources lists the merged files' generators in a merged file.
 	Sources []string `json:"sources,omitempty"`
+	// Imported says that another load tool made the run and `gqlbench
+	// import` converted its results (package interop).
+	Imported *Imported `json:"imported,omitempty"`
 	// Traits are what the mode measures and how, written by the mode
 	// (absent in files written before modes recorded them: see ModeTraits).
 	Traits *Traits `json:"traits,omitempty"`
+	// Shard says that the file is one generator's part of a run split
+	// over several (load --shard; shard.go); absent otherwise.
+	Shard *Shard `json:"shard,omitempty"`
 }
 
 // Tool identifies the load generator's build.
@@ -58,6 +64,15 @@ type Tool struct {
 	Version string `json:"version"` // cli.Version
 	Commit  string `json:"commit,omitempty"`
 	Go      string `json:"go"` // runtime.Version()
+}
+
+// Imported is where an imported run's results came from: the tool
+// (jmeter, k6, locust), its results file, and how many per-request samples
+// the intervals were built from.
+type Imported struct {
+	Tool    string `json:"tool"`
+	File    string `json:"file"`
+	Samples int64  `json:"samples"`
 }
 
 // Queries describes the queries file.
@@ -445,6 +460,9 @@ type Summary struct {
 	// Apollo tracing figures beside the round trips (package
 	// measure/layers; docs/layers.md).
 	Layers *layers.Report `json:"layers,omitempty"`
+	// Shards is a merged split run's account of its shards: which were
+	// merged, which are missing or failed (shard.go).
+	Shards *Shards `json:"shards,omitempty"`
 	// Profiles are the server's CPU and heap profiles over the measured
 	// runs (load --profile): the raw files' names, beside the run file,
 	// and their top functions.

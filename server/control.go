@@ -1,9 +1,12 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/gqlbench/gqlbench/server/write"
 )
 
 // RESTControlRoot is where `serve VARIANT --rest-control` mounts the REST
@@ -24,6 +27,40 @@ func WithRESTControl(gql, rest http.Handler) http.Handler {
 		}
 		gql.ServeHTTP(w, r)
 	})
+}
+
+// Writes relays the creates that one API of a process commits to the
+// subscriptions that another serves: `serve VARIANT --rest-control` gives
+// one to both (Config.Writes), and a create through the REST control then
+// raises the GraphQL subscriptions' event as the GraphQL mutation does.
+// Its methods are safe on a nil *Writes (no relay: nothing happens).
+type Writes struct {
+	mu        sync.RWMutex
+	listeners []func(ctx context.Context, e *write.Entity, row *write.Row)
+}
+
+// Listen adds f, told of every create committed (Created) from now on.
+// f must not block: it runs in the writer's request, after the commit.
+func (w *Writes) Listen(f func(ctx context.Context, e *write.Entity, row *write.Row)) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	w.listeners = append(w.listeners, f)
+	w.mu.Unlock()
+}
+
+// Created tells the listeners that row of entity e was created and its
+// transaction committed.
+func (w *Writes) Created(ctx context.Context, e *write.Entity, row *write.Row) {
+	if w == nil {
+		return
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	for _, f := range w.listeners {
+		f(ctx, e, row)
+	}
 }
 
 // Leak retains bytes of memory on every request that next serves, but for

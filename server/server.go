@@ -64,6 +64,10 @@ type Config struct {
 	BatchWait time.Duration
 	// Remote is how the remote custom fields are answered (remote.go).
 	Remote Remote
+	// Writes, when not nil, relays the creates of the process's other API
+	// (serve --rest-control's REST handlers publish there, the GraphQL
+	// variant's subscriptions listen).
+	Writes *Writes
 }
 
 // Variant is a reference server.

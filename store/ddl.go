@@ -23,6 +23,31 @@ type Options struct {
 	// `includes`, compiled's CONTAINS). PostgreSQL only; off by default, as
 	// LinGBM creates no such index.
 	Trigram bool
+	// PostgreSQL only: the loader's choices that a PostgreSQL-wire
+	// distributed database may lack, each turned off (engines.go picks
+	// them per engine; false is PostgreSQL's fastest).
+	Wire WireOptions
+}
+
+// WireOptions turn off, one by one, the PostgreSQL loader's choices that
+// CockroachDB, YugabyteDB or Citus may not take (docs/distributed.md).
+type WireOptions struct {
+	// CopyText streams COPY in its text format instead of the binary one.
+	CopyText bool
+	// NoFreeze copies without FREEZE, and so without the TRUNCATE in the
+	// COPY's own transaction that FREEZE needs (the tables are new).
+	NoFreeze bool
+	// ValidFKs adds each foreign key validated at once, instead of NOT
+	// VALID and then VALIDATE CONSTRAINT.
+	ValidFKs bool
+	// NoCollateC leaves text columns in the database's default collation
+	// instead of COLLATE "C" (byte order): the lists ordered by text then
+	// follow the database's collation, which must be byte order for the
+	// answers to be the benchmark's.
+	NoCollateC bool
+	// KeysFirst declares the primary keys in CREATE TABLE, before the
+	// data, instead of adding them after it.
+	KeysFirst bool
 }
 
 // Check says whether a dataset for a database of kind d can have o.
@@ -67,7 +92,7 @@ func DDL(d dbloc.Kind, o Options) Schema {
 	}
 	for _, t := range dataset.Tables {
 		s.Create = append(s.Create, createTable(d, t, o))
-		if d == dbloc.Postgres {
+		if d == dbloc.Postgres && !o.Wire.KeysFirst {
 			s.After = append(s.After, fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", t.Name, strings.Join(t.Key, ", ")))
 		}
 	}
@@ -127,7 +152,7 @@ func createTable(d dbloc.Kind, t *dataset.Table, o Options) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(c.Name + " " + columnType(d, c))
+		b.WriteString(c.Name + " " + columnType(d, c, o))
 		if c.Name == t.Key[0] || (!single && contains(t.Key, c.Name)) {
 			b.WriteString(" NOT NULL")
 		}
@@ -142,7 +167,7 @@ func createTable(d dbloc.Kind, t *dataset.Table, o Options) string {
 			}
 		}
 	}
-	if (d == dbloc.SQLite && !single) || d == dbloc.MySQL {
+	if (d == dbloc.SQLite && !single) || d == dbloc.MySQL || d == dbloc.Postgres && o.Wire.KeysFirst {
 		fmt.Fprintf(&b, ", PRIMARY KEY (%s)", strings.Join(t.Key, ", "))
 	}
 	b.WriteString(")")
@@ -164,8 +189,13 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func columnType(d dbloc.Kind, c dataset.Column) string {
+func columnType(d dbloc.Kind, c dataset.Column, o Options) string {
 	switch {
+	case d == dbloc.Postgres && o.Wire.NoCollateC && c.Kind != dataset.Int:
+		if c.Size == 0 {
+			return "TEXT"
+		}
+		return fmt.Sprintf("VARCHAR(%d)", c.Size)
 	case c.Kind == dataset.Int && d == dbloc.SQLite:
 		return "INTEGER" // a single INTEGER PRIMARY KEY is the rowid: the fastest table SQLite has
 	case c.Kind == dataset.Int:

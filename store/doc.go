@@ -11,6 +11,11 @@
 //	target := &store.SQLiteTarget{Path: "lingbm.db"} // or &store.PostgresTarget{URL: url}, store.NewFile(format, path, opts)
 //	meta, err := store.Fill(ctx, target, dataset.Config{Seed: 0, Scale: 1}, store.FillOptions{})
 //
+// PostgreSQL-wire databases that lack some of the PostgreSQL loader's
+// choices (binary COPY, COPY FREEZE, NOT VALID foreign keys, COLLATE "C",
+// keys after the data) get them turned off one by one (Options.Wire), or
+// by an engine's preset (EngineByName: cockroach, yugabyte, citus).
+//
 // ExampleFill runs it and checks the tables against the pinned fingerprint
 // (FingerprintDB). `gqlbench gen` is this call with flags.
 package store

@@ -329,7 +329,8 @@ func TestSQLiteErrors(t *testing.T) {
 	}
 }
 
-// TestValuesLayout: LinGBM's values files list every id of the dataset.
+// TestValuesLayout: LinGBM's values files list every id of the dataset, on
+// one line, each followed by ", ".
 func TestValuesLayout(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "values")
 	vw, err := store.NewValuesWriter(dir)
@@ -341,26 +342,29 @@ func TestValuesLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := vw.Close(m); err != nil {
+	if err := vw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	lines := func(name string) []string {
+	values := func(name string) []string {
 		b, err := os.ReadFile(filepath.Join(dir, name+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return strings.Fields(string(b))
+		if strings.Contains(string(b), "\n") || !strings.HasSuffix(string(b), ", ") {
+			t.Errorf("%s.txt is not one line ending in \", \": %.30q", name, b)
+		}
+		return strings.Split(strings.TrimSuffix(string(b), ", "), ", ")
 	}
 	for name, want := range map[string]int64{
 		"graduateStudentID": m.Rows["graduateStudent"], "undergraduateStudentID": m.Rows["undergraduateStudent"],
 		"publicationID": m.Rows["publication"], "facultyID": m.Rows["faculty"], "universityID": dataset.PoolSize,
-		"titleWords": int64(len(m.Words.Title)), "interestWords": int64(len(m.Words.Interest)),
+		"title": int64(len(m.Words.Title)), "interest": int64(len(m.Words.Interest)),
 	} {
-		if got := len(lines(name)); int64(got) != want || want == 0 {
-			t.Errorf("%s.txt has %d lines, want %d", name, got, want)
+		if got := len(values(name)); int64(got) != want || want == 0 {
+			t.Errorf("%s.txt has %d values, want %d", name, got, want)
 		}
 	}
-	if fmt.Sprint(lines("lecturerID")) != strings.Trim(fmt.Sprint(m.IDs["lecturerID"]), "") {
+	if fmt.Sprint(values("lecturerID")) != fmt.Sprint(m.IDs["lecturerID"]) {
 		t.Error("lecturerID.txt differs from the metadata")
 	}
 }

@@ -71,7 +71,7 @@ func (p *PostgresTarget) Begin(ctx context.Context) error {
 		ch := make(chan []byte, 16)
 		p.streams[i] = ch
 		conn := p.conns[i]
-		p.copies.Go(func() error { return copyTable(copyCtx, conn, t, ch) })
+		p.copies.Go(func() error { return copyTable(copyCtx, conn, t, ch, p.Options.Wire) })
 	}
 	return nil
 }
@@ -127,30 +127,55 @@ func firstWords(s string) string {
 
 // copyTable streams one table: TRUNCATE and COPY ... FREEZE in one
 // transaction, so the rows are written frozen and the first queries do not
-// pay for setting hint bits on every page.
-func copyTable(ctx context.Context, conn *pgx.Conn, t *dataset.Table, chunks <-chan []byte) error {
+// pay for setting hint bits on every page. With w.NoFreeze, the COPY
+// alone (the table is new); with w.CopyText, in COPY's text format.
+func copyTable(ctx context.Context, conn *pgx.Conn, t *dataset.Table, chunks <-chan []byte, w WireOptions) error {
 	drain := func() {
 		for range chunks {
 		}
 	}
-	if _, err := conn.Exec(ctx, "BEGIN; TRUNCATE "+t.Name); err != nil {
-		drain()
-		return fmt.Errorf("load %s: %w", t.Name, err)
-	}
-	cols := make([]string, len(t.Columns))
-	for i, c := range t.Columns {
-		cols[i] = c.Name
+	if !w.NoFreeze {
+		if _, err := conn.Exec(ctx, "BEGIN; TRUNCATE "+t.Name); err != nil {
+			drain()
+			return fmt.Errorf("load %s: %w", t.Name, err)
+		}
 	}
 	r := &chunkReader{chunks: chunks, cur: append([]byte(nil), pgCopyHeader...), trailer: []byte{0xff, 0xff}}
-	sql := fmt.Sprintf("COPY %s (%s) FROM STDIN (FORMAT binary, FREEZE)", t.Name, strings.Join(cols, ", "))
+	if w.CopyText {
+		r.cur, r.trailer = nil, nil
+	}
+	sql := CopySQL(t, w)
 	if _, err := conn.PgConn().CopyFrom(ctx, r, sql); err != nil {
 		drain()
 		return fmt.Errorf("load %s: %w", t.Name, err)
 	}
-	if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
-		return fmt.Errorf("load %s: %w", t.Name, err)
+	if !w.NoFreeze {
+		if _, err := conn.Exec(ctx, "COMMIT"); err != nil {
+			return fmt.Errorf("load %s: %w", t.Name, err)
+		}
 	}
 	return nil
+}
+
+// CopySQL is the COPY statement that loads table t: binary format and
+// FREEZE, each unless w turns it off. Without FREEZE it is written in the
+// form CockroachDB documents (FROM STDIN WITH BINARY), which PostgreSQL
+// takes too.
+func CopySQL(t *dataset.Table, w WireOptions) string {
+	cols := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = c.Name
+	}
+	head := fmt.Sprintf("COPY %s (%s) FROM STDIN", t.Name, strings.Join(cols, ", "))
+	switch {
+	case !w.NoFreeze && w.CopyText:
+		return head + " (FREEZE)"
+	case !w.NoFreeze:
+		return head + " (FORMAT binary, FREEZE)"
+	case w.CopyText:
+		return head
+	}
+	return head + " WITH BINARY"
 }
 
 // pgCopyHeader starts a binary COPY stream: signature, flags, extension length.
@@ -189,7 +214,8 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Encode implements Target: every table of b in PostgreSQL's binary COPY format.
+// Encode implements Target: every table of b in PostgreSQL's binary COPY
+// format (its text format with Options.Wire.CopyText).
 func (p *PostgresTarget) Encode(b *dataset.Batch) error {
 	var out [dataset.NumTables][]byte
 	for i := range b.Tables {
@@ -198,7 +224,11 @@ func (p *PostgresTarget) Encode(b *dataset.Batch) error {
 			continue
 		}
 		buf := (*chunkPool.Get().(*[]byte))[:0]
-		out[i] = encodeBinary(buf, rows)
+		if p.Options.Wire.CopyText {
+			out[i] = appendCopyText(buf, rows)
+		} else {
+			out[i] = encodeBinary(buf, rows)
+		}
 	}
 	b.Out = &out
 	return nil
@@ -257,7 +287,9 @@ func (p *PostgresTarget) Commit(ctx context.Context, m *dataset.Meta) error {
 
 	var keys, declare, validate [][]string
 	for _, t := range bySize {
-		keys = append(keys, []string{fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", t.Name, strings.Join(t.Key, ", "))})
+		if !p.Options.Wire.KeysFirst { // else declared with the table
+			keys = append(keys, []string{fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", t.Name, strings.Join(t.Key, ", "))})
+		}
 		for _, r := range t.Refs {
 			if !p.Options.NoIndexes && r.Column != t.Key[0] {
 				keys = append(keys, []string{CreateIndex(t, r)})
@@ -267,8 +299,12 @@ func (p *PostgresTarget) Commit(ctx context.Context, m *dataset.Meta) error {
 		if !p.Options.NoForeignKeys {
 			for _, r := range t.Refs {
 				name := ForeignKeyName(t, r)
-				declare = append(declare, []string{fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s) NOT VALID",
-					t.Name, name, r.Column, r.RefTable, r.RefColumn)})
+				add := fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)", t.Name, name, r.Column, r.RefTable, r.RefColumn)
+				if p.Options.Wire.ValidFKs { // checked as it is added
+					declare = append(declare, []string{add})
+					continue
+				}
+				declare = append(declare, []string{add + " NOT VALID"})
 				v = append(v, fmt.Sprintf("ALTER TABLE %s VALIDATE CONSTRAINT %s", t.Name, name))
 			}
 		}

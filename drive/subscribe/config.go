@@ -48,6 +48,13 @@ type Config struct {
 	Workload Workload
 	// Dialers bounds the connections being opened at once (0: 64).
 	Dialers int
+	// Golden, with a workload of a user's operations (*Ops), is the
+	// recorded stream each event of the window is compared with (see
+	// Golden); Events defaults to its length.
+	Golden *Golden
+	// RecordGolden, with *Ops, records the window's events in
+	// Result.Golden.
+	RecordGolden bool
 }
 
 // Limits of a run from one process.
@@ -77,6 +84,22 @@ func (c *Config) withDefaults() error {
 		return errors.New("--reconnect applies to graphql-transport-ws only")
 	case c.Stalled < 0:
 		return fmt.Errorf("stalled subscribers %d: want 0 or more", c.Stalled)
+	case c.Golden != nil && c.RecordGolden:
+		return errors.New("--golden and --record-golden: check against a golden stream or record one, not both")
+	}
+	if c.Golden != nil || c.RecordGolden {
+		o, ok := c.Workload.(*Ops)
+		if !ok {
+			return errors.New("a golden stream is of a user's operations (--ops or --subscription/--mutation), not the built-in workload")
+		}
+		if c.Golden != nil {
+			if err := c.Golden.Matches(o); err != nil {
+				return err
+			}
+			if c.Events == 0 {
+				c.Events = int64(len(c.Golden.Events))
+			}
+		}
 	}
 	if c.Protocol == "" {
 		c.Protocol = TransportWS

@@ -8,6 +8,8 @@
 // clock) recorded in an HDR histogram, and, per subscription, events lost,
 // delivered twice or out of order counted. Zero loss, duplicates and
 // reorders is the run's validity gate: Result.Valid says so, with why.
+// A user's API is driven through the Ops workload, whose events can also be
+// recorded as a golden stream and later runs compared with it (Golden).
 //
 // Memory is the design constraint: one goroutine per connection (it reads,
 // answers pings and writes its few subscribe messages itself), messages read

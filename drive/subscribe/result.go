@@ -49,6 +49,12 @@ type Result struct {
 	// connection.
 	RSSBeforeBytes, RSSSubscribedBytes int64
 	BytesPerSubscriber                 int64
+
+	// With Config.Golden: the window's events compared with the golden
+	// stream, those that differ, and those past its end (not compared).
+	GoldenCompared, GoldenDiffs, GoldenBeyond int64
+	// Golden is the window's stream, recorded with Config.RecordGolden.
+	Golden *Golden
 }
 
 // Valid says whether the run passes its gate: every expected event
@@ -72,6 +78,7 @@ func (r *Result) Valid() (bool, []string) {
 	add(r.Drops, "connections dropped")
 	add(r.DialErrors, "connections not opened")
 	add(r.PublishErrors, "mutations failed")
+	add(r.GoldenDiffs, "events differ from the golden stream")
 	if r.Published == 0 {
 		why = append(why, "no event published in the measured window")
 	}
@@ -97,6 +104,16 @@ func (r *Result) Summary() string {
 	b.WriteByte('\n')
 	if r.BytesPerSubscriber > 0 {
 		fmt.Fprintf(&b, "  generator memory: RSS %d MB subscribed, %d bytes per subscriber\n", r.RSSSubscribedBytes>>20, r.BytesPerSubscriber)
+	}
+	if r.GoldenCompared+r.GoldenDiffs+r.GoldenBeyond > 0 {
+		fmt.Fprintf(&b, "  golden stream: %d events compared, %d differ", r.GoldenCompared, r.GoldenDiffs)
+		if r.GoldenBeyond > 0 {
+			fmt.Fprintf(&b, ", %d past its end not compared", r.GoldenBeyond)
+		}
+		b.WriteByte('\n')
+	}
+	if r.Golden != nil {
+		fmt.Fprintf(&b, "  golden stream recorded: %d events\n", len(r.Golden.Events))
 	}
 	if ok, why := r.Valid(); ok {
 		b.WriteString("  valid: every expected event delivered once, in order, as written\n")

@@ -24,6 +24,7 @@ type record struct {
 	sent  atomic.Int64 // unix ns of the send; 0 before
 	state atomic.Int32 // 0 pending, 1 succeeded, 2 failed
 	id    atomic.Pointer[string]
+	resp  atomic.Pointer[[]byte] // the response's body, kept for a golden stream
 }
 
 // sameID says whether id is the one of this mutation's object, recording
@@ -308,6 +309,7 @@ func (r *run) collect(res *Result, conns []*conn, end int64) {
 	if r.sendBased.Load() > 0 {
 		res.LatencyFrom = "send"
 	}
+	r.goldenCheck(res, start, end)
 }
 
 // publisher issues the mutations on a constant schedule.
@@ -401,6 +403,9 @@ func (p *publisher) send(ctx context.Context, i int64, rec *record) {
 		rec.state.Store(2)
 		p.r.fail(fmt.Errorf("mutation %d: %v", i, err))
 		return
+	}
+	if p.r.cfg.Golden != nil || p.r.cfg.RecordGolden {
+		rec.resp.Store(&body)
 	}
 	rec.state.Store(1)
 }

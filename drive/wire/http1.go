@@ -330,6 +330,9 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 	if c.used < len(c.buf)/4 {
 		c.shrink() // the last answer did not need a large buffer
 	}
+	if c.io != nil {
+		return c.rawExchange(wire, res)
+	}
 	if c.reused {
 		// Bytes waiting on a connection that carried an answer are no
 		// answer to the request not yet sent: an extra answer to an
@@ -363,6 +366,48 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 		return err
 	}
 	err = c.readResponse(res)
+	res.End = time.Now()
+	c.used = c.w
+	if err == nil {
+		c.reused = true
+	}
+	return err
+}
+
+// rawExchange is exchange with raw I/O: the idle check, the write and the
+// answer's first read in one wait of the netpoller (rawIO.sendRead).
+func (c *h1conn) rawExchange(wire []byte, res *Response) error {
+	if c.t.timeout > 0 {
+		if now := time.Now(); c.deadline.Before(now.Add(c.t.timeout - deadlineSlack(c.t.timeout))) {
+			c.deadline = now.Add(c.t.timeout)
+			if err := c.nc.SetDeadline(c.deadline); err != nil {
+				res.Start = now
+				res.End = time.Now()
+				return err
+			}
+		}
+	}
+	sent, peeked, n, start, err := c.io.sendRead(wire, c.buf, c.reused)
+	if start.IsZero() { // the idle check failed: nothing was sent
+		start = time.Now()
+	}
+	res.Start, res.SentBytes = start, int64(sent)
+	if peeked > 0 || errors.Is(err, errIdleClosed) {
+		res.RecvBytes = int64(peeked)
+		res.End = res.Start
+		return err
+	}
+	if err == nil && sent < len(wire) { // the socket took part of it: the rest as usual
+		var more int
+		more, err = c.io.write(wire[sent:])
+		res.SentBytes += int64(more)
+	} else if n > 0 {
+		res.FirstByte = time.Now()
+		c.w, res.RecvBytes = n, int64(n)
+	}
+	if err == nil {
+		err = c.readResponse(res)
+	}
 	res.End = time.Now()
 	c.used = c.w
 	if err == nil {

@@ -21,6 +21,7 @@ type planNode struct {
 	body   any       // the body with the variables filled in; fieldRef values are the parent's fields
 	as     []string  // nil: the answer is no part of the task's
 	keep   keepTree  // nil: everything
+	shape  *shape    // what is decoded of the answer: keep, what the calls after it read, under from
 	status int
 	then   []*planNode
 	label  string // "GET /rest/x/{.y}", for messages
@@ -132,7 +133,47 @@ func compileCall(c *queryfile.Call, vars map[string]any) (*planNode, error) {
 		}
 		n.then = append(n.then, k)
 	}
+	n.shape = n.decodes()
 	return n, nil
+}
+
+// decodes is the shape of the answer that the task uses: what the call
+// keeps and the members the calls after it read, under the part From names.
+func (n *planNode) decodes() *shape {
+	s := shapeOf(n.keep)
+	if len(n.then) > 0 {
+		if s == nil {
+			s = &shape{rest: true} // every member kept, and the objects are needed
+		}
+		for _, k := range n.then {
+			for _, seg := range k.segs {
+				if seg.field != "" {
+					s.need([]string{seg.field})
+				}
+			}
+			refs(k.body, func(f string) { s.need(strings.Split(f, ".")) })
+		}
+	}
+	for i := len(n.from) - 1; i >= 0; i-- {
+		s = &shape{members: map[string]*member{n.from[i]: {name: n.from[i], sub: s}}}
+	}
+	return s
+}
+
+// refs calls f with every field a body takes from the parent object.
+func refs(v any, f func(string)) {
+	switch x := v.(type) {
+	case fieldRef:
+		f(string(x))
+	case map[string]any:
+		for _, e := range x {
+			refs(e, f)
+		}
+	case []any:
+		for _, e := range x {
+			refs(e, f)
+		}
+	}
 }
 
 // add adds a kept path; a path that ends at a member keeps all of it.
@@ -185,6 +226,11 @@ func pathValue(v any) (string, error) {
 		s = x.String()
 	case bool:
 		s = fmt.Sprint(x)
+	case json.RawMessage:
+		if v, ok := rawScalar(x); ok {
+			return pathValue(v)
+		}
+		return "", fmt.Errorf("an object or a list is no value for a path")
 	case nil:
 		return "", errNull
 	default:
@@ -370,6 +416,20 @@ func project(v any, keep keepTree) (any, error) {
 		if _, id := keep["id"]; id && len(keep) == 1 {
 			return map[string]any{"id": x}, nil
 		}
+	case json.RawMessage: // decoded whole: a scalar, or a member also needed whole
+		if len(x) > 0 && (x[0] == '{' || x[0] == '[') {
+			d, err := decodeShape(x, shapeOf(keep))
+			if err != nil {
+				return nil, err
+			}
+			return project(d, keep)
+		}
+		if _, id := keep["id"]; id && len(keep) == 1 && len(x) > 0 && x[0] != 't' && x[0] != 'f' {
+			return map[string]any{"id": x}, nil
+		}
+		if s, ok := rawScalar(x); ok {
+			v = s // for the message
+		}
 	}
 	return nil, fmt.Errorf("cannot select %s of a %T", strings.Join(slices.Sorted(mapKeys(keep)), ","), v)
 }
@@ -410,6 +470,8 @@ func asList(v any) ([]any, bool) {
 	switch x := v.(type) {
 	case []any:
 		return x, true
+	case projected:
+		return asList(json.RawMessage(x))
 	case json.RawMessage:
 		if t := bytes.TrimSpace(x); len(t) > 0 && t[0] == '[' {
 			dec := json.NewDecoder(bytes.NewReader(t))

@@ -1,9 +1,11 @@
 package wire
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -24,6 +26,8 @@ type rawIO struct {
 	errno           syscall.Errno
 	readFn, writeFn func(fd uintptr) bool
 	peekFn          func(fd uintptr) bool
+	sendReadFn      func(fd uintptr) bool
+	sr              sendReadState
 }
 
 // newRawIO returns raw I/O for a plain TCP connection, nil for anything else.
@@ -37,7 +41,7 @@ func newRawIO(nc net.Conn) *rawIO {
 		return nil
 	}
 	r := &rawIO{rc: rc}
-	r.readFn, r.writeFn, r.peekFn = r.doRead, r.doWrite, r.doPeek // bound once: no allocation per call
+	r.readFn, r.writeFn, r.peekFn, r.sendReadFn = r.doRead, r.doWrite, r.doPeek, r.doSendRead // bound once: no allocation per call
 	return r
 }
 
@@ -121,4 +125,89 @@ func plainOp(err error, op string) error {
 		return &c
 	}
 	return err
+}
+
+// sendRead is an exchange's first step in one RawConn.Read: with peek,
+// the check that nothing came since the last answer (a read that must
+// find nothing); the request written; then, woken by the netpoller, the
+// first read of the answer into buf. The netpoller forgets a socket's
+// readiness when RawConn.Read begins, so a read must come first — and
+// here it is the peek, made before the request leaves, so that no answer
+// can have arrived unseen, and the read that would meet EAGAIN right
+// after the write is not made. A write the socket does not take whole at
+// once stops here (sent < len(wire), no error): the caller finishes it
+// and reads as usual. start is when the write began.
+func (r *rawIO) sendRead(wire, buf []byte, peek bool) (sent, peeked, n int, start time.Time, err error) {
+	r.sr = sendReadState{wire: wire, buf: buf, peek: peek}
+	if err := r.rc.Read(r.sendReadFn); err != nil {
+		return r.sr.sent, 0, 0, r.sr.start, plainOp(err, "read")
+	}
+	s := &r.sr
+	switch {
+	case s.peeked > 0 || s.peekErr != nil:
+		return 0, s.peeked, 0, s.start, s.peekErr
+	case s.errno != 0:
+		return s.sent, 0, 0, s.start, s.errno
+	case s.sent < len(wire):
+		return s.sent, 0, 0, s.start, nil
+	case s.n == 0:
+		return s.sent, 0, 0, s.start, io.EOF
+	}
+	return s.sent, 0, s.n, s.start, nil
+}
+
+// sendReadState is sendRead's progress, kept in the rawIO so that the
+// callback, bound once, allocates nothing.
+type sendReadState struct {
+	wire, buf []byte
+	peek      bool
+	written   bool // the request is out: what remains is to read
+	sent      int
+	start     time.Time
+	peeked    int   // bytes found by the peek: unsolicited
+	peekErr   error // the peek found the connection closed (errIdleClosed)
+	n         int
+	errno     syscall.Errno
+}
+
+func (r *rawIO) doSendRead(fd uintptr) bool {
+	s := &r.sr
+	if !s.written {
+		if s.peek {
+			n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.buf[0])), uintptr(len(s.buf)))
+			switch {
+			case errno == syscall.EAGAIN:
+			case errno != 0:
+				s.peekErr = fmt.Errorf("%w: %w", errIdleClosed, errno)
+				return true
+			case n == 0:
+				s.peekErr = errIdleClosed
+				return true
+			default:
+				s.peeked = int(n)
+				s.peekErr = protocolError{"unsolicited response before the request"}
+				return true
+			}
+		}
+		s.start = time.Now()
+		for s.sent < len(s.wire) {
+			n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wire[s.sent])), uintptr(len(s.wire)-s.sent))
+			if errno == syscall.EAGAIN {
+				return true // the caller waits for the socket to take the rest
+			}
+			if errno != 0 {
+				s.errno = errno
+				return true
+			}
+			s.sent += int(n)
+		}
+		s.written = true
+		return false // wait for the answer: it can only arrive after the write
+	}
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.buf[0])), uintptr(len(s.buf)))
+	if errno == syscall.EAGAIN {
+		return false
+	}
+	s.n, s.errno = int(n), errno
+	return true
 }

@@ -2,7 +2,10 @@
 
 package wire
 
-import "net"
+import (
+	"net"
+	"time"
+)
 
 // rawIO is Linux's (see rawio_linux.go); elsewhere connections use net.Conn.
 type rawIO struct{}
@@ -11,3 +14,6 @@ func newRawIO(net.Conn) *rawIO           { return nil }
 func (*rawIO) read([]byte) (int, error)  { panic("unreachable") }
 func (*rawIO) write([]byte) (int, error) { panic("unreachable") }
 func (*rawIO) peek([]byte) (int, error)  { panic("unreachable") }
+func (*rawIO) sendRead([]byte, []byte, bool) (int, int, int, time.Time, error) {
+	panic("unreachable")
+}

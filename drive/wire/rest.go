@@ -147,7 +147,7 @@ func newPlans(u *url.URL, prefix string, o Options) (*Plans, error) {
 // NewConn returns a client: Parallel HTTP/1.1 connections, each made on
 // its first call, or one HTTP/2 connection.
 func (r *Plans) NewConn() Conn {
-	c := &restConn{t: r, buf: &bytes.Buffer{}}
+	c := &restConn{t: r}
 	if r.h2url != "" {
 		c.h2 = newH2Client(r)
 		c.sem = make(chan struct{}, r.parallel)
@@ -186,7 +186,7 @@ type restConn struct {
 	free  []*restH1 // HTTP/1.1 connections not in use, the most recently used last
 	h2    *http.Client
 	sem   chan struct{} // HTTP/2 calls in flight
-	buf   *bytes.Buffer // the assembled answer
+	buf   []byte        // the assembled answer
 	// timing holds the task's calls' Server-Timing values joined by ", "
 	// (the task's Response.ServerTiming, valid until the next Do).
 	timing []byte
@@ -286,16 +286,12 @@ func (c *restConn) Do(i int, res *Response) error {
 			return nil
 		}
 	}
-	c.buf.Reset()
-	c.buf.WriteString(`{"data":`)
-	enc := json.NewEncoder(c.buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(data); err != nil {
+	out, err := appendJSON(append(c.buf[:0], `{"data":`...), data)
+	if err != nil {
 		return err
 	}
-	c.buf.Truncate(c.buf.Len() - 1) // Encode's newline
-	c.buf.WriteByte('}')
-	res.Status, res.Body = 200, c.buf.Bytes()
+	c.buf = append(out, '}')
+	res.Status, res.Body = 200, c.buf
 	return nil
 }
 
@@ -474,6 +470,12 @@ func (cr *callRun) assembleInto(obj map[string]any) error {
 // that depend on it put in.
 func (cr *callRun) assemble() (any, error) {
 	if len(cr.node.then) == 0 {
+		switch v := cr.value.(type) {
+		case projected:
+			return v, nil
+		case projectionError:
+			return nil, v.error
+		}
 		return project(cr.value, cr.node.keep)
 	}
 	k := 0
@@ -563,11 +565,23 @@ func (n *planNode) answer(res *Response) (any, error) {
 		}
 		return json.RawMessage(bytes.Clone(b)), nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		res.Body = bytes.Clone(b)
+	if len(n.then) == 0 && n.from == nil {
+		// Nothing depends on it: projected as it is scanned.
+		p, err := keepAnswer(b, n.keep)
+		var se syntaxError
+		switch {
+		case errors.As(err, &se):
+			res.Body = bytes.Clone(b)
+			return badJSON{}, nil
+		case err != nil:
+			return projectionError{err}, nil
+		}
+		return p, nil
+	}
+	b = bytes.Clone(b) // the decoded answer's raw values are slices of it
+	v, err := decodeShape(b, n.shape)
+	if err != nil {
+		res.Body = b
 		return badJSON{}, nil
 	}
 	return n.part(v), nil
@@ -606,6 +620,10 @@ func (n *planNode) part(v any) any {
 	}
 	return v
 }
+
+// projectionError is the answer of a call projected as it was scanned
+// that lacks what the plan keeps: the error assembling it reports.
+type projectionError struct{ error }
 
 // graphQLFailure is the answer of a GraphQL call with errors or without
 // data: the task's answer is that call's.

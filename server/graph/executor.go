@@ -57,6 +57,7 @@ func NewExecutor(f source.Factory, c server.Config) server.Executor {
 	}
 	e := &Executor{exec: x, factory: f, maxDepth: maxDepth, remote: rc, feeds: newFeeds()}
 	e.streams = newStreams(e)
+	c.Writes.Listen(e.feeds.created) // the REST control's creates, beside --rest-control
 	return e
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/server/events"
 	"github.com/gqlbench/gqlbench/server/source"
+	"github.com/gqlbench/gqlbench/server/write"
 )
 
 // Limits of the subscription transports.
@@ -142,8 +143,14 @@ func (subscriptionResolver) UndergraduateStudentAdded(ctx context.Context, advis
 
 // publishPublication and publishUndergraduate raise the event of a
 // committed create: called after the write's transaction returned.
-func publishPublication(ctx context.Context, p *source.Publication) {
-	if f := feedsOf(ctx); f != nil && p != nil {
+func publishPublication(ctx context.Context, p *source.Publication) { feedsOf(ctx).publication(p) }
+
+func publishUndergraduate(ctx context.Context, s *source.UndergraduateStudent) {
+	feedsOf(ctx).undergraduateStudent(s)
+}
+
+func (f *feeds) publication(p *source.Publication) {
+	if f != nil && p != nil {
 		at := committedAt(time.Now())
 		f.publications.Publish(func(seq int64) *PublicationEvent {
 			return &PublicationEvent{Seq: seq, CommittedAt: at, Publication: p}
@@ -151,12 +158,23 @@ func publishPublication(ctx context.Context, p *source.Publication) {
 	}
 }
 
-func publishUndergraduate(ctx context.Context, s *source.UndergraduateStudent) {
-	if f := feedsOf(ctx); f != nil && s != nil {
+func (f *feeds) undergraduateStudent(s *source.UndergraduateStudent) {
+	if f != nil && s != nil {
 		at := committedAt(time.Now())
 		f.undergraduate.Publish(func(seq int64) *UndergraduateStudentEvent {
 			return &UndergraduateStudentEvent{Seq: seq, CommittedAt: at, UndergraduateStudent: s}
 		})
+	}
+}
+
+// created raises the event of a create committed by the process's other
+// API (server.Writes: the REST control's POSTs).
+func (f *feeds) created(_ context.Context, e *write.Entity, row *write.Row) {
+	switch e {
+	case write.Publication:
+		f.publication(row.Publication())
+	case write.UndergraduateStudent:
+		f.undergraduateStudent(row.UndergraduateStudent())
 	}
 }
 

@@ -25,6 +25,9 @@ type Handler struct {
 	store *write.Store
 	o     server.HTTPOptions
 	plans sync.Map // shape key → *plan
+	// writes, when not nil, is told of each create once committed
+	// (server.Writes: the GraphQL subscriptions beside a REST control).
+	writes *server.Writes
 }
 
 // New returns the handler of the REST API over d, with o's limits (zero

@@ -57,5 +57,7 @@ func Open(ctx context.Context, c server.Config, o server.HTTPOptions) (*Handler,
 	if err != nil {
 		return nil, err
 	}
-	return New(d, o), nil
+	h := New(d, o)
+	h.writes = c.Writes
+	return h, nil
 }

@@ -24,6 +24,7 @@ func (h *Handler) create(ctx context.Context, r *http.Request, c *collection) *r
 	if err != nil {
 		return h.failure(ctx, err)
 	}
+	h.writes.Created(ctx, c.write, row) // committed: Create returned
 	rep := &reply{status: http.StatusCreated, body: h.written(c, row), location: "/rest/" + c.name + "/" + strconv.FormatInt(row.Nr, 10)}
 	return rep
 }

@@ -28,13 +28,15 @@ func runGen(ctx context.Context, env Env, args []string) error {
 	format := fs.String("format", "", "file format instead of a database: sql-postgres, sql-mysql, ntriples, csv (a directory)")
 	out := fs.String("o", "", "output path for --format")
 	metaPath := fs.String("meta", "", "also write the metadata JSON here (default for --format: PATH.meta.json)")
-	values := fs.String("values", "", "also write LinGBM's values layout (one <kind>.txt per id kind and word list) into this directory")
+	values := fs.String("values", "", "also write the values directory LinGBM's dataset generator writes (<entity>.txt, title.txt, abstract.txt, interest.txt, statistics.csv; its byte layout) into this directory, for LinGBM's query generator")
 	workers := fs.Int("workers", 0, "generator goroutines (0: one per CPU)")
 	noIndexes := fs.Bool("no-indexes", false, "skip the indexes on foreign-key columns (LinGBM creates none)")
 	noFKs := fs.Bool("no-foreign-keys", false, "skip the foreign-key constraints")
 	trigram := fs.Bool("trigram", false, "also build pg_trgm GIN indexes on publication title and abstract, for substring search (PostgreSQL only; LinGBM creates none)")
 	force := fs.Bool("force", false, "replace tables of the same names that gqlbench did not create")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	var wire wireFlags
+	wire.register(fs)
 	resetWrites := fs.Bool("reset-writes", false, "generate nothing: remove from --db every row the servers' write APIs made (ids from 10^15 up, the sandbox included), leaving the generated dataset")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -43,6 +45,11 @@ func runGen(ctx context.Context, env Env, args []string) error {
 		return runResetWrites(ctx, env, *db, *format)
 	}
 	opts := store.Options{NoIndexes: *noIndexes, NoForeignKeys: *noFKs, Trigram: *trigram}
+	wo, err := wire.options(setFlags(fs), *db, *format)
+	if err != nil {
+		return err
+	}
+	opts.Wire = wo
 	target, where, err := genTarget(*db, *format, *out, metaPath, opts, *force)
 	if err != nil {
 		return err
@@ -53,7 +60,7 @@ func runGen(ctx context.Context, env Env, args []string) error {
 		lo.Progress = progressPrinter(env.Stderr)
 	}
 	start := time.Now()
-	m, err := fillWithValues(ctx, target, cfg, lo, *values)
+	m, err := fillWithValues(ctx, env, target, cfg, lo, *values)
 	if err != nil {
 		return err
 	}
@@ -103,7 +110,7 @@ func genTarget(db, format, out string, metaPath *string, opts store.Options, for
 
 // fillWithValues fills target with dataset cfg and, when valuesDir is
 // not "", writes LinGBM's values layout there from the same batches.
-func fillWithValues(ctx context.Context, target store.Target, cfg dataset.Config, lo store.FillOptions, valuesDir string) (*dataset.Meta, error) {
+func fillWithValues(ctx context.Context, env Env, target store.Target, cfg dataset.Config, lo store.FillOptions, valuesDir string) (*dataset.Meta, error) {
 	if valuesDir == "" {
 		return store.Fill(ctx, target, cfg, lo)
 	}
@@ -117,7 +124,14 @@ func fillWithValues(ctx context.Context, target store.Target, cfg dataset.Config
 	if err != nil {
 		return nil, err
 	}
-	return m, vw.Close(m)
+	if err := vw.Close(); err != nil {
+		return m, err
+	}
+	if !vw.FitsInt32() {
+		fmt.Fprintf(env.Stderr, "gen: warning: %s/publicationID.txt holds ids above 2^31-1 (sf > %d): LinGBM's query generator parses every values file as 32-bit ints and stops there; gqlbench's own `queries` has no such limit\n",
+			strings.TrimSuffix(valuesDir, "/"), store.MaxInt32ValuesScale)
+	}
+	return m, nil
 }
 
 // runResetWrites is gen --reset-writes.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -49,6 +50,10 @@ func loadSynopsis() string {
 
 Modes (see docs/load.md):
 ` + modes.String() + `
+--shard I/N --start-at TIME makes this generator one of N that split a closed run's
+clients or an open run's schedule exactly; gqlbench load merge joins their files and
+names a shard missing or dead (docs/distributed.md).
+
 --api rest makes --target a REST API's base URL and sends each task's REST plan
 (gqlbench tasks; docs/tasks.md) instead of its query; --mode paired sends every task to
 --target and --paired-target (the other API) at the same moment.
@@ -105,6 +110,8 @@ type loadFlags struct {
 	parallel                                                                  int
 	cpuProfile, execTrace                                                     string
 	req                                                                       requestFlags
+	shard                                                                     shardFlag // --shard I/N
+	startAt                                                                   string    // --start-at
 }
 
 // pidList is a repeatable flag of process ids.
@@ -257,6 +264,8 @@ func (f *loadFlags) register(fs *flag.FlagSet) {
 	f.req.register(fs)
 	fs.BoolVar(&f.noCheck, "no-check", false, "skip the checks of the target before the load")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress on stderr")
+	fs.Var(&f.shard, "shard", "closed, open: be generator `I/N` (I from 0, e.g. a Kubernetes Indexed Job's $JOB_COMPLETION_INDEX) of N that split the run exactly: closed, client k is shard k mod N's; open, send k of the --rate schedule is; gqlbench load merge joins their run files (docs/distributed.md)")
+	fs.StringVar(&f.startAt, "start-at", "", "wait until `TIME` (RFC 3339, or Unix seconds) before the first run: the common start of --shard's generators, required with it")
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write the load generator's own CPU profile (pprof) to `FILE`: where its time goes")
 	fs.StringVar(&f.execTrace, "exectrace", "", "write the load generator's execution trace (go tool trace) to `FILE`: its goroutine wake-ups, network waits and system calls")
 }
@@ -447,6 +456,9 @@ func (f *loadFlags) config(set map[string]bool) (drive.Config, error) {
 	c = drive.Config{Mode: spec.Name, Settings: spec.Settings(p), Seed: f.seed, MaxErrorRate: f.maxErrorRate, Interval: f.interval,
 		Late: f.late, LateAuto: !set["late"], AbortAfter: f.abortAfter, VerifySample: f.verifySample, Cores: runtime.GOMAXPROCS(0),
 		SampleInterval: f.sampleInterval}
+	if c.Shard, err = f.shardConfig(); err != nil {
+		return c, err
+	}
 	if f.slo != "" {
 		if c.SLO, err = measure.ParseSLO(f.slo); err != nil {
 			return c, usagef("--slo: %v", err)
@@ -525,7 +537,7 @@ func (f *loadFlags) headerInfo(fs *flag.FlagSet, env Env, c drive.Config) drive.
 
 // runLoadMerge merges run files.
 func runLoadMerge(env Env, args []string) error {
-	fs := newFlags(env, "load merge", "load merge RUN.jsonl... [-o merged.jsonl]\n\nMerges the run files of load generators that ran in parallel against one server:\nintervals of the same run and index are added, histograms merged exactly;\nthe server profiles of load --profile are merged beside the -o file.")
+	fs := newFlags(env, "load merge", "load merge RUN.jsonl... [-o merged.jsonl]\n\nMerges the run files of load generators that ran in parallel against one server:\nintervals of the same run and index are added, histograms merged exactly;\nthe server profiles of load --profile are merged beside the -o file.\nThe shards of a split run (load --shard) must be of one run; a shard missing,\nunreadable, dead or failed is named in the merged summary (shards) and on\nstderr, and the exit code is 1 (3 when all ran and one failed a check).")
 	out := fs.String("o", "", "the merged run `FILE` (default: stdout)")
 	flags, files := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
@@ -535,21 +547,32 @@ func runLoadMerge(env Env, args []string) error {
 		return usagef("name the run files to merge")
 	}
 	var in []*runfile.File
+	var read []string       // the paths of in
+	var unreadable []string // a shard's file that cannot be read is left out, and said
+	var firstErr error
 	for _, p := range files {
 		f, err := runfile.ReadFile(p)
 		if err != nil {
-			return err
+			unreadable = append(unreadable, fmt.Sprintf("%s (%v)", p, err))
+			firstErr = cmp.Or(firstErr, err)
+			continue
 		}
-		in = append(in, f)
+		in, read = append(in, f), append(read, p)
+	}
+	if firstErr != nil && (len(in) == 0 || in[0].Header.Shard == nil) {
+		return firstErr
 	}
 	m, err := runfile.Merge(in)
 	if err != nil {
 		return err
 	}
-	if err := mergeProfiles(env, files, in, *out, m); err != nil {
+	if err := mergeProfiles(env, read, in, *out, m); err != nil {
 		return err
 	}
-	return writeOut(env, *out, func(w io.Writer) error { return runfile.WriteFile(w, m) })
+	if err := writeOut(env, *out, func(w io.Writer) error { return runfile.WriteFile(w, m) }); err != nil {
+		return err
+	}
+	return mergeVerdict(env.Stderr, m, unreadable)
 }
 
 // writeOut writes to path (outfile.WriteFile), or to stdout when path is

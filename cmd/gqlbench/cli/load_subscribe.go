@@ -7,7 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -18,7 +20,9 @@ import (
 
 	"github.com/gqlbench/gqlbench/drive/subscribe"
 	"github.com/gqlbench/gqlbench/exitcode"
+	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure"
+	"github.com/gqlbench/gqlbench/operation"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -85,7 +89,37 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 	if st.steps != nil {
 		st.rampSummary(env, sum, rampSteps, stop)
 	}
-	return st.report(env, w, hdr, sum, res)
+	gerr := st.writeGolden(env, sum, res) // after the run file, whatever it says
+	if err := st.report(env, w, hdr, sum, res); err != nil {
+		return err
+	}
+	if gerr != nil {
+		return fmt.Errorf("--record-golden: %w", gerr)
+	}
+	return nil
+}
+
+// writeGolden writes --record-golden's file from a valid run; an invalid
+// run's stream is not one to compare others with.
+func (st *subscribeSettings) writeGolden(env Env, sum *runfile.Summary, res *subscribe.Result) error {
+	if st.recordGolden == "" || res.Golden == nil {
+		return nil
+	}
+	if sum.Status != "ok" {
+		fmt.Fprintf(env.Stderr, "load: --record-golden %s: not written: the run is not valid\n", st.recordGolden)
+		return nil
+	}
+	if len(res.Golden.Events) == 0 {
+		fmt.Fprintf(env.Stderr, "load: --record-golden %s: not written: no event in the window\n", st.recordGolden)
+		return nil
+	}
+	if err := outfile.WriteFile(st.recordGolden, 0o644, res.Golden.Write); err != nil {
+		return err
+	}
+	if !st.quiet {
+		fmt.Fprintf(env.Stderr, "load: golden stream of %d events written to %s\n", len(res.Golden.Events), st.recordGolden)
+	}
+	return nil
 }
 
 // subscribeSettings are load --mode subscribe's settings: its flags, and
@@ -98,6 +132,8 @@ type subscribeSettings struct {
 	quiet             bool
 	ramp, slo         string
 	user              userOps
+	golden            string      // --golden FILE
+	recordGolden      string      // --record-golden FILE
 	steps             []int       // --ramp's numbers of subscribers; nil without --ramp
 	objectives        measure.SLO // --slo, with --ramp
 }
@@ -118,13 +154,31 @@ func parseSubscribe(env Env, args []string) (*subscribeSettings, error) {
 	}
 	st.cfg.URL = st.target
 	user := st.user
-	if user.subscription != "" || user.mutation != "" || user.subscriptionVars != "" || user.mutationVars != "" {
+	if user.any() {
 		w, err := user.workload()
 		if err != nil {
 			return nil, err
 		}
 		st.cfg.Workload = w
 		st.cfg.Publishers = 1 // its events carry no seq: order is the publisher's, one mutation at a time
+		if st.golden != "" {
+			if st.cfg.Golden, err = subscribe.ReadGolden(st.golden); err != nil {
+				return nil, usagef("--golden: %v", err)
+			}
+		}
+		if st.recordGolden != "" { // checked before the run: its stream is written after
+			if _, err := outfile.Stat(st.recordGolden); err != nil {
+				return nil, usagef("--record-golden: %v", err)
+			}
+			if dir := filepath.Dir(st.recordGolden); dir != "" {
+				if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+					return nil, usagef("--record-golden %s: no directory %s to write it in", st.recordGolden, dir)
+				}
+			}
+		}
+		st.cfg.RecordGolden = st.recordGolden != ""
+	} else if st.golden != "" || st.recordGolden != "" {
+		return nil, usagef("--golden and --record-golden are of your own operations: give --ops (or --subscription and --mutation)")
 	}
 	// A bad setting is a usage error, found before any connection.
 	if err := subscribe.Check(st.cfg); err != nil {
@@ -158,6 +212,9 @@ func (st *subscribeSettings) flags(env Env) *flag.FlagSet {
 	fs.IntVar(&cfg.Stalled, "stalled", 0, "extra connections that subscribe and never read: the server must not let them stall the others")
 	fs.StringVar(&st.ramp, "ramp", "", "ramp the subscribers: `N1,N2,...`, a whole run at each, until one breaks --slo or is invalid (--subscribers is then ignored)")
 	fs.StringVar(&st.slo, "slo", "p99<50ms", "with --ramp: the delivery latency objectives each step must meet, e.g. p99<50ms")
+	fs.StringVar(&user.ops, "ops", "", "your own API: a .graphql `FILE` (or a DIR of them) holding one subscription operation and the one mutation that raises its events (queries in it are ignored); variables from their defaults and --subscription-vars/--mutation-vars")
+	fs.StringVar(&st.golden, "golden", "", "with your own API: check each event of the window against this golden stream `FILE` (recorded by --record-golden); the run publishes its number of events")
+	fs.StringVar(&st.recordGolden, "record-golden", "", "with your own API: record the window's events, normalised, as a golden stream `FILE` for later runs' --golden")
 	fs.StringVar(&user.subscription, "subscription", "", "your own API: a .graphql `FILE` of one subscription operation, sent by every subscription (default: the benchmark's publicationAdded)")
 	fs.StringVar(&user.subscriptionVars, "subscription-vars", "", "--subscription: its variables, a JSON `OBJECT`")
 	fs.StringVar(&user.mutation, "mutation", "", "your own API: a .graphql `FILE` of one mutation operation that raises the subscription's events")
@@ -246,31 +303,53 @@ func (st *subscribeSettings) report(env Env, w io.Writer, hdr *runfile.Header, s
 }
 
 // userOps are the flags of a user's own API's subscription load.
-type userOps struct{ subscription, subscriptionVars, mutation, mutationVars string }
+type userOps struct{ ops, subscription, subscriptionVars, mutation, mutationVars string }
 
-// workload reads and checks the user's operations.
+func (u userOps) any() bool {
+	return u.ops != "" || u.subscription != "" || u.mutation != "" || u.subscriptionVars != "" || u.mutationVars != ""
+}
+
+// workload reads and checks the user's operations: --ops, or the
+// --subscription and --mutation files.
 func (u userOps) workload() (*subscribe.Ops, error) {
-	if u.subscription == "" || u.mutation == "" {
+	var sub, mut *ast.OperationDefinition
+	o := subscribe.Ops{Tag: fmt.Sprintf("run%d", time.Now().UnixNano())}
+	switch {
+	case u.ops != "" && (u.subscription != "" || u.mutation != ""):
+		return nil, usagef("--ops holds your subscription and mutation: give it, or --subscription and --mutation, not both")
+	case u.ops != "":
+		var err error
+		if o.SubscriptionDoc, sub, o.MutationDoc, mut, err = opsFile(u.ops); err != nil {
+			return nil, err
+		}
+	case u.subscription == "" || u.mutation == "":
 		return nil, usagef("--subscription and --mutation go together: your subscription, and the mutation that raises its events")
+	default:
+		var err error
+		if o.SubscriptionDoc, sub, err = oneOperation(u.subscription, ast.Subscription); err != nil {
+			return nil, err
+		}
+		if o.MutationDoc, mut, err = oneOperation(u.mutation, ast.Mutation); err != nil {
+			return nil, err
+		}
 	}
-	sub, err := oneOperation(u.subscription, ast.Subscription)
-	if err != nil {
-		return nil, err
-	}
-	mut, err := oneOperation(u.mutation, ast.Mutation)
-	if err != nil {
-		return nil, err
-	}
-	o := subscribe.Ops{SubscriptionDoc: sub, MutationDoc: mut, Tag: fmt.Sprintf("run%d", time.Now().UnixNano())}
 	for _, v := range []struct {
 		flag, text string
+		op         *ast.OperationDefinition
 		into       *map[string]any
-	}{{"--subscription-vars", u.subscriptionVars, &o.SubscriptionVars}, {"--mutation-vars", u.mutationVars, &o.MutationVars}} {
-		if v.text == "" {
-			continue
+	}{{"--subscription-vars", u.subscriptionVars, sub, &o.SubscriptionVars}, {"--mutation-vars", u.mutationVars, mut, &o.MutationVars}} {
+		given := map[string]any{}
+		if v.text != "" {
+			if err := json.Unmarshal([]byte(v.text), &given); err != nil {
+				return nil, usagef("%s: want a JSON object: %v", v.flag, err)
+			}
 		}
-		if err := json.Unmarshal([]byte(v.text), v.into); err != nil {
-			return nil, usagef("%s: want a JSON object: %v", v.flag, err)
+		vars, err := withDefaults(v.op, given, v.flag)
+		if err != nil {
+			return nil, err
+		}
+		if len(vars) > 0 {
+			*v.into = vars
 		}
 	}
 	w, err := subscribe.NewOps(o)
@@ -281,20 +360,85 @@ func (u userOps) workload() (*subscribe.Ops, error) {
 }
 
 // oneOperation reads a .graphql file that holds one operation of kind
-// want, and returns its text.
-func oneOperation(path string, want ast.Operation) (string, error) {
+// want, and returns its text and definition.
+func oneOperation(path string, want ast.Operation) (string, *ast.OperationDefinition, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	doc, gerr := parser.ParseQuery(&ast.Source{Name: path, Input: string(b)})
 	if gerr != nil {
-		return "", usagef("%s: %v", path, gerr)
+		return "", nil, usagef("%s: %v", path, gerr)
 	}
 	if len(doc.Operations) != 1 || doc.Operations[0].Operation != want {
-		return "", usagef("%s: want exactly one %s operation", path, want)
+		return "", nil, usagef("%s: want exactly one %s operation", path, want)
 	}
-	return string(b), nil
+	return string(b), doc.Operations[0], nil
+}
+
+// opsFile reads an --ops file or directory (package operation, which
+// checks each operation's variables and fragments): its one subscription
+// and its one mutation, each with the fragments it uses. Queries are left
+// out: the subscription load sends none.
+func opsFile(path string) (subText string, sub *ast.OperationDefinition, mutText string, mut *ast.OperationDefinition, err error) {
+	set, err := operation.ReadPathWithSubscriptions(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, "", nil, err
+		}
+		return "", nil, "", nil, usagef("--ops: %v", err)
+	}
+	var subs, muts []*operation.Operation
+	for _, op := range set.Ops {
+		switch {
+		case op.After != nil:
+			return "", nil, "", nil, usagef("--ops %s: operation %s has an after marker: the subscription load runs no chains", path, op.Name)
+		case op.Kind == ast.Subscription:
+			subs = append(subs, op)
+		case op.Kind == ast.Mutation:
+			muts = append(muts, op)
+		}
+	}
+	names := func(ops []*operation.Operation) string {
+		var n []string
+		for _, op := range ops {
+			n = append(n, op.Name)
+		}
+		return strings.Join(n, ", ")
+	}
+	if len(subs) != 1 || len(muts) != 1 {
+		return "", nil, "", nil, usagef("--ops %s: want one subscription operation and the one mutation that raises its events; it has %d subscriptions (%s) and %d mutations (%s)",
+			path, len(subs), names(subs), len(muts), names(muts))
+	}
+	return subs[0].Text, subs[0].Definition(), muts[0].Text, muts[0].Definition(), nil
+}
+
+// withDefaults is an operation's variables: the given ones, then each
+// default value of its variable definitions; a required variable without
+// a value, or a given one the operation does not define, is a usage error.
+func withDefaults(op *ast.OperationDefinition, given map[string]any, flag string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, d := range op.VariableDefinitions {
+		if v, ok := given[d.Variable]; ok {
+			out[d.Variable] = v
+			continue
+		}
+		if d.DefaultValue != nil {
+			v, err := d.DefaultValue.Value(nil)
+			if err != nil {
+				return nil, usagef("$%s's default: %v", d.Variable, err)
+			}
+			out[d.Variable] = v
+		} else if d.Type.NonNull {
+			return nil, usagef("%s: operation %s's $%s (%s) needs a value: give it in %s or a default in the operation", flag, op.Name, d.Variable, d.Type, flag)
+		}
+	}
+	for k := range given {
+		if op.VariableDefinitions.ForName(k) == nil {
+			return nil, usagef("%s: $%s is not a variable of operation %s", flag, k, op.Name)
+		}
+	}
+	return out, nil
 }
 
 func isValid(r *subscribe.Result) bool { ok, _ := r.Valid(); return ok }
@@ -319,6 +463,9 @@ func subscribeHeader(fs *flag.FlagSet, env Env, target, protocol string, labels 
 
 // queriesOf names the operations of the run in the header.
 func queriesOf(fs *flag.FlagSet) runfile.Queries {
+	if f := fs.Lookup("ops"); f != nil && f.Value.String() != "" {
+		return runfile.Queries{Path: f.Value.String(), Templates: []string{"subscription"}}
+	}
 	if f := fs.Lookup("subscription"); f != nil && f.Value.String() != "" {
 		return runfile.Queries{Path: f.Value.String() + " + " + fs.Lookup("mutation").Value.String(), Templates: []string{"subscription"}}
 	}
@@ -336,6 +483,7 @@ func subscribeSummary(r *subscribe.Result, start time.Time) *runfile.Summary {
 		NeverActive: r.NeverActive, Ended: r.Ended, Drops: r.Drops, Reconnects: r.Reconnects, DialErrors: r.DialErrors,
 		Latency: runfile.DistOf(r.Latency), LatencyFrom: r.LatencyFrom,
 		RSSBeforeBytes: r.RSSBeforeBytes, RSSSubscribedBytes: r.RSSSubscribedBytes, BytesPerSubscriber: r.BytesPerSubscriber,
+		GoldenCompared: r.GoldenCompared, GoldenDiffs: r.GoldenDiffs,
 		FirstError: r.FirstError,
 	}
 	if r.Latency != nil && r.Latency.TotalCount() > 0 {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,5 +110,101 @@ func TestLoadSubscribeRamp(t *testing.T) {
 	}
 	if code, _, stderr := run("load", "--mode", "subscribe", "--target", url, "--ramp", "4,2"); code != exitcode.Usage || !strings.Contains(stderr, "--ramp") {
 		t.Errorf("a decreasing ramp: exit %d: %s", code, stderr)
+	}
+}
+
+// subscribeOps is an --ops file for gqlbench's own server: the
+// subscription, the mutation that raises its events (its marker and author
+// in its variables' defaults), and a query the subscription load ignores.
+const subscribeOps = `subscription Added { publicationAdded { publication { id title abstract } } }
+
+mutation Create($t: String! = "gqlbench {{run}} #{{i}}", $m: ID! = "1000000000000000") {
+  createPublication(input: {title: $t, abstract: "golden", mainAuthor: $m}) { id }
+}
+
+query Ignored { __typename }
+`
+
+// TestLoadSubscribeOpsGolden: a user's --ops file with a subscription
+// runs against gqlbench's own server; --record-golden records the stream,
+// a later run with --golden matches it (the ids the server gives differ:
+// the mutation returns them), and a golden stream whose payloads differ
+// makes the run invalid, each differing event counted.
+func TestLoadSubscribeOpsGolden(t *testing.T) {
+	dir := t.TempDir()
+	db := "sqlite:" + filepath.Join(dir, "s.db")
+	if code, _, stderr := run("gen", "--sf", "1", "--db", db, "--quiet"); code != exitcode.OK {
+		t.Fatalf("gen: exit %d: %s", code, stderr)
+	}
+	url, _, cancel, _ := startServe(t, "serve", "naive", "--addr", "127.0.0.1:0", "--db", db)
+	defer cancel()
+	ops, golden := filepath.Join(dir, "ops.graphql"), filepath.Join(dir, "golden.json")
+	os.WriteFile(ops, []byte(subscribeOps), 0o644)
+	base := []string{"load", "--mode", "subscribe", "--target", url, "--ops", ops, "--subscribers", "4", "--per-subscriber", "2"}
+
+	out := filepath.Join(dir, "rec.jsonl")
+	code, _, stderr := run(append(base, "--publish-rate", "20", "--duration", "1s", "--record-golden", golden, "-o", out)...)
+	if code != exitcode.OK || !strings.Contains(stderr, "golden stream of") {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	rec := readRun(t, out)
+	if s := rec.Summary.Subscription; !s.Valid || s.Published == 0 || s.Delivered != s.Published*8 || rec.Header.Queries.Path != ops {
+		t.Fatalf("record: %+v, queries %+v", s, rec.Header.Queries)
+	}
+	g, err := os.ReadFile(golden)
+	if err != nil || !bytes.Contains(g, []byte(`"id":"{{response}}","title":"gqlbench {{run}} #{{i}}","abstract":"golden"`)) {
+		t.Fatalf("golden stream: %v\n%s", err, g)
+	}
+	n := int64(bytes.Count(g, []byte(`"publicationAdded"`)))
+
+	// Checked: the run publishes the golden stream's events, each matches.
+	out = filepath.Join(dir, "check.jsonl")
+	code, _, stderr = run(append(base, "--publish-rate", "50", "--duration", "10s", "--golden", golden, "-o", out)...)
+	if code != exitcode.OK {
+		t.Fatalf("check: exit %d: %s", code, stderr)
+	}
+	if s := readRun(t, out).Summary.Subscription; !s.Valid || s.Published != n || s.GoldenCompared != n || s.GoldenDiffs != 0 {
+		t.Errorf("check: %d golden events; %+v", n, s)
+	}
+
+	// A golden stream with two altered payloads: both counted, the run invalid.
+	bad := filepath.Join(dir, "bad.json")
+	altered := bytes.Replace(g, []byte(`"abstract":"golden"`), []byte(`"abstract":"altered"`), 2)
+	os.WriteFile(bad, altered, 0o644)
+	out = filepath.Join(dir, "bad.jsonl")
+	code, _, stderr = run(append(base, "--publish-rate", "50", "--duration", "10s", "--golden", bad, "-o", out)...)
+	s := readRun(t, out).Summary.Subscription
+	if code != exitcode.Check || s.Valid || s.GoldenDiffs != 2 || !strings.Contains(stderr, "2 events differ from the golden stream") {
+		t.Errorf("altered golden: exit %d, %+v: %s", code, s, stderr)
+	}
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--golden", golden}, "your own operations"},
+		{[]string{"--ops", ops, "--golden", golden, "--record-golden", bad}, "not both"},
+		{[]string{"--ops", ops, "--mutation-vars", `{"t":"gqlbench {{run}} {{i}}"}`, "--golden", golden}, "other mutation variables"},
+		{[]string{"--ops", ops, "--mutation", ops}, "not both"},
+		{[]string{"--ops", ops, "--mutation-vars", `{"nope":1}`}, "$nope is not a variable"},
+		{[]string{"--ops", filepath.Join(dir, "missing.graphql")}, "missing.graphql"},
+		{[]string{"--ops", golden + ".graphql"}, "no such file"},
+		{[]string{"--ops", ops, "--record-golden", dir}, "--record-golden"},
+		{[]string{"--ops", ops, "--record-golden", filepath.Join(dir, "none", "g.json")}, "no directory"},
+	} {
+		code, _, stderr := run(append([]string{"load", "--mode", "subscribe", "--target", url}, c.args...)...)
+		if code == exitcode.OK || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d: %s; want an error naming %q", c.args, code, stderr, c.want)
+		}
+	}
+	two := filepath.Join(dir, "two.graphql")
+	os.WriteFile(two, []byte(subscribeOps+"\nsubscription Again { publicationAdded { seq } }\n"), 0o644)
+	noVar := filepath.Join(dir, "novar.graphql")
+	os.WriteFile(noVar, []byte(strings.Replace(subscribeOps, ` = "1000000000000000"`, "", 1)), 0o644)
+	for path, want := range map[string]string{two: "2 subscriptions (Added, Again)", noVar: "$m (ID!) needs a value"} {
+		code, _, stderr := run("load", "--mode", "subscribe", "--target", url, "--ops", path)
+		if code != exitcode.Usage || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d: %s; want usage naming %q", filepath.Base(path), code, stderr, want)
+		}
 	}
 }

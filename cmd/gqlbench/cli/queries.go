@@ -27,7 +27,7 @@ func init() {
 
 const queriesSynopsis = `queries (--meta FILE | --db URL) --per-template N [--templates 1,5,9] [--seed S] [--mix all|1:2,5:1] [--expect] [--dialect NAME | --lingbm-out DIR] [-o FILE]
        gqlbench queries (--meta FILE | --db URL) --count [--templates 1,5,9]
-       gqlbench queries --import-lingbm DIR [-o FILE]
+       gqlbench queries --import-lingbm DIR [--expect (--meta FILE | --db URL)] [--dialect NAME] [-o FILE]
 
 Writes query instances as JSON lines {"id","template","query","variables"} to -o
 (default stdout; with --lingbm-out and no -o, only the LinGBM files are written).
@@ -39,7 +39,10 @@ its data), computed in-process by the inmem oracle over the dataset of the
 metadata's seed and scale factor (never read from the database).
 --dialect writes the instances in a server's own schema (postgraphile: its
 templates, docs/dialects.md) with the benchmark's expected answers: the load
-maps each answer back to the benchmark's form before checking it.`
+maps each answer back to the benchmark's form before checking it.
+--import-lingbm reads the query files of LinGBM's query generator (run on the
+values directory of gqlbench gen --values); with --expect and the dataset's
+metadata, every imported instance carries its right answer for the load to check.`
 
 type queriesFlags struct {
 	meta, db, templates, mix, lingbmOut, importDir, out, dialect string
@@ -84,10 +87,21 @@ func runQueries(ctx context.Context, env Env, args []string) error {
 	}
 	switch {
 	case f.importDir != "":
-		if err := f.only("import-lingbm", "o"); err != nil {
+		if err := f.only("import-lingbm", "o", "expect", "meta", "db", "dialect"); err != nil {
 			return err
 		}
-		return importLinGBM(env, f)
+		if (f.meta != "" || f.db != "") && !f.expect {
+			return usagef("--import-lingbm reads the values from the files: --meta or --db only serve --expect")
+		}
+		if f.expect && f.meta == "" && f.db == "" {
+			return usagef("--expect needs the dataset the files were made for: --meta FILE (written by `gqlbench gen`) or --db URL")
+		}
+		if f.dialect != "" {
+			if _, err := dialect.Lookup(f.dialect); err != nil {
+				return usagef("--dialect: %v", err)
+			}
+		}
+		return importLinGBM(ctx, env, f)
 	case f.count:
 		if err := f.only("count", "meta", "db", "templates"); err != nil {
 			return err
@@ -326,21 +340,45 @@ func printCounts(w io.Writer, meta *dataset.Meta, ids []int) error {
 	return tw.Flush()
 }
 
-func importLinGBM(env Env, f queriesFlags) error {
+// importLinGBM is queries --import-lingbm: LinGBM's query files as a
+// queries file, with the expected answers of the dataset of --meta/--db
+// when --expect is given.
+func importLinGBM(ctx context.Context, env Env, f queriesFlags) error {
 	inst, err := workload.ImportLinGBM(f.importDir)
 	if err != nil {
 		return err
 	}
+	if f.expect {
+		meta, err := readQueriesMeta(ctx, f.meta, f.db)
+		if err != nil {
+			return err
+		}
+		if err := addExpect(ctx, env, meta, inst); err != nil {
+			return err
+		}
+	}
+	entries, err := queryEntries(inst, f.dialect)
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error { return queryfile.Write(w, entries) }
 	where := "stdout"
 	if f.out != "" {
-		if err := writeFileAtomic(f.out, func(w io.Writer) error { return workload.WriteJSONL(w, inst) }); err != nil {
+		if err := writeFileAtomic(f.out, write); err != nil {
 			return err
 		}
 		where = f.out
-	} else if err := workload.WriteJSONL(env.Stdout, inst); err != nil {
+	} else if err := write(env.Stdout); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "queries: %d instances imported from %s to %s\n", len(inst), f.importDir, where)
+	what := "instances"
+	if f.expect {
+		what += " with expected answers"
+	}
+	if f.dialect != "" {
+		what += " in dialect " + f.dialect
+	}
+	fmt.Fprintf(env.Stderr, "queries: %d %s imported from %s to %s\n", len(inst), what, f.importDir, where)
 	return nil
 }
 

@@ -59,6 +59,7 @@ type serveArgs struct {
 	db, from        string // the database, and where it came from (--db or $GQLBENCH_DB)
 	addr, pprof     string
 	pool, maxDepth  int
+	maxExecuting    int
 	batchWait       time.Duration
 	timeout         time.Duration
 	maxResp, maxReq int64
@@ -68,6 +69,7 @@ type serveArgs struct {
 	// /debug/metrics on a non-loopback address too; leakBytes makes the
 	// server leak that much per request (a soak's self-test).
 	restControl, debugMetrics bool
+	writes                    *server.Writes // --rest-control: REST creates → the variant's subscriptions
 	leakBytes                 int
 	loopback                  bool
 	remote                    server.Remote // the remote fields (serve_remote.go)
@@ -88,6 +90,7 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.DurationVar(&a.timeout, "timeout", server.DefaultTimeout, "per-request timeout; past it the answer is 504")
 	fs.IntVar(&a.maxDepth, "max-depth", server.DefaultMaxDepth, "maximum query depth; deeper queries are refused (400, or 200 with errors for a client that accepts only application/json)")
 	fs.Int64Var(&a.maxResp, "max-response-bytes", server.DefaultMaxResponseBytes, "largest response; a larger one is answered with an error (500)")
+	fs.IntVar(&a.maxExecuting, "max-executing", 0, "GraphQL operations executed at once; more wait for a slot in arrival order (0: 16 per processor, GOMAXPROCS; -1: no limit). Each executing operation holds its resolvers' goroutines and results until it ends")
 	fs.Int64Var(&a.maxReq, "max-request-bytes", server.DefaultMaxRequestBytes, "largest request body; a larger one gets 413")
 	fs.StringVar(&a.pprof, "pprof", "", "serve Go's profiles (net/http/pprof: CPU, heap, goroutines) at http://`ADDR`/debug/pprof/, a loopback address apart from the GraphQL one")
 	fs.BoolVar(&a.restControl, "rest-control", false, "also serve rest's API under /rest/ in the same process, over the same database (a REST control for experiment overhead; gqlbench's own GraphQL variants)")
@@ -117,6 +120,8 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 		return nil, usagef("--max-depth must be at least 1, got %d", a.maxDepth)
 	case a.maxResp < 1 || a.maxReq < 1:
 		return nil, usagef("--max-response-bytes and --max-request-bytes must be positive")
+	case a.maxExecuting < -1:
+		return nil, usagef("--max-executing must be positive, 0 (the default) or -1 (no limit), got %d", a.maxExecuting)
 	case a.leakBytes < 0:
 		return nil, usagef("--leak-bytes-per-request must not be negative, got %d", a.leakBytes)
 	}
@@ -175,7 +180,10 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 	if err := a.reachRemote(ctx, env, v); err != nil {
 		return err
 	}
-	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait, Remote: a.remoteConfig(v)},
+	if a.restControl { // the REST control's creates raise the variant's subscription events
+		a.writes = &server.Writes{}
+	}
+	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait, Remote: a.remoteConfig(v), Writes: a.writes},
 		server.HTTPOptions{
 			MaxResponseBytes: a.maxResp,
 			Timeout:          a.timeout,
@@ -183,6 +191,7 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 			MaxRequestBytes:  a.maxReq,
 			Variant:          v.Name,
 			Log:              env.Stderr,
+			MaxExecuting:     a.maxExecuting,
 		})
 	if err != nil {
 		return fmt.Errorf("cannot start %s: %w", v.Name, err)
@@ -196,8 +205,13 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 		where = fmt.Sprintf(" on %s, pool %d,", loc, a.pool)
 	}
 	depth := fmt.Sprintf(" max depth %d,", a.maxDepth)
-	if !v.GraphQL() {
+	switch {
+	case !v.GraphQL():
 		depth = ""
+	case a.maxExecuting < 0:
+		depth += " executing: no limit,"
+	case v.Name != "null":
+		depth += fmt.Sprintf(" executing at most %d at once,", server.HTTPOptions{MaxExecuting: a.maxExecuting}.WithDefaults().MaxExecuting)
 	}
 	fmt.Fprintf(env.Stderr, "serve: %s%s timeout %v,%s max response %d bytes, trace %v\n",
 		v.Name, where, a.timeout, depth, a.maxResp, a.trace)
@@ -221,7 +235,7 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 func (a *serveArgs) extras(ctx context.Context, env Env, h http.Handler, closer io.Closer) (http.Handler, io.Closer, error) {
 	if a.restControl {
 		rv, _ := server.Lookup("rest")
-		rh, rc, err := server.Start(ctx, rv, server.Config{DB: a.db, Pool: a.pool, Timeout: a.timeout},
+		rh, rc, err := server.Start(ctx, rv, server.Config{DB: a.db, Pool: a.pool, Timeout: a.timeout, Writes: a.writes},
 			server.HTTPOptions{MaxResponseBytes: a.maxResp, Timeout: a.timeout, Trace: a.trace, MaxRequestBytes: a.maxReq, Variant: "rest", Log: env.Stderr})
 		if err != nil {
 			if closer != nil {

@@ -22,7 +22,8 @@
 // "after"), list arguments of every kind (tags, genres, years) and a
 // mutation (addReview, which changes later answers: a review gets the next
 // id of a counter, and the book's reviews grow) and a subscription
-// (reviewAdded, each added review, over GraphQL over SSE). resetReviews puts the
+// (reviewAdded, each added review, over GraphQL over SSE and over a websocket
+// speaking graphql-transport-ws at the same path). resetReviews puts the
 // reviews back as they were at start.
 //	--tracing          add Apollo tracing to every answer (extensions.tracing:
 //	                   envelop's useApolloTracing plugin), as many servers of
@@ -39,9 +40,12 @@ import { createServer } from 'node:http';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { createPubSub, createSchema, createYoga } from 'graphql-yoga';
 import { useApolloTracing } from '@envelop/apollo-tracing';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/lib/use/ws';
 
 // pubSub carries addReview's events to reviewAdded's subscribers (served
-// over GraphQL over Server-Sent Events, yoga's built-in transport).
+// over GraphQL over Server-Sent Events, yoga's built-in transport, and over
+// graphql-transport-ws through graphql-ws and ws).
 const pubSub = createPubSub();
 
 const typeDefs = /* GraphQL */ `
@@ -354,6 +358,34 @@ function guarded(req, res) {
   yoga(req, res);
 }
 const server = createServer(guarded);
+// The websocket side: graphql-ws's server (the graphql-transport-ws
+// protocol) at the GraphQL path, each operation run through yoga's own
+// envelop (parse, validate, context, execute, subscribe), as yoga's docs
+// wire it.
+const wsServer = new WebSocketServer({
+  server,
+  path: '/graphql',
+  verifyClient: (info) => opts.token === '' || info.req.headers.authorization === `Bearer ${opts.token}`,
+});
+useServer({
+  execute: (args) => args.rootValue.execute(args),
+  subscribe: (args) => args.rootValue.subscribe(args),
+  onSubscribe: async (ctx, msg) => {
+    const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+      ...ctx, req: ctx.extra.request, socket: ctx.extra.socket, params: msg.payload,
+    });
+    const args = {
+      schema,
+      operationName: msg.payload.operationName,
+      document: parse(msg.payload.query),
+      variableValues: msg.payload.variables,
+      contextValue: await contextFactory(),
+      rootValue: { execute, subscribe },
+    };
+    const errors = validate(args.schema, args.document);
+    return errors.length ? errors : args;
+  },
+}, wsServer);
 server.on('error', (err) => {
   process.stderr.write(`yoga.mjs: ${err.message}\n`);
   process.exit(1);
@@ -367,5 +399,8 @@ if (opts.exitWithStdin) {
   process.stdin.resume();
 }
 for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => server.close(() => process.exit(0)));
+  process.on(sig, () => {
+    wsServer.clients.forEach((c) => c.terminate()); // open websockets would hold server.close
+    server.close(() => process.exit(0));
+  });
 }
