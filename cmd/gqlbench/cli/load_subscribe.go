@@ -82,7 +82,7 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "load: %v\n", err)
 		stop = err.Error()
 	}
-	sum := subscribeSummary(res, start)
+	sum := res.FileSummary(start)
 	if ctx.Err() != nil { // what was measured is kept, marked
 		sum.Status, sum.Reason = "interrupted", "interrupted: "+sum.Reason
 	}
@@ -470,30 +470,4 @@ func queriesOf(fs *flag.FlagSet) runfile.Queries {
 		return runfile.Queries{Path: f.Value.String() + " + " + fs.Lookup("mutation").Value.String(), Templates: []string{"subscription"}}
 	}
 	return runfile.Queries{Path: "(built in: publicationAdded, createPublication)", Templates: []string{"publicationAdded"}}
-}
-
-// subscribeSummary is the run file's summary of a subscription run.
-func subscribeSummary(r *subscribe.Result, start time.Time) *runfile.Summary {
-	s := &runfile.Subscription{
-		Subscribers: r.Subscribers, PerSubscriber: r.PerSubscriber, Stalled: r.Stalled, PublishRate: r.PublishRate,
-		Protocol: r.Protocol, WindowNS: int64(r.Duration), WarmUpNS: int64(r.WarmUp),
-		Published: r.Published, PublishErrors: r.PublishErrors, PublishLate: r.PublishLate,
-		Expected: r.Expected, Delivered: r.Delivered, Lost: r.Lost, Duplicates: r.Duplicates, OutOfOrder: r.OutOfOrder,
-		Wrong: r.Wrong, Unexpected: r.Unexpected, SubscriptionsAffected: r.SubscriptionsAffected,
-		NeverActive: r.NeverActive, Ended: r.Ended, Drops: r.Drops, Reconnects: r.Reconnects, DialErrors: r.DialErrors,
-		Latency: runfile.DistOf(r.Latency), LatencyFrom: r.LatencyFrom,
-		RSSBeforeBytes: r.RSSBeforeBytes, RSSSubscribedBytes: r.RSSSubscribedBytes, BytesPerSubscriber: r.BytesPerSubscriber,
-		GoldenCompared: r.GoldenCompared, GoldenDiffs: r.GoldenDiffs,
-		FirstError: r.FirstError,
-	}
-	if r.Latency != nil && r.Latency.TotalCount() > 0 {
-		s.Hist, _ = runfile.EncodeHist(r.Latency)
-	}
-	s.Valid, s.Invalid = r.Valid()
-	sum := &runfile.Summary{Type: runfile.TypeSummary, Status: "ok", End: time.Now().UTC(), ElapsedNS: int64(time.Since(start)),
-		Templates: map[string]*runfile.TemplateSummary{}, Subscription: s}
-	if !s.Valid {
-		sum.Status, sum.Reason = "failed", "invalid subscription run: "+strings.Join(s.Invalid, ", ")
-	}
-	return sum
 }
