@@ -6,8 +6,6 @@ import (
 	"time"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/gqlbench/gqlbench/runfile"
 )
 
 // Result is what a run measured. Counts are of the measured window (the
@@ -126,33 +124,4 @@ func (r *Result) Summary() string {
 		}
 	}
 	return b.String()
-}
-
-// FileSummary is the run file's summary line of the run, which started at
-// start: the Result as a runfile.Subscription (its latency histogram
-// encoded), and status "failed" with the reasons when the run is invalid.
-// `load --mode subscribe` and `experiment subscriptions` both write it.
-func (r *Result) FileSummary(start time.Time) *runfile.Summary {
-	s := &runfile.Subscription{
-		Subscribers: r.Subscribers, PerSubscriber: r.PerSubscriber, Stalled: r.Stalled, PublishRate: r.PublishRate,
-		Protocol: r.Protocol, WindowNS: int64(r.Duration), WarmUpNS: int64(r.WarmUp),
-		Published: r.Published, PublishErrors: r.PublishErrors, PublishLate: r.PublishLate,
-		Expected: r.Expected, Delivered: r.Delivered, Lost: r.Lost, Duplicates: r.Duplicates, OutOfOrder: r.OutOfOrder,
-		Wrong: r.Wrong, Unexpected: r.Unexpected, SubscriptionsAffected: r.SubscriptionsAffected,
-		NeverActive: r.NeverActive, Ended: r.Ended, Drops: r.Drops, Reconnects: r.Reconnects, DialErrors: r.DialErrors,
-		Latency: runfile.DistOf(r.Latency), LatencyFrom: r.LatencyFrom,
-		RSSBeforeBytes: r.RSSBeforeBytes, RSSSubscribedBytes: r.RSSSubscribedBytes, BytesPerSubscriber: r.BytesPerSubscriber,
-		GoldenCompared: r.GoldenCompared, GoldenDiffs: r.GoldenDiffs,
-		FirstError: r.FirstError,
-	}
-	if r.Latency != nil && r.Latency.TotalCount() > 0 {
-		s.Hist, _ = runfile.EncodeHist(r.Latency)
-	}
-	s.Valid, s.Invalid = r.Valid()
-	sum := &runfile.Summary{Type: runfile.TypeSummary, Status: "ok", End: time.Now().UTC(), ElapsedNS: int64(time.Since(start)),
-		Templates: map[string]*runfile.TemplateSummary{}, Subscription: s}
-	if !s.Valid {
-		sum.Status, sum.Reason = "failed", "invalid subscription run: "+strings.Join(s.Invalid, ", ")
-	}
-	return sum
 }

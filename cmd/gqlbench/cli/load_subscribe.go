@@ -20,6 +20,7 @@ import (
 
 	"github.com/gqlbench/gqlbench/drive/subscribe"
 	"github.com/gqlbench/gqlbench/exitcode"
+	"github.com/gqlbench/gqlbench/experiment"
 	"github.com/gqlbench/gqlbench/internal/outfile"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/operation"
@@ -82,7 +83,7 @@ func runLoadSubscribe(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "load: %v\n", err)
 		stop = err.Error()
 	}
-	sum := res.FileSummary(start)
+	sum := experiment.SubscriptionSummary(res, start)
 	if ctx.Err() != nil { // what was measured is kept, marked
 		sum.Status, sum.Reason = "interrupted", "interrupted: "+sum.Reason
 	}
