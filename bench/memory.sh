@@ -47,22 +47,8 @@ if [ "$(ulimit -n)" -lt $((most + 100)) ]; then
 fi
 
 work=$(mktemp -d /tmp/gqlbench-memory.XXXXXX)
-server_pid=""
-stop_server() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=""; fi; }
-cleanup() { stop_server; rm -rf "$work"; }
-trap cleanup EXIT
-
-# bin REV prints the path of REV's binary.
-bin() { if [ "$1" = . ]; then echo "$work/gqlbench-wt"; else echo "$work/gqlbench-$1"; fi; }
-for rev in $REVS; do
-  if [ "$rev" = . ]; then
-    go build -o "$(bin .)" ./cmd/gqlbench
-  else
-    rm -rf "$work/src" && mkdir "$work/src"
-    git archive "$rev" | tar -x -C "$work/src"
-    (cd "$work/src" && go build -o "$(bin "$rev")" ./cmd/gqlbench)
-  fi
-done
+. bench/revs.sh # after the cd above: the repository root
+build_revs
 B=$(bin "${REVS##* }") # the last build serves and makes the workloads
 
 "$B" gen --sf 1 --db "sqlite:$work/db.sqlite" --meta "$work/meta.json" >/dev/null 2>&1

@@ -35,21 +35,8 @@ ulimit -n $((most * 2 + 200)) 2>/dev/null || true
 [ "$(ulimit -n)" -ge $((most + 100)) ] || { echo "bench/server-memory.sh: ulimit -n is $(ulimit -n), too few for $most users" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/gqlbench-server-memory.XXXXXX)
-server_pid=""
-stop_server() { if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=""; fi; }
-cleanup() { stop_server; rm -rf "$work"; }
-trap cleanup EXIT
-
-bin() { if [ "$1" = . ]; then echo "$work/gqlbench-wt"; else echo "$work/gqlbench-$1"; fi; }
-for rev in $REVS; do
-  if [ "$rev" = . ]; then
-    go build -o "$(bin .)" ./cmd/gqlbench
-  else
-    rm -rf "$work/src" && mkdir "$work/src"
-    git archive "$rev" | tar -x -C "$work/src"
-    (cd "$work/src" && go build -o "$(bin "$rev")" ./cmd/gqlbench)
-  fi
-done
+. bench/revs.sh # after the cd above: the repository root
+build_revs
 B=$(bin "${REVS##* }") # the last build makes the database and the task
 "$B" gen --sf 1 --db "sqlite:$work/db.sqlite" --meta "$work/meta.json" >/dev/null 2>&1
 "$B" tasks --meta "$work/meta.json" --sets display --records "${TASK##*-}" -o "$work/tasks.jsonl" 2>/dev/null
