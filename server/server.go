@@ -68,6 +68,11 @@ type Config struct {
 	// (serve --rest-control's REST handlers publish there, the GraphQL
 	// variant's subscriptions listen).
 	Writes *Writes
+	// NoSubscriptionDedup makes a variant with subscriptions execute each
+	// subscription's selection for itself, rather than once per event for
+	// all the subscriptions of the same document, operation and variables
+	// (serve --subscription-dedup=false).
+	NoSubscriptionDedup bool
 }
 
 // Variant is a reference server.

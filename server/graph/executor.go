@@ -56,7 +56,7 @@ func NewExecutor(f source.Factory, c server.Config) server.Executor {
 		x.Use(remoteBatcher{})
 	}
 	e := &Executor{exec: x, factory: f, maxDepth: maxDepth, remote: rc, feeds: newFeeds()}
-	e.streams = newStreams(e)
+	e.streams = newStreams(e, !c.NoSubscriptionDedup)
 	c.Writes.Listen(e.feeds.created) // the REST control's creates, beside --rest-control
 	return e
 }

@@ -85,36 +85,72 @@ type subscriptionResolver struct{}
 
 func (r *Resolver) Subscription() SubscriptionResolver { return subscriptionResolver{} }
 
-// begin admits one more subscription on the connection of ctx, if any, and
-// returns the function that reports a slow subscriber's end to the client.
-func begin(ctx context.Context) (*feeds, func(error), error) {
+// stream is what a subscription resolver needs to subscribe: the feeds,
+// the function that reports a slow subscriber's end to the client, and,
+// in a dedup group's leader (dedup.go), the group.
+type stream struct {
+	f    *feeds
+	slow func(error)
+	g    *group
+}
+
+// begin admits one more subscription on the connection of ctx, if any; in
+// a dedup group's leader the group's members are the ones counted.
+func begin(ctx context.Context) (stream, error) {
 	f := feedsOf(ctx)
 	if f == nil {
-		return nil, nil, errReadOnlySubscriptions
+		return stream{}, errReadOnlySubscriptions
+	}
+	if g := groupOf(ctx); g != nil {
+		// The leader falling behind ends the group: its members are told
+		// why (dedup.go).
+		return stream{f: f, g: g, slow: func(err error) { g.leaderErr.Store(&err) }}, nil
 	}
 	cs, ws := ctx.Value(connKey{}).(*connState)
-	if !ws {
-		return f, nil, nil
+	if !ws || cs == nil {
+		return stream{f: f}, nil
 	}
 	if n := cs.running.Add(1); n > MaxSubscriptionsPerConnection {
 		cs.running.Add(-1)
-		return nil, nil, argErrorf("too many subscriptions on one connection: %d are running, the limit is %d (open another connection)", n-1, MaxSubscriptionsPerConnection)
+		return stream{}, tooMany(n - 1)
 	}
 	context.AfterFunc(ctx, func() { cs.running.Add(-1) })
 	// gqlgen reads the subscription's errors after its channel is closed,
 	// which happens after slow returns (package events).
 	slow := func(err error) { transport.AddSubscriptionError(ctx, gqlerror.Errorf("%s", err.Error())) }
-	return f, slow, nil
+	return stream{f: f, slow: slow}, nil
+}
+
+// tooMany is the error of the subscription past the connection's limit,
+// with running ones running.
+func tooMany(running int32) error {
+	return argErrorf("too many subscriptions on one connection: %d are running, the limit is %d (open another connection)", running, MaxSubscriptionsPerConnection)
+}
+
+// filter is accept (nil: every event) as s subscribes with it: a dedup
+// group's leader counts the events it takes.
+func filter[T any](s stream, accept func(T) bool) func(T) bool {
+	if s.g == nil {
+		return accept
+	}
+	return func(v T) bool {
+		if accept != nil && !accept(v) {
+			return false
+		}
+		s.g.accepted.Add(1)
+		return true
+	}
 }
 
 var errReadOnlySubscriptions = &argError{"this server has no subscriptions"}
 
 // The subscriptions' channels are their events.Subscription's own: one
 // value per event, shared by every subscriber, and no goroutine of ours
-// between the publisher and gqlgen's sender.
+// between the publisher and gqlgen's sender (with dedup, the sender is a
+// group's leader).
 
 func (subscriptionResolver) PublicationAdded(ctx context.Context, mainAuthor *int64) (<-chan *PublicationEvent, error) {
-	f, slow, err := begin(ctx)
+	s, err := begin(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +159,11 @@ func (subscriptionResolver) PublicationAdded(ctx context.Context, mainAuthor *in
 		a := *mainAuthor
 		accept = func(e *PublicationEvent) bool { return e.Publication.MainAuthor == a }
 	}
-	return f.publications.Subscribe(ctx, accept, slow).C(), nil
+	return s.f.publications.Subscribe(ctx, filter(s, accept), s.slow).C(), nil
 }
 
 func (subscriptionResolver) UndergraduateStudentAdded(ctx context.Context, advisor *int64) (<-chan *UndergraduateStudentEvent, error) {
-	f, slow, err := begin(ctx)
+	s, err := begin(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +174,7 @@ func (subscriptionResolver) UndergraduateStudentAdded(ctx context.Context, advis
 			return e.UndergraduateStudent.Advisor != nil && *e.UndergraduateStudent.Advisor == a
 		}
 	}
-	return f.undergraduate.Subscribe(ctx, accept, slow).C(), nil
+	return s.f.undergraduate.Subscribe(ctx, filter(s, accept), s.slow).C(), nil
 }
 
 // publishPublication and publishUndergraduate raise the event of a
@@ -182,23 +218,36 @@ func (f *feeds) created(_ context.Context, e *write.Entity, row *write.Row) {
 // (and the legacy graphql-ws) over websocket, and GraphQL over Server-Sent
 // Events in its distinct connections mode, through gqlgen's transports, with
 // their own gqlgen executor whose every response gets a fresh Source (a
-// long-lived subscription must not keep one request's memo for ever).
+// long-lived subscription must not keep one request's memo for ever). By
+// default the identical subscriptions are executed once per event and the
+// response fanned out (dedup.go); server.Config.NoSubscriptionDedup
+// executes each for itself.
 type streams struct {
-	exec *executor.Executor
-	ws   transport.Websocket
-	sse  transport.SSE
+	exec  *executor.Executor
+	dedup *dedupSchema // nil: no deduplication
+	feeds *feeds
+	ws    transport.Websocket
+	sse   transport.SSE
 }
 
-func newStreams(e *Executor) *streams {
-	x := executor.New(NewExecutableSchema(Config{Resolvers: &Resolver{}}))
+func newStreams(e *Executor, dedup bool) *streams {
+	var es graphql.ExecutableSchema = NewExecutableSchema(Config{Resolvers: &Resolver{}})
+	fresh := freshSource{f: e.factory, remote: e.remote}
+	s := &streams{feeds: e.feeds, sse: transport.SSE{KeepAlivePingInterval: PingInterval}}
+	if dedup {
+		s.dedup = newDedup(es, fresh)
+		es = s.dedup
+		fresh.shared = true // the groups' leaders make the Sources
+	}
+	x := executor.New(es)
 	x.SetQueryCache(newDocCache(docCacheSize))
 	x.SetErrorPresenter(presentError)
 	if e.remote.batch {
 		x.Use(remoteBatcher{})
 	}
-	x.Use(freshSource{e.factory, e.remote})
+	x.Use(fresh)
+	s.exec = x
 	limit := int64(64 << 10)
-	s := &streams{exec: x, sse: transport.SSE{KeepAlivePingInterval: PingInterval}}
 	s.ws = transport.Websocket{
 		InitTimeout:      InitTimeout,
 		PingPongInterval: PingInterval,
@@ -209,6 +258,15 @@ func newStreams(e *Executor) *streams {
 		ErrorFunc: func(context.Context, error) {}, // a client's broken connection is not the server's error
 	}
 	return s
+}
+
+// live is the number of subscriptions being served.
+func (s *streams) live() int {
+	if s.dedup != nil {
+		n, _ := s.dedup.live()
+		return n
+	}
+	return s.feeds.publications.Len() + s.feeds.undergraduate.Len()
 }
 
 // serve serves r, a subscription request (server.IsStream), with f's
@@ -232,10 +290,12 @@ func (s *streams) serve(w http.ResponseWriter, r *http.Request, f *feeds) {
 
 // freshSource refuses queries and mutations over a stream (they are served
 // over HTTP) and gives every response of a subscription a Source and a
-// remote (remote.go) of its own.
+// remote (remote.go) of its own — unless shared: then a dedup group's
+// leader makes them, once per response it fans out.
 type freshSource struct {
 	f      source.Factory
 	remote remoteConfig
+	shared bool
 }
 
 var (
@@ -256,5 +316,13 @@ func (freshSource) InterceptOperation(ctx context.Context, next graphql.Operatio
 }
 
 func (x freshSource) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
-	return next(withRemote(withSource(ctx, x.f.ForRequest(ctx)), x.remote))
+	if x.shared {
+		return next(ctx)
+	}
+	return next(x.forResponse(ctx))
+}
+
+// forResponse is ctx with a Source and a remote of its own.
+func (x freshSource) forResponse(ctx context.Context) context.Context {
+	return withRemote(withSource(ctx, x.f.ForRequest(ctx)), x.remote)
 }
