@@ -37,8 +37,8 @@ func runServe(ctx context.Context, env Env, args []string) error {
 			return usagef("--pprof is for gqlbench's own variants (Go), not %s", v.Name)
 		case a.trace && !v.Traces:
 			return usagef("--trace: %s gives no account of its requests' time (gqlbench's own variants and node-* do)", v.Name)
-		case a.restControl || a.leakBytes > 0:
-			return usagef("--rest-control and --leak-bytes-per-request are for gqlbench's own variants, not %s", v.Name)
+		case a.restControl || a.leakBytes > 0 || a.set["subscription-dedup"]:
+			return usagef("--rest-control, --leak-bytes-per-request and --subscription-dedup are for gqlbench's own variants, not %s", v.Name)
 		}
 		return serveProcess(ctx, env, v, server.ProcessConfig{
 			Config:  server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout},
@@ -71,6 +71,7 @@ type serveArgs struct {
 	restControl, debugMetrics bool
 	writes                    *server.Writes // --rest-control: REST creates → the variant's subscriptions
 	leakBytes                 int
+	subDedup                  bool // --subscription-dedup
 	loopback                  bool
 	remote                    server.Remote // the remote fields (serve_remote.go)
 	remoteClient              string
@@ -96,6 +97,7 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.BoolVar(&a.restControl, "rest-control", false, "also serve rest's API under /rest/ in the same process, over the same database (a REST control for experiment overhead; gqlbench's own GraphQL variants)")
 	fs.BoolVar(&a.debugMetrics, "debug-metrics", false, "serve the Go runtime's metrics at /debug/metrics on a non-loopback --addr too (on a loopback address they always are)")
 	fs.IntVar(&a.leakBytes, "leak-bytes-per-request", 0, "testing only: keep this many bytes per request forever, a leak of known rate for experiment soak's self-test")
+	fs.BoolVar(&a.subDedup, "subscription-dedup", true, "execute the subscriptions of one document, operation name and variables once per event and send every subscriber that answer (gqlbench's variants with subscriptions; correct because nothing in their answers depends on who subscribed); false: execute each subscription for itself")
 	fs.BoolVar(&a.trace, "trace", false, "add the server's account of each request's time: a Server-Timing header (read, parse, validate, execute, db, write, total) and extensions.timing (total_ns, parse_ns, validate_ns, execute_ns, database_ns: wall time with a statement running, database_sum_ns, graphql_ns, sql_statements); rest: the Server-Timing header; node-*: Apollo tracing (extensions.tracing)")
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
@@ -183,7 +185,8 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 	if a.restControl { // the REST control's creates raise the variant's subscription events
 		a.writes = &server.Writes{}
 	}
-	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait, Remote: a.remoteConfig(v), Writes: a.writes},
+	h, closer, err := server.Start(ctx, v, server.Config{DB: a.db, Pool: a.pool, MaxDepth: a.maxDepth, Timeout: a.timeout, BatchWait: a.batchWait, Remote: a.remoteConfig(v), Writes: a.writes,
+		NoSubscriptionDedup: !a.subDedup},
 		server.HTTPOptions{
 			MaxResponseBytes: a.maxResp,
 			Timeout:          a.timeout,
@@ -212,6 +215,9 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 		depth += " executing: no limit,"
 	case v.Name != "null":
 		depth += fmt.Sprintf(" executing at most %d at once,", server.HTTPOptions{MaxExecuting: a.maxExecuting}.WithDefaults().MaxExecuting)
+	}
+	if v.GraphQL() && !a.subDedup {
+		depth += " subscriptions executed each for itself (--subscription-dedup=false),"
 	}
 	fmt.Fprintf(env.Stderr, "serve: %s%s timeout %v,%s max response %d bytes, trace %v\n",
 		v.Name, where, a.timeout, depth, a.maxResp, a.trace)

@@ -171,6 +171,28 @@ func TestServeWithDB(t *testing.T) {
 	}
 }
 
+// TestServeSubscriptionDedup: --subscription-dedup=false reaches the
+// variant's configuration and the startup line; the default deduplicates.
+func TestServeSubscriptionDedup(t *testing.T) {
+	for _, off := range []bool{false, true} {
+		args := []string{"serve", "cli-test-db", "--db", "sqlite:x.db", "--addr", "127.0.0.1:0"}
+		if off {
+			args = append(args, "--subscription-dedup=false")
+		}
+		_, stderr, cancel, exit := startServe(t, args...)
+		cancel()
+		if code := <-exit; code != exitcode.OK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if got := testDB.config.Load(); got == nil || got.NoSubscriptionDedup != off {
+			t.Errorf("--subscription-dedup off=%v: opened with %+v", off, got)
+		}
+		if said := strings.Contains(stderr.String(), "subscriptions executed each for itself"); said != off {
+			t.Errorf("--subscription-dedup off=%v: startup line %q", off, stderr)
+		}
+	}
+}
+
 // TestServeDBFromEnvironment: without --db the database comes from
 // $GQLBENCH_DB (out of the process list); --db wins over it.
 func TestServeDBFromEnvironment(t *testing.T) {
@@ -223,6 +245,7 @@ func TestServeBadUsage(t *testing.T) {
 		{"profiles exposed", []string{"serve", "null", "--pprof", "0.0.0.0:6060"}, exitcode.Usage, "loopback"},      // never on the network
 		{"control without data", []string{"serve", "null", "--rest-control"}, exitcode.Usage, "over a database"},    // rest reads the database
 		{"control beside rest", []string{"serve", "rest", "--db", "sqlite:/x", "--rest-control"}, exitcode.Usage, "beside a GraphQL variant"},
+		{"dedup of a peer", []string{"serve", "node-naive", "--db", "sqlite:/x", "--subscription-dedup=false"}, exitcode.Usage, "for gqlbench's own variants"},
 		{"negative leak", []string{"serve", "null", "--leak-bytes-per-request", "-1"}, exitcode.Usage, "must not be negative"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
