@@ -190,9 +190,8 @@ func (d *dedupSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 func (d *dedupSchema) start(ctx context.Context, g *group) {
 	defer close(g.ready)
 	lctx, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), groupCtxKey{}, g))
-	rctx := graphql.WithResponseContext(lctx, presentError, graphql.DefaultRecover)
-	h := d.ExecutableSchema.Exec(rctx)
-	if errs := graphql.GetErrors(rctx); errs != nil || h == nil {
+	h, errs := d.subscribe(lctx)
+	if errs != nil || h == nil {
 		cancel()
 		if errs == nil {
 			errs = gqlerror.List{gqlerror.Errorf("the subscription could not start")}
@@ -208,6 +207,19 @@ func (d *dedupSchema) start(ctx context.Context, g *group) {
 	g.cancel = cancel
 	d.mu.Unlock()
 	go d.lead(lctx, g, h)
+}
+
+// subscribe runs the wrapped schema's Exec in ctx: the subscription's
+// resolver subscribes to the events, or fails (errs).
+func (d *dedupSchema) subscribe(ctx context.Context) (h graphql.ResponseHandler, errs gqlerror.List) {
+	rctx := graphql.WithResponseContext(ctx, presentError, graphql.DefaultRecover)
+	defer func() {
+		if r := recover(); r != nil { // gqlgen recovers the resolvers' panics; anything else is ours
+			h, errs = nil, gqlerror.List{gqlerror.Errorf("internal server error: %v", r)}
+		}
+	}()
+	h = d.ExecutableSchema.Exec(rctx)
+	return h, graphql.GetErrors(rctx)
 }
 
 // lead runs g's execution, once per event, until the events end or the

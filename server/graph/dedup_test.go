@@ -394,3 +394,24 @@ func TestDedupEventsEnd(t *testing.T) {
 		t.Errorf("%d executions started, want 1", s.execs)
 	}
 }
+
+// TestDedupStartError: a subscription whose resolver fails gets its error,
+// as does every subscriber of the same document, and no group stays.
+func TestDedupStartError(t *testing.T) {
+	x, _, url := startDedup(t, server.Config{})
+	const bad = `subscription { publicationAdded(mainAuthor: "nope") { seq } }`
+	a, b := dial(t, url, true), dial(t, url, true)
+	a.subscribe("a", bad)
+	b.subscribe("b", bad)
+	for _, c := range []*wsClient{a, b} {
+		m := c.read()
+		if m.Type != "next" || !strings.Contains(string(m.Payload), `"errors"`) || !strings.Contains(string(m.Payload), "nope") {
+			t.Errorf("got %s %s, want the argument's error", m.Type, m.Payload)
+		}
+	}
+	a.until("a", "complete")
+	b.until("b", "complete")
+	if members, groups := x.streams.dedup.live(); members != 0 || groups != 0 {
+		t.Errorf("%d members in %d groups after the errors, want none", members, groups)
+	}
+}
