@@ -144,3 +144,24 @@ func TestRepeatedObjectsMemoized(t *testing.T) {
 		t.Errorf("the inner university's students are not memoized:\n%s", text)
 	}
 }
+
+// TestProfessorIdReadsNoFaculty: an advisor whose selection reads only its
+// id (QT7, QT11) is one lookup in professor's key; the faculty row is read
+// only when a faculty column is selected (QT3's head), and the answers stay
+// the oracle's (the conformance tests).
+func TestProfessorIdReadsNoFaculty(t *testing.T) {
+	b := postgresBackend(t)
+	idOnly := explain(t, b, `query($u: ID!) { graduateStudents(where: {university: {nr: $u}}) { id advisor { id } } }`,
+		map[string]any{"u": "0"})
+	if strings.Contains(idOnly, "faculty") {
+		t.Errorf("advisor { id } reads the faculty table:\n%s", idOnly)
+	}
+	if !strings.Contains(idOnly, "professor_pkey") {
+		t.Errorf("advisor { id } does not look the professor up by key:\n%s", idOnly)
+	}
+	withEmail := explain(t, b, `query($u: ID!) { graduateStudents(where: {university: {nr: $u}}) { id advisor { id emailAddress } } }`,
+		map[string]any{"u": "0"})
+	if !strings.Contains(withEmail, "faculty") {
+		t.Errorf("advisor { emailAddress } does not read the faculty table:\n%s", withEmail)
+	}
+}
