@@ -262,6 +262,16 @@ func TestDedupSlowMember(t *testing.T) {
 func TestDedupLeaderEndsWithLastMember(t *testing.T) {
 	x, _, url := startDedup(t, server.Config{})
 	c := dial(t, url, true)
+	// The baseline once the connection has served a subscription and
+	// ended it: every goroutine of the connection itself is running.
+	c.subscribe("warm", `subscription { undergraduateStudentAdded { seq } }`)
+	waitSubscribed(t, x, 1)
+	c.send(wsMsg{ID: "warm", Type: "complete"})
+	c.until("warm", "complete")
+	waitFor(t, "the first group to end", func() bool {
+		_, groups := x.streams.dedup.live()
+		return groups == 0 && x.feeds.undergraduate.Len() == 0
+	})
 	base := runtime.NumGoroutine()
 	const n = 4
 	for i := 0; i < n; i++ {
