@@ -15,14 +15,6 @@ import (
 	"github.com/gqlbench/gqlbench/server/trace"
 )
 
-// discard is a ResponseWriter that keeps nothing, so a benchmark measures
-// the handler rather than a recorder's buffers.
-type discard struct{ h http.Header }
-
-func (d *discard) Header() http.Header         { return d.h }
-func (d *discard) Write(p []byte) (int, error) { return len(p), nil }
-func (d *discard) WriteHeader(int)             {}
-
 // BenchmarkTrace is what --trace adds to a request in the handler: the
 // trace's context, the phases, the statements recorded, extensions.timing
 // and the Server-Timing header (bench/layers-cost.sh measures the same on
