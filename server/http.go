@@ -162,8 +162,9 @@ type NonBlocking interface {
 //	dispatch;dur= the rest between reading and writing: the timeout's
 //	              set-up, waiting for an execution slot (MaxExecuting),
 //	              handing the request to the executor's goroutine and the
-//	              answer back, adding up the statements' times
-//	write;dur=    encoding the response, up to its header
+//	              answer back
+//	write;dur=    adding up the statements' times, encoding the
+//	              response, up to its header
 //	total;dur=    from the request's arrival in the handler to the header:
 //	              the phases above, and what lies between their clock
 //	              readings
