@@ -27,6 +27,10 @@
 # BIN measures that binary instead of building the work tree's (a revision's build, to compare
 # before and after); KEEP names a directory that keeps each cachegrind output
 # (VARIANT-PASSES-on|off-ROUND.out) for `cg_annotate --diff` or `cg_diff` per function.
+# SERVER_GOGC sets the servers' GOGC: with off, no collection runs, so the count is the
+# code's alone, the same in every round (the collections' share then is to be added apart:
+# where they fall moves the count by thousands of instructions per request from round to
+# round); the heap grows by what the requests allocate.
 #
 # Needs: taskset, jq, two cores; valgrind for MEASURE=instructions.
 set -euo pipefail
@@ -66,7 +70,7 @@ tick=$(getconf CLK_TCK)
 instructions() {
   local v=$1 passes=$2 port=$3 tag=$4; shift 4
   local log=$work/vg-$v-$passes-$tag.log out=$work/cg-$v-$passes-$tag.out run=$work/ir-$v-$passes-$tag.jsonl pid
-  GOMAXPROCS=1 GQLBENCH_DB="sqlite:$work/db.sqlite" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out" \
+  GOGC=${SERVER_GOGC:-${GOGC:-100}} GOMAXPROCS=1 GQLBENCH_DB="sqlite:$work/db.sqlite" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out" \
     "$B" serve "$v" --addr "127.0.0.1:$port" "$@" >"$log" 2>&1 &
   pid=$!
   for _ in $(seq 1200); do grep -q "serving on" "$log" 2>/dev/null && break; sleep 0.1; done
@@ -90,7 +94,7 @@ if [ "$MEASURE" = instructions ]; then
       printf '| %s | %d | %.0f | %.0f | %.4f |\n' "$v" "$r" "$per_off" "$per_on" "$(jq -n "$per_on / $per_off")" | tee -a "$work/table" >&2
     done
   done
-  printf '\ninstructions per request (cachegrind, GOMAXPROCS=1), sequential, %d passes less 1; load average %s\n\n' "$PASSES" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '\ninstructions per request (cachegrind, GOMAXPROCS=1, GOGC=%s), sequential, %d passes less 1; load average %s\n\n' "${SERVER_GOGC:-${GOGC:-100}}" "$PASSES" "$(cut -d' ' -f1-3 /proc/loadavg)"
   cat "$work/table"
   exit 0
 fi

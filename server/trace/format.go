@@ -1,15 +1,18 @@
 package trace
 
-import (
-	"math/bits"
-	"slices"
-	"time"
-)
+import "time"
 
 // AppendMillis appends d in milliseconds with decimals decimals (0 to 6;
 // the last one rounded), as a Server-Timing dur, without floating point:
 // it is on every traced response's path. A negative d is 0.
 func AppendMillis(b []byte, d time.Duration, decimals int) []byte {
+	if decimals == 3 { // the GraphQL servers' precision, made short
+		us := (uint64(max(d, 0)) + 500) / 1000
+		b = appendUint(b, us/1000)
+		frac := us % 1000
+		r := frac % 100 * 2
+		return append(b, '.', '0'+byte(frac/100), smalls[r], smalls[r+1])
+	}
 	decimals = min(max(decimals, 0), 6)
 	unit := pow10[6-decimals] // nanoseconds per last digit
 	n := (uint64(max(d, 0)) + unit/2) / unit
@@ -26,8 +29,7 @@ func AppendMillis(b []byte, d time.Duration, decimals int) []byte {
 	return b
 }
 
-var pow10 = [...]uint64{1, 10, 100, 1000, 10000, 100000, 1000000, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+var pow10 = [...]uint64{1, 10, 100, 1000, 10000, 100000, 1000000}
 
 // smalls is "00" to "99", two digits at a time.
 const smalls = "00010203040506070809" + "10111213141516171819" + "20212223242526272829" +
@@ -39,30 +41,26 @@ const smalls = "00010203040506070809" + "10111213141516171819" + "20212223242526
 // strconv.AppendInt does for a non-negative one.
 func AppendUint(b []byte, v int64) []byte { return appendUint(b, uint64(max(v, 0))) }
 
-// appendUint appends u in decimal: its digits counted first, then written
-// in place from the last, two at a time.
+// appendUint appends u in decimal, two digits at a time from the last,
+// in a buffer on the stack.
 func appendUint(b []byte, u uint64) []byte {
 	if u < 10 {
 		return append(b, '0'+byte(u))
 	}
-	n := (bits.Len64(u)*1233)>>12 + 1 // digits, or one too many
-	if u < pow10[n-1] {
-		n--
-	}
-	b = slices.Grow(b, n)
-	b = b[:len(b)+n]
-	d := b[len(b)-n:]
-	i := n
+	var a [20]byte
+	i := len(a)
 	for u >= 100 {
 		r := u % 100 * 2
 		u /= 100
 		i -= 2
-		d[i], d[i+1] = smalls[r], smalls[r+1]
+		a[i], a[i+1] = smalls[r], smalls[r+1]
 	}
 	if u >= 10 {
-		d[1], d[0] = smalls[2*u+1], smalls[2*u]
+		i -= 2
+		a[i], a[i+1] = smalls[2*u], smalls[2*u+1]
 	} else {
-		d[0] = '0' + byte(u)
+		i--
+		a[i] = '0' + byte(u)
 	}
-	return b
+	return append(b, a[i:]...)
 }

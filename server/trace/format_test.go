@@ -45,3 +45,18 @@ func TestAppend(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFormat formats what a traced response carries: ten durations
+// and nineteen integers.
+func BenchmarkFormat(b *testing.B) {
+	buf := make([]byte, 0, 512)
+	for b.Loop() {
+		buf = buf[:0]
+		for i := range 10 {
+			buf = AppendMillis(buf, time.Duration(12345*(i+1)), 3)
+		}
+		for i := range 19 {
+			buf = AppendUint(buf, int64(123456*(i+1)))
+		}
+	}
+}
