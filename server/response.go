@@ -8,9 +8,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gqlbench/gqlbench/server/trace"
-
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/gqlbench/gqlbench/server/trace"
 )
 
 // ErrorResponse is a response made of one error with message msg, answered
