@@ -324,11 +324,12 @@ func isJSON(ct string) bool {
 	return strings.EqualFold(strings.TrimSpace(ct), "application/json")
 }
 
-// traced is what --trace adds to a request, in one allocation: the
-// request's context and trace, the clock readings (trace.Now) that split
-// its time in the handler, and the Server-Timing header's value.
+// traced is what --trace adds to a request, in one allocation (with the
+// context that carries its trace, see trace.WithStats): the request's
+// trace, the clock readings (trace.Now) that split its time in the
+// handler, and the Server-Timing header's value.
 type traced struct {
-	ctx trace.Context
+	stats trace.Stats
 	// arrived: the request reached the handler; read: it was read and
 	// decoded; executed: Execute's answer was back in the handler, the
 	// response's encoding starts (one reading for both).
@@ -365,7 +366,7 @@ type timing struct {
 
 // timing is tr's extensions.timing, its request having been executed.
 func (tr *traced) timing() timing {
-	s := tr.ctx.Stats.Totals()
+	s := tr.stats.Totals()
 	total := tr.elapsed
 	return timing{
 		TotalNS:       int64(total),
@@ -456,8 +457,7 @@ type result struct {
 func (h *handler) execute(parent context.Context, req *Request, tr *traced) (*Response, *traced) {
 	ctx := parent
 	if tr != nil {
-		tr.ctx.Init(ctx)
-		ctx = &tr.ctx
+		ctx = trace.WithStats(ctx, &tr.stats)
 	}
 	if h.o.MaxResponseBytes > 0 {
 		ctx = context.WithValue(ctx, limitKey{}, h.o.MaxResponseBytes)

@@ -70,8 +70,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var tr *traced
 	if h.o.Trace {
 		tr = &traced{start: trace.Now()}
-		tr.ctx.Init(ctx)
-		ctx = &tr.ctx
+		ctx = trace.WithStats(ctx, &tr.stats)
 	}
 	if h.o.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -108,11 +107,11 @@ var (
 	problemType = []string{"application/problem+json; charset=utf-8"}
 )
 
-// traced is what --trace adds to a request, in one allocation: its
-// context and trace, when it arrived (trace.Now), and the Server-Timing
-// header's value.
+// traced is what --trace adds to a request, in one allocation (with the
+// context that carries its trace): its trace, when it arrived
+// (trace.Now), and the Server-Timing header's value.
 type traced struct {
-	ctx    trace.Context
+	stats  trace.Stats
 	start  time.Duration
 	header [1]string
 	// buf holds the header's value: the string in header points into it,
@@ -127,7 +126,7 @@ type traced struct {
 // (sql;count=N).
 func (tr *traced) serverTiming(hdr http.Header) {
 	total := trace.Now() - tr.start
-	s := tr.ctx.Stats.Totals()
+	s := tr.stats.Totals()
 	b := trace.AppendMillis(append(tr.buf[:0], "total;dur="...), total, 6)
 	b = trace.AppendMillis(append(b, ", db;dur="...), s.DBTime, 6)
 	b = trace.AppendMillis(append(b, ", db-sum;dur="...), s.DBTimeSum, 6)

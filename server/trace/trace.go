@@ -4,9 +4,9 @@
 // of seed 002 that servers report with --trace (extensions.timing and the
 // Server-Timing header). It imports the standard library only.
 //
-// Tracing is on every traced request's path, so it costs one allocation
-// per request (a Context: the request's context and its Stats together)
-// and reads the monotonic clock only (Now), once per record.
+// Tracing is on every traced request's path: Stats can live in a larger
+// object of the caller's (WithStats), and records read the monotonic clock
+// only (Now), once each.
 package trace
 
 import (
@@ -43,34 +43,23 @@ func Now() time.Duration { return time.Since(epoch) }
 
 type key struct{}
 
-// Context is a context that carries Stats: both in one object, so that a
-// traced request allocates one (With, or a Context in a larger object made
-// by Init). Value answers for the Stats and asks the parent context for
-// anything else.
-type Context struct {
-	context.Context
-	Stats Stats
-}
-
-// Init makes c a context below parent carrying fresh Stats.
-func (c *Context) Init(parent context.Context) {
-	c.Context = parent
-	c.Stats.spans = c.Stats.buf[:0]
-}
-
-// Value is c's Stats for this package's key, else the parent's value.
-func (c *Context) Value(k any) any {
-	if _, ok := k.(key); ok {
-		return &c.Stats
-	}
-	return c.Context.Value(k)
-}
-
 // With returns a context carrying fresh Stats.
 func With(ctx context.Context) (context.Context, *Stats) {
-	c := new(Context)
-	c.Init(ctx)
-	return c, &c.Stats
+	s := new(Stats)
+	return WithStats(ctx, s), s
+}
+
+// WithStats readies s (the zero Stats, or one in a larger object the
+// caller allocates) for a request and returns a context below ctx
+// carrying it. The context is one of context.WithValue's, whose lookups
+// of the request's other values the context package walks in one loop: a
+// context type of our own holding the Stats would save its allocation,
+// but would cost a method call per lookup of any other value below it —
+// more, on a resolver-based server, than the allocation (measured:
+// bench/layers-cost.sh).
+func WithStats(ctx context.Context, s *Stats) context.Context {
+	s.spans = s.buf[:0]
+	return context.WithValue(ctx, key{}, s)
 }
 
 // From returns the Stats of ctx, or nil.
