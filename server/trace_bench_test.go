@@ -21,7 +21,7 @@ import (
 // whole servers). The executor answers at once after recording three
 // statements, as a batching server's request does.
 func BenchmarkTrace(b *testing.B) {
-	data := json.RawMessage(`{"university":{"id":"1","undergraduateDegreeObtainedBystudent":[{"id":"2"},{"id":"3"}]}}`)
+	data := json.RawMessage(`{"university":{"id":"1","undergraduateDegreeObtainedBystudent":[{"id":"2"},{"id":"3"},{"id":"4"}]}}`)
 	exec := fake(func(ctx context.Context, _ *Request) *Response {
 		trace.Phases(ctx, time.Microsecond, time.Microsecond)
 		for range 3 {
