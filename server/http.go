@@ -384,12 +384,9 @@ func (tr *traced) timing() timing {
 	}
 }
 
-// MarshalJSON encodes t without reflection.
-func (t *timing) MarshalJSON() ([]byte, error) { return t.appendJSON(make([]byte, 0, 192)), nil }
-
 // appendJSON appends t's JSON object to b: it is on every traced
-// response's path, so without reflection, and its integers formatted by
-// appendUint.
+// response's path, so without reflection, its integers formatted by
+// trace.AppendUint.
 func (t *timing) appendJSON(b []byte) []byte {
 	b = trace.AppendUint(append(b, `{"total_ns":`...), t.TotalNS)
 	b = trace.AppendUint(append(b, `,"parse_ns":`...), t.ParseNS)
