@@ -26,11 +26,11 @@
 #
 # BIN measures that binary instead of building the work tree's (a revision's build, to compare
 # before and after); KEEP names a directory that keeps each cachegrind output
-# (VARIANT-PASSES-on|off-ROUND.out) for `cg_annotate --diff` or `cg_diff` per function.
-# SERVER_GOGC sets the servers' GOGC: with off, no collection runs, so the count is the
-# code's alone, the same in every round (the collections' share then is to be added apart:
-# where they fall moves the count by thousands of instructions per request from round to
-# round); the heap grows by what the requests allocate.
+# (VARIANT-PASSES-on|off[-ROUND].out) for a per-function comparison (cg_diff, or by hand).
+# SERVER_GOGC sets the servers' GOGC: with off, no collection runs, so the count leaves out
+# the collector, whose cycles falling differently among the requests move it by thousands of
+# instructions per request from round to round (what still moves: the scheduler's idle loop
+# between requests); the heap grows by what the requests allocate.
 #
 # Needs: taskset, jq, two cores; valgrind for MEASURE=instructions.
 set -euo pipefail
