@@ -98,45 +98,68 @@ func NewHTTP(target string, reqs []Request, o Options) (*HTTP, error) {
 	if ua == "" {
 		ua = "gqlbench"
 	}
-	h.wires, h.split = make([][]byte, len(reqs)), make([]int, len(reqs))
-	if o.APQ {
-		h.retries, h.retrySplit = make([][]byte, len(reqs)), make([]int, len(reqs))
+	if h.wires, h.split, err = h.wire(reqs, ua, false); err != nil {
+		return nil, err
 	}
-	for i := range reqs {
-		if h.wires[i], h.split[i], err = h.wire(&reqs[i], ua, false); err != nil {
+	if o.APQ {
+		if h.retries, h.retrySplit, err = h.wire(reqs, ua, true); err != nil {
 			return nil, err
-		}
-		if o.APQ {
-			if h.retries[i], h.retrySplit[i], err = h.wire(&reqs[i], ua, true); err != nil {
-				return nil, err
-			}
 		}
 	}
 	return h, nil
 }
 
-// wire returns a request's bytes, and where its per-request headers go.
-func (h *HTTP) wire(r *Request, ua string, full bool) ([]byte, int, error) {
-	method, path, body, err := h.form.request(r, full)
-	if err != nil {
-		return nil, 0, fmt.Errorf("request %s: %w", r.ID, err)
+// wire returns the requests' bytes, and where their per-request headers
+// go. They share one array, and the header lines up to the
+// Content-Length are made once for all the requests that share a method
+// and path (every POST).
+func (h *HTTP) wire(reqs []Request, ua string, full bool) ([][]byte, []int, error) {
+	type part struct {
+		head, body []byte
+		post       bool
 	}
-	var w []byte
-	w = fmt.Appendf(w, "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: %s\r\nAccept: %s\r\n", method, path, h.host, ua, AcceptHeader)
+	parts := make([]part, len(reqs))
+	var method, path string
+	var head []byte
+	size := 0
+	for i := range reqs {
+		m, p, body, err := h.form.request(&reqs[i], full)
+		if err != nil {
+			return nil, nil, fmt.Errorf("request %s: %w", reqs[i].ID, err)
+		}
+		if head == nil || m != method || p != path {
+			method, path, head = m, p, h.head(m, p, ua)
+		}
+		parts[i] = part{head, body, m == "POST"}
+		size += len(head) + len("Content-Length: \r\n\r\n") + 20 + len(body)
+	}
+	all := make([]byte, 0, size)
+	wires, split := make([][]byte, len(reqs)), make([]int, len(reqs))
+	for i, p := range parts {
+		from := len(all)
+		all = append(all, p.head...)
+		split[i] = len(all) - from
+		if p.post {
+			all = append(all, "Content-Length: "...)
+			all = strconv.AppendInt(all, int64(len(p.body)), 10)
+			all = append(all, "\r\n"...)
+		}
+		all = append(append(all, "\r\n"...), p.body...)
+		wires[i] = all[from:len(all):len(all)]
+	}
+	return wires, split, nil
+}
+
+// head is a request's header lines before its Content-Length.
+func (h *HTTP) head(method, path, ua string) []byte {
+	w := fmt.Appendf(nil, "%s %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: %s\r\nAccept: %s\r\n", method, path, h.host, ua, AcceptHeader)
 	if method == "POST" {
 		w = append(w, "Content-Type: application/json\r\n"...)
 	}
 	for _, hd := range h.form.static {
 		w = append(append(append(append(w, hd.name...), ": "...), hd.value...), "\r\n"...)
 	}
-	split := len(w)
-	if method == "POST" {
-		w = append(w, "Content-Length: "...)
-		w = strconv.AppendInt(w, int64(len(body)), 10)
-		w = append(w, "\r\n"...)
-	}
-	w = append(w, "\r\n"...)
-	return append(w, body...), split, nil
+	return w
 }
 
 // NewConn returns a connection that connects on first use.
