@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -213,5 +215,29 @@ func TestBodies(t *testing.T) {
 	}
 	if _, err := Bodies(bad); err == nil {
 		t.Error("Bodies took invalid variables")
+	}
+}
+
+// TestReadAllocations: the load generator's start reads a line of a
+// queries file in a few allocations (its strings and variables), not
+// twenty.
+func TestReadAllocations(t *testing.T) {
+	data := benchFile(1000)
+	path := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, read := range map[string]func() ([]Entry, error){
+		"Read":     func() ([]Entry, error) { return Read(bytes.NewReader(data)) },
+		"ReadFile": func() ([]Entry, error) { f, err := ReadFile(path); return f.Entries, err },
+	} {
+		n := testing.AllocsPerRun(5, func() {
+			if es, err := read(); err != nil || len(es) != 1000 {
+				t.Fatal(len(es), err)
+			}
+		})
+		if perLine := n / 1000; perLine > 11 {
+			t.Errorf("%s: %.1f allocations a line", name, perLine)
+		}
 	}
 }
