@@ -165,6 +165,7 @@ type reader struct {
 	n    int
 	seen map[string]int
 	raw  rawLine // the line being read (one for all: it escapes to the heap)
+	strs map[string]string
 }
 
 // line reads the next line (a blank one is skipped).
@@ -174,8 +175,11 @@ func (rd *reader) line(b []byte) error {
 	if len(b) == 0 {
 		return nil
 	}
+	if rd.strs == nil {
+		rd.strs = map[string]string{}
+	}
 	rd.raw = rawLine{}
-	e, err := readLine(b, &rd.raw)
+	e, err := readLine(b, &rd.raw, rd.strs)
 	if err != nil {
 		return fmt.Errorf("line %d: %w", rd.n, err)
 	}
@@ -207,12 +211,17 @@ type rawLine struct {
 	Answer        json.RawMessage `json:"answer"`
 	Plan          json.RawMessage `json:"plan"`
 	Steps         json.RawMessage `json:"steps"`
+	expect        string          // what Expect points to, read by fastLine
 }
 
-// readLine reads one non-blank line and checks its shape (see Read).
-func readLine(b []byte, raw *rawLine) (Entry, error) {
-	if err := json.Unmarshal(b, raw); err != nil {
-		return Entry{}, lineError(b)
+// readLine reads one non-blank line and checks its shape (see Read);
+// strs, if not nil, shares the strings repeated from line to line.
+func readLine(b []byte, raw *rawLine, strs map[string]string) (Entry, error) {
+	if !fastLine(b, raw, strs) {
+		*raw = rawLine{}
+		if err := json.Unmarshal(b, raw); err != nil {
+			return Entry{}, lineError(b)
+		}
 	}
 	switch {
 	case raw.ID == "":
