@@ -16,8 +16,8 @@ var fastLineCases = []string{
 	`{"id":"é","template":"Ünïcode","query":"{ a(s: \"x\") }"}`, // an escape: encoding/json's
 	`{"id":"a","template":"T","query":"{x}","answer":{"b":[2,1]},"plan":[{"call":"GET /a"}],"steps":null}`,
 	`{"id":"a","template":"T","query":"{x}","dataset":{"sf":1,"seed":0,"version":1}}`,
-	`{"id":"a","ID":"b","template":"T","query":"{x}"}`,          // another spelling
-	`{"id":"a","id":"b","template":"T","query":"{x}"}`,          // a duplicate
+	`{"id":"a","ID":"b","template":"T","query":"{x}"}`,            // another spelling
+	`{"id":"a","id":"b","template":"T","query":"{x}"}`,            // a duplicate
 	`{"id":"a","template":"T","query":"{x}","extra":[1,{"y":2}]}`, // another member
 	`{"id":"a","template":"T","query":"{x}","expect":""}`,
 	`{"id":"a","template":"T","query":"{x}","variables":{"u":tru}}`,
