@@ -302,11 +302,20 @@ func (c *h1conn) do(wire []byte, split int, res *Response) error {
 	}
 	// A connection made for this request is part of its time: the server
 	// closed the last one (Connection: close, or while idle), so the
-	// connect is the server's cost, not a late send.
-	start, connects := time.Now(), 0
+	// connect is the server's cost, not a late send. start is taken only
+	// then (a clock read less per request on a kept-alive connection), or
+	// is the failed first attempt's when a retry connects.
+	var start time.Time
+	connects := 0
 	for attempt := 0; ; attempt++ {
+		if attempt > 0 && start.IsZero() {
+			start = res.Start
+		}
 		*res = Response{}
 		if c.nc == nil {
+			if start.IsZero() {
+				start = time.Now()
+			}
 			if err := c.dial(context.Background()); err != nil {
 				res.Start, res.End, res.Connects = start, time.Now(), connects
 				return err
