@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -182,11 +183,22 @@ func TestHTTP1KeepAlive(t *testing.T) {
 		return []byte(okResponse), false
 	})
 	h, _ = NewHTTP(closing.url(), queries(1), Options{})
+	// The connect made for a request (and the attempt on the closed
+	// connection before it) is part of the request's time.
+	var dialed time.Time
+	h.DialFunc = func(ctx context.Context) (net.Conn, error) {
+		dialed = time.Now()
+		var d net.Dialer
+		return d.DialContext(ctx, "tcp", h.addr)
+	}
 	conn2 := h.NewConn()
 	defer conn2.Close()
 	for i := range 5 {
 		if err := conn2.Do(0, &res); err != nil {
 			t.Fatalf("request %d on a server that closes idle connections: %v", i, err)
+		}
+		if res.Connects != 1 || res.Start.After(dialed) {
+			t.Errorf("request %d: %d connects, started %v after its connect", i, res.Connects, res.Start.Sub(dialed))
 		}
 		time.Sleep(5 * time.Millisecond) // let the close arrive
 	}
