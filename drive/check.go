@@ -33,6 +33,10 @@ type Checker struct {
 	reqs  []wire.Request
 	class []int32 // per request, the index of its expectation's verdicts in cache
 	cache []atomic.Pointer[judged]
+	// hashed says, per expectation, that it has a hash: its answers are
+	// verified. (A cached verdict is found without reading the request,
+	// one cache miss less among thousands.)
+	hashed []bool
 	// reported says a request's wrong answer went to onWrong: a verdict
 	// found among those of its expectation, judged for another request,
 	// is reported once for this one too.
@@ -88,6 +92,10 @@ func NewChecker(reqs []wire.Request, budgetBytes int64) *Checker {
 		n = max(n, k+1)
 	}
 	c.cache = make([]atomic.Pointer[judged], n)
+	c.hashed = make([]bool, n)
+	for i, k := range c.class {
+		c.hashed[k] = reqs[i].Expect != ""
+	}
 	c.budget.Store(budgetBytes)
 	return c
 }
@@ -154,9 +162,9 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	if !data {
 		return measure.OK, false
 	}
-	expect := c.reqs[i].Expect
+	k := c.class[i]
 	h := maphash.Bytes(c.seed, d)
-	slot := &c.cache[c.class[i]]
+	slot := &c.cache[k]
 	head := slot.Load()
 	var sum *[32]byte
 	for j := head; j != nil; j = j.next {
@@ -171,7 +179,7 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 			if j.out == measure.Wrong && j.by != i && c.onWrong != nil && !c.reported[i].Swap(true) {
 				c.onWrong(i, d)
 			}
-			return j.out, expect != ""
+			return j.out, c.hashed[k]
 		}
 	}
 	if len(d) >= bigData {
@@ -207,7 +215,7 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 		// Losing a race to another worker only forgets a verdict.
 		slot.CompareAndSwap(head, v)
 	}
-	return out, expect != ""
+	return out, c.hashed[k]
 }
 
 // answerLen is the length of the canonical form of request i's right

@@ -382,19 +382,19 @@ func TestWires(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range reqs {
-			if got := string(h.wires[i]); got != c.wires[i] {
+			if got := string(h.wires[i].b); got != c.wires[i] {
 				t.Errorf("%s, request %d:\n%q\nwant\n%q", c.name, i, got, c.wires[i])
 			}
-			if want := len(head("POST", "/graphql")); c.name != "get" && h.split[i] != want {
-				t.Errorf("%s, request %d: per-request headers at %d, want %d", c.name, i, h.split[i], want)
+			if want := len(head("POST", "/graphql")); c.name != "get" && h.wires[i].split != want {
+				t.Errorf("%s, request %d: per-request headers at %d, want %d", c.name, i, h.wires[i].split, want)
 			}
-			if c.fulls != nil && string(h.retries[i]) != c.fulls[i] {
-				t.Errorf("%s, request %d after a miss:\n%q\nwant\n%q", c.name, i, h.retries[i], c.fulls[i])
+			if c.fulls != nil && string(h.retries[i].b) != c.fulls[i] {
+				t.Errorf("%s, request %d after a miss:\n%q\nwant\n%q", c.name, i, h.retries[i].b, c.fulls[i])
 			}
 		}
-		_ = append(h.wires[0], "overwritten"...)
-		if string(h.wires[1]) != c.wires[1] {
-			t.Errorf("%s: appending to request 0 changed request 1: %q", c.name, h.wires[1])
+		_ = append(h.wires[0].b, "overwritten"...)
+		if string(h.wires[1].b) != c.wires[1] {
+			t.Errorf("%s: appending to request 0 changed request 1: %q", c.name, h.wires[1].b)
 		}
 	}
 	// The load generator's start: a file's requests cost a few
