@@ -55,9 +55,9 @@ type HTTP struct {
 	// full requests sent after a miss. With per-request header values,
 	// those go in at the split.
 	wires, retries []wireBytes
-	timeout           time.Duration
-	maxResp           int
-	budget            *budget // response buffers beyond baseBuf, all connections together
+	timeout        time.Duration
+	maxResp        int
+	budget         *budget // response buffers beyond baseBuf, all connections together
 	// DialFunc, when set, makes the connections instead of TCP (tests: an
 	// in-memory pipe in a synctest bubble, a slow handshake).
 	DialFunc func(ctx context.Context) (net.Conn, error)
