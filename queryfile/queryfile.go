@@ -196,8 +196,8 @@ func (rd *reader) line(b []byte) error {
 }
 
 // rawLine is a line as read, before its shape is checked. A member that
-// is absent, null or "" reads the same, except "expect" (absent: no hash;
-// "" is no hash either, and refused).
+// is absent, null or "" reads the same, except "expect": absent or null
+// is no hash, "" a hash that is refused.
 type rawLine struct {
 	ID            string          `json:"id"`
 	Label         string          `json:"template"`
