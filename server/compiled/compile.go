@@ -81,8 +81,14 @@ func (c *compiler) alias(prefix string) string {
 	return prefix + strconv.Itoa(c.aliases)
 }
 
-// col is column name of r.
-func (r row) col(name string) string { return r.a + "." + name }
+// col is column name of r. A Professor's nr is its professor row's (see
+// fromTable).
+func (r row) col(name string) string {
+	if r.typ == "Professor" && name == "nr" {
+		return r.p + ".nr"
+	}
+	return r.a + "." + name
+}
 
 // from is the FROM clause of r's table; join says whether a Faculty row
 // needs its professor row (to tell a Professor from a Lecturer).
@@ -90,7 +96,17 @@ func (r row) from(join bool) string { return r.fromTable(tables[r.typ][0], join)
 
 // fromTable is from with table t (a table name or a derived table) in
 // place of r's table.
+//
+// A Professor's rows are its table's, professor, with its faculty row
+// left-joined by key: a selection that reads no faculty column (an advisor's
+// id) then costs one index lookup, as a peer that maps each table to a type
+// does, because PostgreSQL and SQLite drop a left join to a unique key whose
+// columns are never read. Every professor row has its faculty row (the
+// dataset's foreign key), so the left join finds what an inner join would.
 func (r row) fromTable(t string, join bool) string {
+	if r.typ == "Professor" && t == tables[r.typ][0] {
+		return "professor " + r.p + " LEFT JOIN faculty " + r.a + " ON " + r.a + ".nr = " + r.p + ".nr"
+	}
 	s := t + " " + r.a
 	switch {
 	case r.typ == "Professor":

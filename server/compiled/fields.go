@@ -146,7 +146,7 @@ func (c *compiler) rootField(g *group) string {
 	case "graduateStudents":
 		t := c.newRow("GraduateStudent")
 		keys, split := c.gradOrder(t, c.arg(g, "order"))
-		return c.many(list{r: t, where: c.gradWhere(t, c.arg(g, "where")), keys: keys, split: split,
+		return c.many(list{r: t, where: c.gradWhere(t, c.arg(g, "where"), false), keys: keys, split: split,
 			limit: c.count(c.arg(g, "limit"), "limit")}, g.set())
 	case "publicationSearch":
 		t := c.newRow("Publication")
@@ -171,7 +171,7 @@ func (c *compiler) universityField(r row, g *group) string {
 		return c.many(list{r: t, where: where}, g.set())
 	case "undergraduateDegreeObtainedBystudent":
 		t := c.newRow("GraduateStudent")
-		where := append([]string{t.col("undergraduateDegreeFrom") + " = " + r.col("nr")}, c.gradWhere(t, c.arg(g, "where"))...)
+		where := append([]string{t.col("undergraduateDegreeFrom") + " = " + r.col("nr")}, c.gradWhere(t, c.arg(g, "where"), true)...)
 		return c.many(list{r: t, where: where,
 			limit: c.count(c.arg(g, "limit"), "limit"), offset: c.count(c.arg(g, "offset"), "offset")}, g.set())
 	case "departments":

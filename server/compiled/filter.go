@@ -70,14 +70,24 @@ func (c *compiler) numberMatch(m *val, col, what string) string {
 // gradWhere is the conjunction of the conditions of GraduateStudentWhereInput
 // w on graduate student t: AND lists at any depth, with null or absent
 // conditions ignored (an empty ProfessorWhereInput holds for every student).
-func (c *compiler) gradWhere(t row, w *val) []string {
+//
+// few says t's rows are few: a list under a parent object, whose rows the
+// index on the parent's key hands over (a university's graduates). A
+// condition on the advisor's research interest is then the advisor looked
+// up by key for each of those rows. Written as EXISTS, PostgreSQL plans it
+// as a semi-join and, pricing a LIKE like an equality, prefers to scan
+// every professor with the pattern and hash them (QT13 at sf=10: 5,906
+// patterns matched to keep 2 of 15 students, 1.2 ms, against 15 key lookups,
+// 0.1 ms). At the root, where t may be every student, the semi-join stays,
+// and the planner chooses.
+func (c *compiler) gradWhere(t row, w *val, few bool) []string {
 	if w.isNull() {
 		return nil
 	}
 	var out []string
 	if and := w.field("AND"); !and.isNull() {
 		for _, el := range and.list {
-			out = append(out, c.gradWhere(t, el)...)
+			out = append(out, c.gradWhere(t, el, few)...)
 		}
 	}
 	if adv := w.field("advisor"); !adv.isNull() {
@@ -88,8 +98,12 @@ func (c *compiler) gradWhere(t row, w *val) []string {
 			out = append(out, never)
 		} else if !m.isNull() {
 			p := c.alias("p")
-			out = append(out, "EXISTS (SELECT 1 FROM professor "+p+" WHERE "+p+".nr = "+t.col("advisor")+
-				" AND "+c.stringMatch(m, p+".researchInterest", "where.advisor.researchInterest")+")")
+			match := c.stringMatch(m, p+".researchInterest", "where.advisor.researchInterest")
+			if few { // NULL (no advisor, no interest) is false, as EXISTS is
+				out = append(out, "(SELECT "+match+" FROM professor "+p+" WHERE "+p+".nr = "+t.col("advisor")+")")
+			} else {
+				out = append(out, "EXISTS (SELECT 1 FROM professor "+p+" WHERE "+p+".nr = "+t.col("advisor")+" AND "+match+")")
+			}
 		}
 	}
 	if nr := w.field("university").field("nr"); !nr.isNull() {
