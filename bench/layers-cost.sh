@@ -22,6 +22,15 @@
 #
 #   bench/layers-cost.sh                      # VARIANTS="inmem batch compiled" CLIENTS=2 DURATION=3 ROUNDS=6
 #   MEASURE=instructions ROUNDS=2 PASSES=9 bench/layers-cost.sh
+#   BIN=/tmp/gqlbench-before KEEP=/tmp/cg MEASURE=instructions bench/layers-cost.sh
+#
+# BIN measures that binary instead of building the work tree's (a revision's build, to compare
+# before and after); KEEP names a directory that keeps each cachegrind output
+# (VARIANT-PASSES-on|off[-ROUND].out) for a per-function comparison (cg_diff, or by hand).
+# SERVER_GOGC sets the servers' GOGC: with off, no collection runs, so the count leaves out
+# the collector, whose cycles falling differently among the requests move it by thousands of
+# instructions per request from round to round (what still moves: the scheduler's idle loop
+# between requests); the heap grows by what the requests allocate.
 #
 # Needs: taskset, jq, two cores; valgrind for MEASURE=instructions.
 set -euo pipefail
@@ -36,7 +45,8 @@ done
 
 work=$(mktemp -d /tmp/gqlbench-layers-cost.XXXXXX)
 B=$work/gqlbench
-go build -o "$B" ./cmd/gqlbench
+if [ -n "${BIN:-}" ]; then cp "$BIN" "$B"; else go build -o "$B" ./cmd/gqlbench; fi
+[ -z "${KEEP:-}" ] || mkdir -p "$KEEP"
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
@@ -55,18 +65,19 @@ serve() {
 "$B" queries --db "sqlite:$work/db.sqlite" --templates "$TEMPLATES" --per-template "$PER" --expect -o "$work/q.jsonl" 2>/dev/null
 tick=$(getconf CLK_TCK)
 
-# instructions VARIANT PASSES PORT [ARGS...] prints "requests instructions" of one server
+# instructions VARIANT PASSES PORT TAG [ARGS...] prints "requests instructions" of one server
 # under cachegrind over a sequential load of one warm-up pass and PASSES passes.
 instructions() {
-  local v=$1 passes=$2 port=$3; shift 3
-  local log=$work/vg-$port.log out=$work/cg-$port.out run=$work/ir-$port.jsonl pid
-  GOMAXPROCS=1 GQLBENCH_DB="sqlite:$work/db.sqlite" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out" \
+  local v=$1 passes=$2 port=$3 tag=$4; shift 4
+  local log=$work/vg-$v-$passes-$tag.log out=$work/cg-$v-$passes-$tag.out run=$work/ir-$v-$passes-$tag.jsonl pid
+  GOGC=${SERVER_GOGC:-${GOGC:-100}} GOMAXPROCS=1 GQLBENCH_DB="sqlite:$work/db.sqlite" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out" \
     "$B" serve "$v" --addr "127.0.0.1:$port" "$@" >"$log" 2>&1 &
   pid=$!
   for _ in $(seq 1200); do grep -q "serving on" "$log" 2>/dev/null && break; sleep 0.1; done
   taskset -c 1 "$B" load --target "http://127.0.0.1:$port/graphql" --queries "$work/q.jsonl" --mode sequential \
     --passes "$passes" --warmup-passes 1 --quiet -o "$run" || { echo "bench/layers-cost.sh: $v under valgrind failed" >&2; kill "$pid"; exit 1; }
   kill -INT "$pid"; wait "$pid" || true
+  [ -z "${KEEP:-}" ] || cp "$out" "$KEEP/$v-$passes-$tag.out"
   echo "$(jq -r 'select(.type=="summary") | .total.count' "$run") $(awk '/^summary:/ {print $2}' "$out")"
 }
 
@@ -74,16 +85,16 @@ if [ "$MEASURE" = instructions ]; then
   command -v valgrind >/dev/null || { echo "bench/layers-cost.sh: valgrind is missing" >&2; exit 1; }
   printf '| variant | round | instructions/req without --trace | with --trace | with / without |\n|---|---:|---:|---:|---:|\n' >"$work/table"
   for v in $VARIANTS; do
-    read -r _ off1 < <(instructions "$v" 1 "$PORT")
-    read -r _ on1 < <(instructions "$v" 1 "$PORT" --trace)
+    read -r _ off1 < <(instructions "$v" 1 "$PORT" off)
+    read -r _ on1 < <(instructions "$v" 1 "$PORT" on --trace)
     for r in $(seq "$ROUNDS"); do
-      read -r noff off < <(instructions "$v" "$PASSES" "$PORT")
-      read -r non on < <(instructions "$v" "$PASSES" "$PORT" --trace)
+      read -r noff off < <(instructions "$v" "$PASSES" "$PORT" "off-$r")
+      read -r non on < <(instructions "$v" "$PASSES" "$PORT" "on-$r" --trace)
       per_off=$(jq -n "($off - $off1) / ($noff * ($PASSES - 1) / $PASSES)"); per_on=$(jq -n "($on - $on1) / ($non * ($PASSES - 1) / $PASSES)")
       printf '| %s | %d | %.0f | %.0f | %.4f |\n' "$v" "$r" "$per_off" "$per_on" "$(jq -n "$per_on / $per_off")" | tee -a "$work/table" >&2
     done
   done
-  printf '\ninstructions per request (cachegrind, GOMAXPROCS=1), sequential, %d passes less 1; load average %s\n\n' "$PASSES" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '\ninstructions per request (cachegrind, GOMAXPROCS=1, GOGC=%s), sequential, %d passes less 1; load average %s\n\n' "${SERVER_GOGC:-${GOGC:-100}}" "$PASSES" "$(cut -d' ' -f1-3 /proc/loadavg)"
   cat "$work/table"
   exit 0
 fi

@@ -119,7 +119,7 @@ tools=(wrk)
 [ -n "$K6" ] && tools+=(k6)
 [ -n "${BEFORE:-}" ] && tools+=(gqlbench-before)
 tools+=(gqlbench)
-declare -A best extra cpus
+declare -A best extra cpus cpumax
 for c in $CONNS_LIST; do
   for r in $(seq "$ROUNDS"); do
     for t in "${tools[@]}"; do
@@ -130,9 +130,12 @@ for c in $CONNS_LIST; do
       if [ -z "${best[$t,$c]:-}" ] || awk -v a="$rps" -v b="${best[$t,$c]}" 'BEGIN {exit !(a > b)}'; then
         best[$t,$c]=$rps; extra[$t,$c]=$out
       fi
-      # the lowest CPU per request of the rounds
+      # the lowest CPU per request of the rounds, and the highest (the spread)
       if [ "$us" != - ] && { [ -z "${cpus[$t,$c]:-}" ] || awk -v a="$us" -v b="${cpus[$t,$c]}" 'BEGIN {exit !(a < b)}'; }; then
         cpus[$t,$c]=$us
+      fi
+      if [ "$us" != - ] && { [ -z "${cpumax[$t,$c]:-}" ] || awk -v a="$us" -v b="${cpumax[$t,$c]}" 'BEGIN {exit !(a > b)}'; }; then
+        cpumax[$t,$c]=$us
       fi
     done
   done
@@ -156,12 +159,12 @@ done; echo
 printf '| gqlbench driver CPU %% / RSS MB / wrong | |'
 for c in $CONNS_LIST; do read -r _ _ dcpu rss wrong <<< "${extra[gqlbench,$c]}"; printf ' %s %% / %s / %s |' "$dcpu" "$rss" "$wrong"; done; echo
 echo
-echo "CPU µs per request of each tool's process (user + system ÷ requests; the lowest of $ROUNDS rounds)"
+echo "CPU µs per request of each tool's process (user + system ÷ requests; the lowest of $ROUNDS rounds, and the highest)"
 printf '| tool |'; for c in $CONNS_LIST; do printf ' %s conn. |' "$c"; done; echo
 printf '|---|'; for c in $CONNS_LIST; do printf -- '---:|'; done; echo
 for t in "${tools[@]}"; do
   printf '| %s |' "$t"
-  for c in $CONNS_LIST; do printf ' %s |' "${cpus[$t,$c]:--}"; done; echo
+  for c in $CONNS_LIST; do printf ' %s (–%s) |' "${cpus[$t,$c]:--}" "${cpumax[$t,$c]:--}"; done; echo
 done
 for t in gqlbench-before gqlbench; do
   [ -n "${best[$t,${CONNS_LIST%% *}]:-}" ] || continue
@@ -171,8 +174,11 @@ for t in gqlbench-before gqlbench; do
     printf ' %s |' "$(awk -v c="$dcpu" -v r="$rps" 'BEGIN {if (r > 0) printf "%.1f", c * 1e4 / r; else print "-"}')"
   done; echo
 done
-printf '| gqlbench / wrk |'
-for c in $CONNS_LIST; do
-  printf ' %s |' "$(awk -v a="${cpus[gqlbench,$c]:-0}" -v b="${cpus[wrk,$c]:-0}" 'BEGIN {if (a > 0 && b > 0) printf "%.2f×", a / b; else print "-"}')"
-done; echo
+for t in gqlbench-before gqlbench; do
+  [ -n "${best[$t,${CONNS_LIST%% *}]:-}" ] || continue
+  printf '| %s / wrk (lowest ÷ lowest) |' "$t"
+  for c in $CONNS_LIST; do
+    printf ' %s |' "$(awk -v a="${cpus[$t,$c]:-0}" -v b="${cpus[wrk,$c]:-0}" 'BEGIN {if (a > 0 && b > 0) printf "%.2f×", a / b; else print "-"}')"
+  done; echo
+done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

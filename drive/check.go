@@ -19,14 +19,28 @@ import (
 // canonical JSON hashes to it (verify.Hash).
 //
 // Canonicalising every response would cost more than receiving it. So the
-// Checker remembers, per request, the raw bytes of the data it has already
-// judged (up to a few variants each, within a memory budget), found by a
-// fast hash and confirmed by comparing the bytes: a response whose data are
+// Checker remembers the raw bytes of the data it has already judged (up to
+// a few variants each, within a memory budget), found by a fast hash and
+// confirmed by comparing the bytes: a response whose data are
 // byte-for-byte one already judged gets the same verdict, exactly, and only
-// new bytes are canonicalised. Safe for concurrent use.
+// new bytes are canonicalised. The verdicts are kept per expectation, not
+// per request: requests that expect the same answer under the same options
+// (the same hash, the same known answer, no dialect to map from) judge the
+// same data alike, so the entries of a file that differ only in their
+// variables and share an answer canonicalise it once, not once each.
+// Safe for concurrent use.
 type Checker struct {
 	reqs  []wire.Request
+	class []int32 // per request, the index of its expectation's verdicts in cache
 	cache []atomic.Pointer[judged]
+	// hashed says, per expectation, that it has a hash: its answers are
+	// verified. (A cached verdict is found without reading the request,
+	// one cache miss less among thousands.)
+	hashed []bool
+	// reported says a request's wrong answer went to onWrong: a verdict
+	// found among those of its expectation, judged for another request,
+	// is reported once for this one too.
+	reported []atomic.Bool
 	// answerLens are the lengths of the right answers' canonical forms,
 	// plus one (0: not known yet), for sizes first.
 	answerLens []atomic.Int64
@@ -34,7 +48,8 @@ type Checker struct {
 	seed       maphash.Seed
 	ignore     []verify.Path // members left out of every comparison
 	// onWrong, if set, is called with each new wrong data value (not one
-	// already judged): the failure log's hook.
+	// already judged), and once for a request whose wrong data were judged
+	// for another of its expectation: the failure log's hook.
 	onWrong func(i int, data []byte)
 }
 
@@ -48,6 +63,7 @@ type judged struct {
 	out  measure.Outcome
 	next *judged
 	n    int // length of the list from here
+	by   int // the request it was judged for
 }
 
 // cacheWhole is the largest data value the Checker keeps whole.
@@ -69,9 +85,57 @@ func NewChecker(reqs []wire.Request, budgetBytes int64) *Checker {
 	if budgetBytes <= 0 {
 		budgetBytes = 32 << 20
 	}
-	c := &Checker{reqs: reqs, cache: make([]atomic.Pointer[judged], len(reqs)), answerLens: make([]atomic.Int64, len(reqs)), seed: maphash.MakeSeed()}
+	c := &Checker{reqs: reqs, answerLens: make([]atomic.Int64, len(reqs)), seed: maphash.MakeSeed(), reported: make([]atomic.Bool, len(reqs))}
+	c.class = expectations(reqs, c.seed)
+	n := int32(0)
+	for _, k := range c.class {
+		n = max(n, k+1)
+	}
+	c.cache = make([]atomic.Pointer[judged], n)
+	c.hashed = make([]bool, n)
+	for i, k := range c.class {
+		c.hashed[k] = reqs[i].Expect != ""
+	}
 	c.budget.Store(budgetBytes)
 	return c
+}
+
+// expectations gives each request the index of its expectation: the same
+// for requests whose data get the same verdict — the same expected hash
+// (or none), the same option (Unordered; the ignored paths are the
+// Checker's), the same right answer when it is known (compared by a hash
+// and its length), and no dialect mapping (a request with one has its
+// own).
+func expectations(reqs []wire.Request, seed maphash.Seed) []int32 {
+	type key struct {
+		expect    string
+		unordered bool
+		answer    uint64
+		answerLen int
+	}
+	ids := map[key]int32{}
+	out := make([]int32, len(reqs))
+	n := int32(0)
+	for i := range reqs {
+		r := &reqs[i]
+		if r.Map != nil {
+			out[i] = n
+			n++
+			continue
+		}
+		k := key{expect: r.Expect, unordered: r.Unordered, answerLen: -1}
+		if r.Answer != nil {
+			k.answer, k.answerLen = maphash.Bytes(seed, r.Answer), len(r.Answer)
+		}
+		id, ok := ids[k]
+		if !ok {
+			id = n
+			ids[k] = id
+			n++
+		}
+		out[i] = id
+	}
+	return out
 }
 
 // Check returns the outcome of a response to request i and whether its data
@@ -98,9 +162,10 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	if !data {
 		return measure.OK, false
 	}
-	expect := c.reqs[i].Expect
+	k := c.class[i]
 	h := maphash.Bytes(c.seed, d)
-	head := c.cache[i].Load()
+	slot := &c.cache[k]
+	head := slot.Load()
 	var sum *[32]byte
 	for j := head; j != nil; j = j.next {
 		if j.hash != h || j.size != len(d) {
@@ -111,7 +176,10 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 			sum = &s
 		}
 		if j.data == nil && *sum == j.sum || j.data != nil && bytes.Equal(j.data, d) {
-			return j.out, expect != ""
+			if j.out == measure.Wrong && j.by != i && c.onWrong != nil && !c.reported[i].Swap(true) {
+				c.onWrong(i, d)
+			}
+			return j.out, c.hashed[k]
 		}
 	}
 	if len(d) >= bigData {
@@ -125,9 +193,10 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	}
 	out := judge(&c.reqs[i], d, o, limit)
 	if out == measure.Wrong && c.onWrong != nil {
+		c.reported[i].Store(true)
 		c.onWrong(i, d)
 	}
-	v := &judged{hash: h, size: len(d), out: out, next: head, n: 1}
+	v := &judged{hash: h, size: len(d), out: out, next: head, n: 1, by: i}
 	cost := int64(len(d))
 	if len(d) <= cacheWhole {
 		v.data = bytes.Clone(d)
@@ -144,9 +213,9 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 			v.n = head.n + 1
 		}
 		// Losing a race to another worker only forgets a verdict.
-		c.cache[i].CompareAndSwap(head, v)
+		slot.CompareAndSwap(head, v)
 	}
-	return out, expect != ""
+	return out, c.hashed[k]
 }
 
 // answerLen is the length of the canonical form of request i's right

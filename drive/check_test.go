@@ -8,11 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gqlbench/gqlbench/dialect"
 	"github.com/gqlbench/gqlbench/drive/wire"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
@@ -248,5 +251,61 @@ func TestCheckAllocatesNothing(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(200, step); n != 0 {
 		t.Errorf("a check allocates %v times", n)
+	}
+}
+
+// TestCheckerSharesVerdicts: requests that expect the same answer (a
+// file's entries that differ in their variables only) judge a data value
+// once between them — a request that meets data judged for another
+// allocates nothing — and a wrong answer is still wrong for each of them,
+// reported once for each; a request expecting another answer, or
+// written in a dialect, judges the same data for itself.
+func TestCheckerSharesVerdicts(t *testing.T) {
+	right := `{"__typename":"Query"}`
+	expect, err := verify.Hash([]byte(right))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, _ := verify.Hash([]byte(`{"__typename":"Mutation"}`))
+	reqs := make([]wire.Request, 100)
+	for i := range reqs {
+		reqs[i] = wire.Request{ID: "q" + strconv.Itoa(i), Expect: expect}
+	}
+	reqs[98].Expect = other
+	var wrongs []int
+	c := NewChecker(reqs, 0)
+	c.onWrong = func(i int, _ []byte) { wrongs = append(wrongs, i) }
+	body := []byte(`{"data":` + right + `}`)
+	if got, verified := c.Check(0, 200, body, true); got != measure.OK || !verified {
+		t.Fatalf("request 0: %v %v", got, verified)
+	}
+	i := 1
+	allocs := testing.AllocsPerRun(90, func() {
+		if got, _ := c.Check(i, 200, body, true); got != measure.OK {
+			t.Fatalf("request %d: %v", i, got)
+		}
+		i++
+	})
+	if allocs != 0 {
+		t.Errorf("a request whose expectation has judged the data allocates %v times: judged again", allocs)
+	}
+	if got, _ := c.Check(98, 200, body, true); got != measure.Wrong {
+		t.Errorf("request expecting another answer: %v, want wrong", got)
+	}
+	wrong := []byte(`{"data":{"__typename":"Subscription"}}`)
+	for _, i := range []int{2, 3, 3, 2, 4} {
+		if got, _ := c.Check(i, 200, wrong, true); got != measure.Wrong {
+			t.Errorf("request %d, wrong data: %v", i, got)
+		}
+	}
+	if want := []int{98, 2, 3, 4}; !slices.Equal(wrongs, want) {
+		t.Errorf("wrong answers reported for requests %v, want %v", wrongs, want)
+	}
+
+	// a dialect's answer is mapped before it is compared: its own verdicts
+	m := &dialect.Mapping{}
+	d := NewChecker([]wire.Request{{ID: "a", Expect: expect}, {ID: "b", Expect: expect, Map: m}}, 0)
+	if d.class[0] == d.class[1] {
+		t.Error("a request with a dialect mapping shares the verdicts of one without")
 	}
 }

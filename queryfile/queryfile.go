@@ -121,93 +121,151 @@ func Write(w io.Writer, entries []Entry) error {
 func Read(r io.Reader) ([]Entry, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), MaxLineBytes)
-	var out []Entry
-	seen := map[string]int{}
-	n := 0
+	var rd reader
 	for sc.Scan() {
-		n++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
+		if err := rd.line(sc.Bytes()); err != nil {
+			return nil, err
 		}
-		e, err := readLine(b)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
-		}
-		if prev, dup := seen[e.ID]; dup {
-			return nil, fmt.Errorf("line %d: id %q is already used on line %d", n, e.ID, prev)
-		}
-		seen[e.ID] = n
-		e.Line = n
-		out = append(out, e)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("line %d: longer than %d bytes", n+1, MaxLineBytes)
+			return nil, fmt.Errorf("line %d: longer than %d bytes", rd.n+1, MaxLineBytes)
 		}
 		return nil, err
 	}
-	return out, nil
+	return rd.out, nil
 }
 
-// rawLine is a line as read, before its shape is checked: a nil pointer
-// is a member that is absent.
+// readData is Read of a file's bytes, read whole: the lines split in
+// place, the entries counted first (the load generator's start).
+func readData(data []byte) ([]Entry, error) {
+	lines := bytes.Count(data, []byte{'\n'}) + 1
+	rd := reader{out: make([]Entry, 0, lines), seen: make(map[string]int, lines)}
+	for len(data) > 0 {
+		b := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			b, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if len(b) >= MaxLineBytes { // as bufio.Scanner's limit in Read
+			return nil, fmt.Errorf("line %d: longer than %d bytes", rd.n+1, MaxLineBytes)
+		}
+		if err := rd.line(b); err != nil {
+			return nil, err
+		}
+	}
+	return rd.out, nil
+}
+
+// reader is Read's state: the entries so far, the line number, the ids
+// seen (and their lines).
+type reader struct {
+	out  []Entry
+	n    int
+	seen map[string]int
+	raw  rawLine // the line being read (one for all: it escapes to the heap)
+	strs map[string]string
+}
+
+// line reads the next line (a blank one is skipped).
+func (rd *reader) line(b []byte) error {
+	rd.n++
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil
+	}
+	if rd.strs == nil {
+		rd.strs = map[string]string{}
+	}
+	rd.raw = rawLine{}
+	e, err := readLine(b, &rd.raw, rd.strs)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", rd.n, err)
+	}
+	if rd.seen == nil {
+		rd.seen = map[string]int{}
+	}
+	if prev, dup := rd.seen[e.ID]; dup {
+		return fmt.Errorf("line %d: id %q is already used on line %d", rd.n, e.ID, prev)
+	}
+	rd.seen[e.ID] = rd.n
+	e.Line = rd.n
+	rd.out = append(rd.out, e)
+	return nil
+}
+
+// rawLine is a line as read, before its shape is checked. A member that
+// is absent, null or "" reads the same, except "expect": absent or null
+// is no hash, "" a hash that is refused.
 type rawLine struct {
-	ID            *string         `json:"id"`
-	Label         *string         `json:"template"`
-	Query         *string         `json:"query"`
-	OperationName *string         `json:"operationName"`
+	ID            string          `json:"id"`
+	Label         string          `json:"template"`
+	Query         string          `json:"query"`
+	OperationName string          `json:"operationName"`
 	Variables     json.RawMessage `json:"variables"`
 	Expect        *string         `json:"expect"`
-	Dialect       *string         `json:"dialect"`
+	Dialect       string          `json:"dialect"`
 	Dataset       *DatasetRef     `json:"dataset"`
-	Unordered     *bool           `json:"unordered"`
+	Unordered     bool            `json:"unordered"`
 	Answer        json.RawMessage `json:"answer"`
 	Plan          json.RawMessage `json:"plan"`
 	Steps         json.RawMessage `json:"steps"`
+	expect        string          // what Expect points to, read by fastLine
 }
 
-// readLine reads one non-blank line and checks its shape (see Read).
-func readLine(b []byte) (Entry, error) {
-	var raw rawLine
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&raw); err != nil {
-		return Entry{}, fmt.Errorf("not a JSON object: %w", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Entry{}, fmt.Errorf("more than one JSON value on the line")
+// readLine reads one non-blank line and checks its shape (see Read);
+// strs, if not nil, shares the strings repeated from line to line.
+func readLine(b []byte, raw *rawLine, strs map[string]string) (Entry, error) {
+	if !fastLine(b, raw, strs) {
+		*raw = rawLine{}
+		if err := json.Unmarshal(b, raw); err != nil {
+			return Entry{}, lineError(b)
+		}
 	}
 	switch {
-	case raw.ID == nil || *raw.ID == "":
+	case raw.ID == "":
 		return Entry{}, fmt.Errorf(`missing "id"`)
-	case raw.Label == nil || *raw.Label == "":
-		return Entry{}, fmt.Errorf(`%q: missing "template" (the label results are grouped by, e.g. QT5 or an operation's name)`, *raw.ID)
-	case (raw.Query == nil || *raw.Query == "") && len(raw.Plan) == 0 && len(raw.Steps) == 0:
-		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, *raw.ID)
+	case raw.Label == "":
+		return Entry{}, fmt.Errorf(`%q: missing "template" (the label results are grouped by, e.g. QT5 or an operation's name)`, raw.ID)
+	case raw.Query == "" && len(raw.Plan) == 0 && len(raw.Steps) == 0:
+		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, raw.ID)
 	}
-	e := Entry{ID: *raw.ID, Label: *raw.Label, Dataset: raw.Dataset,
-		Query: deref(raw.Query), OperationName: deref(raw.OperationName), Dialect: deref(raw.Dialect)}
-	if raw.Unordered != nil {
-		e.Unordered = *raw.Unordered
-	}
+	e := Entry{ID: raw.ID, Label: raw.Label, Dataset: raw.Dataset, Query: raw.Query, OperationName: raw.OperationName,
+		Dialect: raw.Dialect, Unordered: raw.Unordered}
 	if err := e.readBody(raw); err != nil {
 		return Entry{}, fmt.Errorf("%q: %w", e.ID, err)
 	}
 	if e.Query == "" && e.Plan == nil && e.GraphQLPlan == nil {
-		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, *raw.ID)
+		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, raw.ID)
 	}
 	if raw.Expect != nil {
 		if !IsHash(*raw.Expect) {
-			return Entry{}, fmt.Errorf(`%q: "expect" must be a SHA-256 hash in 64 lowercase hex digits, got %.80q`, *raw.ID, *raw.Expect)
+			return Entry{}, fmt.Errorf(`%q: "expect" must be a SHA-256 hash in 64 lowercase hex digits, got %.80q`, raw.ID, *raw.Expect)
 		}
 		e.Expect = *raw.Expect
 	}
 	return e, nil
 }
 
+// lineError says why a line json.Unmarshal refused is no entry: not a
+// JSON object (as encoding/json's decoder explains), or more than one
+// JSON value. Only bad lines come here: a good one is read in one pass.
+func lineError(b []byte) error {
+	var raw rawLine
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&raw); err != nil {
+		return fmt.Errorf("not a JSON object: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("more than one JSON value on the line")
+	}
+	return fmt.Errorf("not a JSON object")
+}
+
 // readBody reads raw's answer, variables, plan and steps into e, each
 // checked: the plan and the steps against the variables.
-func (e *Entry) readBody(raw rawLine) error {
+func (e *Entry) readBody(raw *rawLine) error {
 	if a := bytes.TrimSpace(raw.Answer); len(a) > 0 && string(a) != "null" {
 		var b bytes.Buffer
 		if err := json.Compact(&b, a); err != nil {
@@ -221,9 +279,11 @@ func (e *Entry) readBody(raw rawLine) error {
 	}
 	e.Variables = vars
 	if p := bytes.TrimSpace(raw.Plan); len(p) > 0 && string(p) != "null" {
-		if err := json.Unmarshal(p, &e.Plan); err != nil {
+		var plan Plan // (not e's field: e would escape, and every line cost an allocation)
+		if err := json.Unmarshal(p, &plan); err != nil {
 			return fmt.Errorf(`"plan": %w`, err)
 		}
+		e.Plan = plan
 		if err := e.Plan.Check(vars); err != nil {
 			return fmt.Errorf(`"plan": %w`, err)
 		}
@@ -232,22 +292,16 @@ func (e *Entry) readBody(raw rawLine) error {
 		if e.Query != "" {
 			return fmt.Errorf(`"query" and "steps" are two GraphQL forms of the task: give one`)
 		}
-		if err := json.Unmarshal(p, &e.GraphQLPlan); err != nil {
+		var plan Plan
+		if err := json.Unmarshal(p, &plan); err != nil {
 			return fmt.Errorf(`"steps": %w`, err)
 		}
+		e.GraphQLPlan = plan
 		if err := e.GraphQLPlan.CheckGraphQL(vars); err != nil {
 			return fmt.Errorf(`"steps": %w`, err)
 		}
 	}
 	return nil
-}
-
-// deref is *s, "" for nil.
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 // object returns raw compacted when it is a JSON object with members, nil
@@ -259,6 +313,12 @@ func object(raw json.RawMessage) (json.RawMessage, error) {
 	}
 	if raw[0] != '{' {
 		return nil, fmt.Errorf("got %.40s", raw)
+	}
+	if bytes.IndexAny(raw, " \t\r\n") < 0 { // compact already (a whole line's value: valid JSON)
+		if len(raw) == 2 {
+			return nil, nil
+		}
+		return raw, nil
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, raw); err != nil {
@@ -286,7 +346,7 @@ func IsHash(s string) bool {
 
 // Body returns the entry as a GraphQL-over-HTTP POST body:
 // {"query":…,"operationName":…,"variables":{…}}, operationName only when set
-// and variables {} when there are none.
+// and variables {} when there are none — as encoding/json writes it.
 func (e *Entry) Body() ([]byte, error) {
 	vars := e.Variables
 	if len(vars) == 0 {
@@ -297,6 +357,69 @@ func (e *Entry) Body() ([]byte, error) {
 		OperationName string          `json:"operationName,omitempty"`
 		Variables     json.RawMessage `json:"variables"`
 	}{e.Query, e.OperationName, vars})
+}
+
+// Bodies returns every entry's Body, byte for byte, made at the cost of
+// a copy: each distinct query text and operation name is encoded once (a
+// file's entries share a few queries and differ in their variables), and
+// the bodies share one array.
+func Bodies(entries []Entry) ([][]byte, error) {
+	enc := map[string][]byte{}
+	str := func(s string) ([]byte, error) {
+		if b, ok := enc[s]; ok {
+			return b, nil
+		}
+		b, err := json.Marshal(s)
+		if err != nil {
+			return nil, err
+		}
+		enc[s] = b
+		return b, nil
+	}
+	type parts struct{ query, op, vars []byte }
+	ps := make([]parts, len(entries))
+	size := 0
+	for i := range entries {
+		e, p := &entries[i], &ps[i]
+		var err error
+		if p.query, err = str(e.Query); err != nil {
+			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+		}
+		if e.OperationName != "" {
+			if p.op, err = str(e.OperationName); err != nil {
+				return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+			}
+		}
+		if p.vars, err = rawValue(e.Variables); err != nil {
+			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+		}
+		size += len(`{"query":,"operationName":,"variables":}`) + len(p.query) + len(p.op) + len(p.vars)
+	}
+	all := make([]byte, 0, size)
+	out := make([][]byte, len(entries))
+	for i, p := range ps {
+		from := len(all)
+		all = append(append(all, `{"query":`...), p.query...)
+		if p.op != nil {
+			all = append(append(all, `,"operationName":`...), p.op...)
+		}
+		all = append(append(append(all, `,"variables":`...), p.vars...), '}')
+		out[i] = all[from:len(all):len(all)]
+	}
+	return out, nil
+}
+
+// rawValue is a body's variables as encoding/json writes a
+// json.RawMessage: {} for none, and compact (as they are read) with <, >,
+// & and U+2028/U+2029 escaped.
+func rawValue(vars json.RawMessage) ([]byte, error) {
+	if len(vars) == 0 {
+		return []byte("{}"), nil
+	}
+	if bytes.ContainsAny(vars, "<>&\u2028\u2029") || bytes.IndexAny(vars, " \t\r\n") >= 0 || !json.Valid(vars) {
+		return json.Marshal(vars)
+	}
+	return vars, nil
 }
 
 // Labels returns the entries' distinct labels in order of first appearance.
@@ -327,7 +450,7 @@ func ReadFile(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the queries file: %w", err)
 	}
-	entries, err := Read(bytes.NewReader(data))
+	entries, err := readData(data)
 	if err != nil {
 		return nil, fmt.Errorf("queries file %s: %w", path, err)
 	}

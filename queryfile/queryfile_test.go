@@ -3,6 +3,9 @@ package queryfile
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -135,4 +138,106 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// benchFile is n lines as bench/tools.sh writes them: one query, one
+// variables row each, the answer's hash.
+func benchFile(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `{"id":"q%d","template":"Q","query":"query Q($row: Int) { __typename }","variables":{"row":%d},"expect":"%s"}`+"\n", i+1, i+1, hash)
+	}
+	return b.Bytes()
+}
+
+// BenchmarkRead reads a file of 10,000 entries: the load generator's start.
+func BenchmarkRead(b *testing.B) {
+	data := benchFile(10000)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(data)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadFile reads a file of 10,000 entries whole, as the load
+// generator does.
+func BenchmarkReadFile(b *testing.B) {
+	data := benchFile(10000)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := readData(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestBodies: Bodies makes every entry's Body byte for byte — the
+// escapes encoding/json writes (HTML characters, U+2028, control
+// characters, invalid UTF-8), operation names, variables absent, spaced
+// or escaped — and refuses what Body refuses.
+func TestBodies(t *testing.T) {
+	queries := []string{"{a}", "query Q($x: Int) { a(x: $x) }", `{ a(s: "<b>&\u2028\u2029\t\"é\x01") }`, "{ a(s: \"\xff\xfe\") }"}
+	vars := []string{"", `{"x":1}`, `{"x": 1, "y" :[ 2 ]}`, `{"s":"<&>"}`, "{\"s\":\"\u2028\"}", `{"s":"é\u00e9"}`}
+	var entries []Entry
+	for qi, q := range queries {
+		for vi, v := range vars {
+			e := Entry{ID: fmt.Sprint(qi, vi), Query: q, Variables: json.RawMessage(v)}
+			if vi%2 == 1 {
+				e.OperationName = "Q<" + fmt.Sprint(qi) + ">"
+			}
+			entries = append(entries, e)
+		}
+	}
+	got, err := Bodies(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range entries {
+		want, err := entries[i].Body()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got[i], want) {
+			t.Errorf("entry %s: Bodies %s\nBody %s", entries[i].ID, got[i], want)
+		}
+	}
+	got[0] = append(got[0], 'x') // a body's capacity ends with it
+	if !bytes.HasPrefix(got[1], []byte(`{"query"`)) {
+		t.Errorf("appending to one body wrote into the next: %s", got[1])
+	}
+	bad := []Entry{{ID: "bad", Query: "{a}", Variables: json.RawMessage(`{"x":}`)}}
+	if _, err := bad[0].Body(); err == nil {
+		t.Fatal("Body took invalid variables")
+	}
+	if _, err := Bodies(bad); err == nil {
+		t.Error("Bodies took invalid variables")
+	}
+}
+
+// TestReadAllocations: the load generator's start reads a line of a
+// queries file in a few allocations (its strings and variables), not
+// twenty.
+func TestReadAllocations(t *testing.T) {
+	data := benchFile(1000)
+	path := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, read := range map[string]func() ([]Entry, error){
+		"Read":     func() ([]Entry, error) { return Read(bytes.NewReader(data)) },
+		"ReadFile": func() ([]Entry, error) { f, err := ReadFile(path); return f.Entries, err },
+	} {
+		n := testing.AllocsPerRun(5, func() {
+			if es, err := read(); err != nil || len(es) != 1000 {
+				t.Fatal(len(es), err)
+			}
+		})
+		if perLine := n / 1000; perLine > 11 {
+			t.Errorf("%s: %.1f allocations a line", name, perLine)
+		}
+	}
 }

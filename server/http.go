@@ -10,10 +10,10 @@ import (
 	"net/http"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/gqlbench/gqlbench/server/trace"
 )
@@ -162,8 +162,9 @@ type NonBlocking interface {
 //	dispatch;dur= the rest between reading and writing: the timeout's
 //	              set-up, waiting for an execution slot (MaxExecuting),
 //	              handing the request to the executor's goroutine and the
-//	              answer back, adding up the statements' times
-//	write;dur=    encoding the response, up to its header
+//	              answer back
+//	write;dur=    adding up the statements' times, encoding the
+//	              response, up to its header
 //	total;dur=    from the request's arrival in the handler to the header:
 //	              the phases above, and what lies between their clock
 //	              readings
@@ -195,25 +196,20 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.stream(w, r)
 			return
 		}
-		var arrived time.Time
+		var tr *traced
 		if h.o.Trace {
-			arrived = time.Now()
+			tr = &traced{arrived: trace.Now()}
 		}
 		req, fail := h.read(w, r)
 		if fail != nil {
 			h.write(w, r, fail, nil)
 			return
 		}
-		var read time.Duration
-		if h.o.Trace {
-			read = time.Since(arrived)
+		if tr != nil {
+			tr.read = trace.Now()
 		}
-		resp, t := h.execute(r.Context(), req)
-		if t != nil {
-			t.arrived, t.read = arrived, read
-			t.dispatch = max(time.Since(arrived)-read-time.Duration(t.TotalNS), 0)
-		}
-		h.write(w, r, resp, t)
+		resp, tr := h.execute(r.Context(), req, tr)
+		h.write(w, r, resp, tr)
 	case "/healthz":
 		h.healthz(w, r)
 	default:
@@ -328,8 +324,27 @@ func isJSON(ct string) bool {
 	return strings.EqualFold(strings.TrimSpace(ct), "application/json")
 }
 
+// traced is what --trace adds to a request, in one allocation (with the
+// context that carries its trace, see trace.WithStats): the request's
+// trace, the clock readings (trace.Now) that split its time in the
+// handler, and the Server-Timing header's value.
+type traced struct {
+	stats trace.Stats
+	// arrived: the request reached the handler; read: it was read and
+	// decoded; executed: Execute's answer was back in the handler, the
+	// response's encoding starts (one reading for both).
+	arrived, read, executed time.Duration
+	elapsed                 time.Duration // Execute's time
+	header                  [1]string     // the Server-Timing header's values
+	// buf holds the header's value: the string in header points into it,
+	// so it is never written again once the header is set.
+	buf [192]byte
+}
+
 // timing is extensions.timing (see Handler), and what the Server-Timing
-// header adds: when the request arrived and how long reading it took.
+// header adds: how long reading the request took, and the time between
+// reading it and encoding the answer that Execute did not take: the
+// timeout's set-up, the hand-off to the executor's goroutine and back.
 type timing struct {
 	TotalNS       int64 `json:"total_ns"`
 	ParseNS       int64 `json:"parse_ns"`
@@ -346,99 +361,74 @@ type timing struct {
 	RemoteNS    int64 `json:"remote_ns,omitempty"`
 	RemoteCalls int64 `json:"remote_calls,omitempty"`
 
-	arrived time.Time     // the request reached the handler
-	read    time.Duration // reading and decoding it
-	// dispatch is the time between reading the request and encoding the
-	// answer that Execute did not take: the timeout's setup, the hand-off
-	// to the executor's goroutine and back, adding up the statements.
-	dispatch time.Duration
+	read, dispatch time.Duration
 }
 
-func timingOf(s *trace.Stats, total time.Duration) *timing {
-	if s == nil {
-		return nil
-	}
-	db := s.DBTime()
-	parse, validate := s.Parse(), s.Validate()
-	return &timing{
+// timing is tr's extensions.timing, its request having been executed.
+func (tr *traced) timing() timing {
+	s := tr.stats.Totals()
+	total := tr.elapsed
+	return timing{
 		TotalNS:       int64(total),
-		ParseNS:       int64(parse),
-		ValidateNS:    int64(validate),
-		ExecuteNS:     int64(max(total-parse-validate, 0)),
-		DatabaseNS:    int64(db),
-		DatabaseSumNS: int64(s.DBTimeSum()),
-		GraphQLNS:     int64(max(total-db, 0)), // 0 only if a statement outlived Execute
-		SQLStatements: s.Statements(),
-		RemoteNS:      int64(s.RemoteTime()),
-		RemoteCalls:   s.RemoteCalls(),
+		ParseNS:       int64(s.Parse),
+		ValidateNS:    int64(s.Validate),
+		ExecuteNS:     int64(max(total-s.Parse-s.Validate, 0)),
+		DatabaseNS:    int64(s.DBTime),
+		DatabaseSumNS: int64(s.DBTimeSum),
+		GraphQLNS:     int64(max(total-s.DBTime, 0)), // 0 only if a statement outlived Execute
+		SQLStatements: s.Statements,
+		RemoteNS:      int64(s.RemoteTime),
+		RemoteCalls:   s.RemoteCalls,
+		read:          tr.read - tr.arrived,
+		dispatch:      max(tr.executed-tr.read-total, 0),
 	}
 }
 
-// MarshalJSON encodes t without reflection: it is on every traced
-// response's path.
-func (t *timing) MarshalJSON() ([]byte, error) { return t.appendJSON(make([]byte, 0, 192)), nil }
-
+// appendJSON appends t's JSON object to b: it is on every traced
+// response's path, so without reflection, its integers formatted by
+// trace.AppendUint.
 func (t *timing) appendJSON(b []byte) []byte {
-	for i, f := range [...]struct {
-		k string
-		v int64
-	}{{"total_ns", t.TotalNS}, {"parse_ns", t.ParseNS}, {"validate_ns", t.ValidateNS},
-		{"execute_ns", t.ExecuteNS}, {"database_ns", t.DatabaseNS}, {"database_sum_ns", t.DatabaseSumNS},
-		{"graphql_ns", t.GraphQLNS}, {"sql_statements", t.SQLStatements}, {"remote_ns", t.RemoteNS}, {"remote_calls", t.RemoteCalls}} {
-		if i >= 8 && t.RemoteCalls == 0 {
-			break
-		}
-		if i == 0 {
-			b = append(b, '{', '"')
-		} else {
-			b = append(b, ',', '"')
-		}
-		b = append(b, f.k...)
-		b = append(b, '"', ':')
-		b = strconv.AppendInt(b, f.v, 10)
+	b = trace.AppendUint(append(b, `{"total_ns":`...), t.TotalNS)
+	b = trace.AppendUint(append(b, `,"parse_ns":`...), t.ParseNS)
+	b = trace.AppendUint(append(b, `,"validate_ns":`...), t.ValidateNS)
+	b = trace.AppendUint(append(b, `,"execute_ns":`...), t.ExecuteNS)
+	b = trace.AppendUint(append(b, `,"database_ns":`...), t.DatabaseNS)
+	b = trace.AppendUint(append(b, `,"database_sum_ns":`...), t.DatabaseSumNS)
+	b = trace.AppendUint(append(b, `,"graphql_ns":`...), t.GraphQLNS)
+	b = trace.AppendUint(append(b, `,"sql_statements":`...), t.SQLStatements)
+	if t.RemoteCalls != 0 {
+		b = trace.AppendUint(append(b, `,"remote_ns":`...), t.RemoteNS)
+		b = trace.AppendUint(append(b, `,"remote_calls":`...), t.RemoteCalls)
 	}
 	return append(b, '}')
 }
 
-// serverTiming is the Server-Timing header's value (see Handler), the
-// response having been encoded in write.
-func (t *timing) serverTiming(write, total time.Duration) string {
-	b := make([]byte, 0, 200)
-	metric := func(name string, d time.Duration) {
-		if len(b) > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, name...)
-		b = append(b, ";dur="...)
-		b = appendMillis(b, d)
-	}
-	metric("read", t.read)
-	metric("parse", time.Duration(t.ParseNS))
-	metric("validate", time.Duration(t.ValidateNS))
-	metric("execute", time.Duration(t.ExecuteNS))
-	metric("db", time.Duration(t.DatabaseNS))
-	metric("db-sum", time.Duration(t.DatabaseSumNS))
-	b = append(b, ", sql;count="...)
-	b = strconv.AppendInt(b, t.SQLStatements, 10)
+// serverTiming sets the Server-Timing header (see Handler) in hdr, t being
+// tr's timing, the response having been encoded: the header's value is
+// written in tr.buf, which it keeps (the header is written after the
+// handler returns).
+func (tr *traced) serverTiming(hdr http.Header, t *timing) {
+	now := trace.Now()
+	b := tr.buf[:0]
+	b = trace.AppendMillis(append(b, "read;dur="...), t.read, 3)
+	b = trace.AppendMillis(append(b, ", parse;dur="...), time.Duration(t.ParseNS), 3)
+	b = trace.AppendMillis(append(b, ", validate;dur="...), time.Duration(t.ValidateNS), 3)
+	b = trace.AppendMillis(append(b, ", execute;dur="...), time.Duration(t.ExecuteNS), 3)
+	b = trace.AppendMillis(append(b, ", db;dur="...), time.Duration(t.DatabaseNS), 3)
+	b = trace.AppendMillis(append(b, ", db-sum;dur="...), time.Duration(t.DatabaseSumNS), 3)
+	b = trace.AppendUint(append(b, ", sql;count="...), t.SQLStatements)
 	if t.RemoteCalls > 0 {
-		metric("remote", time.Duration(t.RemoteNS))
-		b = append(b, ", remote-calls;count="...)
-		b = strconv.AppendInt(b, t.RemoteCalls, 10)
+		b = trace.AppendMillis(append(b, ", remote;dur="...), time.Duration(t.RemoteNS), 3)
+		b = trace.AppendUint(append(b, ", remote-calls;count="...), t.RemoteCalls)
 	}
-	metric("dispatch", t.dispatch)
-	metric("write", write)
-	metric("total", total)
-	return string(b)
-}
-
-// appendMillis appends d in milliseconds with three decimals (µs,
-// rounded), without the float formatting's cost: it is on every traced
-// response's path.
-func appendMillis(b []byte, d time.Duration) []byte {
-	us := (max(d, 0) + 500) / 1000
-	b = strconv.AppendInt(b, int64(us/1000), 10)
-	frac := us % 1000
-	return append(b, '.', byte('0'+frac/100), byte('0'+frac/10%10), byte('0'+frac%10))
+	b = trace.AppendMillis(append(b, ", dispatch;dur="...), t.dispatch, 3)
+	b = trace.AppendMillis(append(b, ", write;dur="...), now-tr.executed, 3)
+	b = trace.AppendMillis(append(b, ", total;dur="...), now-tr.arrived, 3)
+	// b is tr.buf's (or, past its size, a fresh array's) and nothing
+	// writes to it again: the string may share its bytes, as
+	// strings.Builder's does.
+	tr.header[0] = unsafe.String(unsafe.SliceData(b), len(b))
+	hdr["Server-Timing"] = tr.header[:]
 }
 
 type limitKey struct{}
@@ -458,12 +448,13 @@ type result struct {
 }
 
 // execute runs the request under the timeout and returns the response and,
-// with Trace, its timing.
-func (h *handler) execute(parent context.Context, req *Request) (*Response, *timing) {
+// when tr is not nil (Trace), tr with the request's trace and Execute's
+// time; nil for an answer that Execute did not give (timed out,
+// cancelled).
+func (h *handler) execute(parent context.Context, req *Request, tr *traced) (*Response, *traced) {
 	ctx := parent
-	var stats *trace.Stats
-	if h.o.Trace {
-		ctx, stats = trace.With(ctx)
+	if tr != nil {
+		ctx = trace.WithStats(ctx, &tr.stats)
 	}
 	if h.o.MaxResponseBytes > 0 {
 		ctx = context.WithValue(ctx, limitKey{}, h.o.MaxResponseBytes)
@@ -471,7 +462,7 @@ func (h *handler) execute(parent context.Context, req *Request) (*Response, *tim
 	if h.inline {
 		start := time.Now()
 		resp := h.call(ctx, req)
-		return resp, timingOf(stats, time.Since(start))
+		return resp, tr.executedIn(time.Since(start))
 	}
 	if h.slots != nil {
 		// The wait for a slot is no part of the execution Timeout bounds:
@@ -519,7 +510,15 @@ func (h *handler) execute(parent context.Context, req *Request) (*Response, *tim
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) && len(res.resp.Errors) > 0 {
 		return h.timedOut(), nil // it gave up because of the deadline
 	}
-	return res.resp, timingOf(stats, res.elapsed)
+	return res.resp, tr.executedIn(res.elapsed)
+}
+
+// executedIn records that Execute took d and returns tr (nil: nil).
+func (tr *traced) executedIn(d time.Duration) *traced {
+	if tr != nil {
+		tr.elapsed = d
+	}
+	return tr
 }
 
 func (h *handler) timedOut() *Response {

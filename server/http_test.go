@@ -495,7 +495,7 @@ func TestVariablesKeepIntegers(t *testing.T) {
 func TestAppendMillis(t *testing.T) {
 	for d, want := range map[time.Duration]string{0: "0.000", 499: "0.000", 500: "0.001", 1234567: "1.235", 12 * time.Second: "12000.000",
 		-5: "0.000", 999999: "1.000", 45 * time.Microsecond: "0.045"} {
-		if got := string(appendMillis(nil, d)); got != want {
+		if got := string(trace.AppendMillis(nil, d, 3)); got != want {
 			t.Errorf("%d ns: %s, want %s", d, got, want)
 		}
 	}

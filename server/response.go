@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
+	"sync"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/gqlbench/gqlbench/server/trace"
 )
 
 // ErrorResponse is a response made of one error with message msg, answered
@@ -53,10 +55,14 @@ var (
 
 // write encodes resp as the answer to r: {"errors", "data", "extensions"},
 // errors first as the GraphQL spec suggests, Data copied as it is.
-func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, t *timing) {
-	var encoding time.Time
-	if t != nil {
-		encoding = time.Now()
+//
+// With tr (a traced request), the response gets extensions.timing, written
+// in a pooled buffer, and the Server-Timing header.
+func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, tr *traced) {
+	var t timing
+	if tr != nil {
+		tr.executed = trace.Now()
+		t = tr.timing()
 	}
 	modern := prefersGraphQLResponse(r.Header.Get("Accept"))
 	status := resp.Status
@@ -79,8 +85,14 @@ func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, 
 			return
 		}
 	}
-	if t != nil || len(resp.Extensions) > 0 {
-		if ext, err = marshalExtensions(resp.Extensions, t); err != nil {
+	switch {
+	case tr != nil && len(resp.Extensions) == 0:
+		eb := extBufs.Get().(*[]byte)
+		defer extBufs.Put(eb)
+		*eb = append(t.appendJSON(append((*eb)[:0], `{"timing":`...)), '}')
+		ext = *eb
+	case tr != nil || len(resp.Extensions) > 0:
+		if ext, err = marshalExtensions(resp.Extensions, tr != nil, &t); err != nil {
 			h.writeRaw(w, r, http.StatusInternalServerError, encodeFailed)
 			return
 		}
@@ -108,9 +120,8 @@ func (h *handler) write(w http.ResponseWriter, r *http.Request, resp *Response, 
 	}
 	hdr["Content-Type"] = mediaType(modern)
 	hdr["Content-Length"] = []string{strconv.FormatInt(size, 10)}
-	if t != nil {
-		now := time.Now()
-		hdr["Server-Timing"] = []string{t.serverTiming(now.Sub(encoding), now.Sub(t.arrived))}
+	if tr != nil {
+		tr.serverTiming(hdr, &t)
 	}
 	w.WriteHeader(status)
 	keys := &firstKey
@@ -143,20 +154,21 @@ func (h *handler) writeRaw(w http.ResponseWriter, r *http.Request, status int, b
 	w.Write([]byte(body))
 }
 
-// marshalExtensions encodes ext plus, when t is not nil, the timing under
+// extBufs recycles the buffers of extensions.timing: the body is copied
+// as it is written, so a buffer is free again once written.
+var extBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// marshalExtensions encodes ext plus, when traced, the timing t under
 // "timing", without modifying ext (the Response may be shared).
-func marshalExtensions(ext map[string]any, t *timing) ([]byte, error) {
-	if t == nil {
+func marshalExtensions(ext map[string]any, traced bool, t *timing) ([]byte, error) {
+	if !traced {
 		return json.Marshal(ext)
-	}
-	if len(ext) == 0 {
-		return append(t.appendJSON(append(make([]byte, 0, 210), `{"timing":`...)), '}'), nil
 	}
 	m := make(map[string]any, len(ext)+1)
 	for k, v := range ext {
 		m[k] = v
 	}
-	m["timing"] = t
+	m["timing"] = json.RawMessage(t.appendJSON(nil))
 	return json.Marshal(m)
 }
 

@@ -15,21 +15,13 @@ import (
 	"github.com/gqlbench/gqlbench/server/trace"
 )
 
-// discard is a ResponseWriter that keeps nothing, so a benchmark measures
-// the handler rather than a recorder's buffers.
-type discard struct{ h http.Header }
-
-func (d *discard) Header() http.Header         { return d.h }
-func (d *discard) Write(p []byte) (int, error) { return len(p), nil }
-func (d *discard) WriteHeader(int)             {}
-
 // BenchmarkTrace is what --trace adds to a request in the handler: the
 // trace's context, the phases, the statements recorded, extensions.timing
 // and the Server-Timing header (bench/layers-cost.sh measures the same on
 // whole servers). The executor answers at once after recording three
 // statements, as a batching server's request does.
 func BenchmarkTrace(b *testing.B) {
-	data := json.RawMessage(`{"university":{"id":"1","undergraduateDegreeObtainedBystudent":[{"id":"2"},{"id":"3"}]}}`)
+	data := json.RawMessage(`{"university":{"id":"1","undergraduateDegreeObtainedBystudent":[{"id":"2"},{"id":"3"},{"id":"4"}]}}`)
 	exec := fake(func(ctx context.Context, _ *Request) *Response {
 		trace.Phases(ctx, time.Microsecond, time.Microsecond)
 		for range 3 {

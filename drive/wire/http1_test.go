@@ -2,6 +2,9 @@ package wire
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net"
@@ -180,11 +183,22 @@ func TestHTTP1KeepAlive(t *testing.T) {
 		return []byte(okResponse), false
 	})
 	h, _ = NewHTTP(closing.url(), queries(1), Options{})
+	// The connect made for a request (and the attempt on the closed
+	// connection before it) is part of the request's time.
+	var dialed time.Time
+	h.DialFunc = func(ctx context.Context) (net.Conn, error) {
+		dialed = time.Now()
+		var d net.Dialer
+		return d.DialContext(ctx, "tcp", h.addr)
+	}
 	conn2 := h.NewConn()
 	defer conn2.Close()
 	for i := range 5 {
 		if err := conn2.Do(0, &res); err != nil {
 			t.Fatalf("request %d on a server that closes idle connections: %v", i, err)
+		}
+		if res.Connects != 1 || res.Start.After(dialed) {
+			t.Errorf("request %d: %d connects, started %v after its connect", i, res.Connects, res.Start.Sub(dialed))
 		}
 		time.Sleep(5 * time.Millisecond) // let the close arrive
 	}
@@ -313,4 +327,83 @@ func queries(n int) []Request {
 		out[k] = Request{ID: "QT1-" + strconv.Itoa(k), Template: "QT1", Body: []byte(`{"query":"{__typename}"}`)}
 	}
 	return out
+}
+
+// TestWires: each request's bytes are its own, whether the requests share
+// their header lines (POST) or not (GET: the request is in the path), and
+// with persisted queries the full request after a miss; appending to one
+// never writes into the next, though they share an array.
+func TestWires(t *testing.T) {
+	reqs := []Request{
+		{ID: "a", Query: "{a}", Body: []byte(`{"query":"{a}","variables":{}}`)},
+		{ID: "b", Query: "query B($x: Int) { b(x: $x) }", OperationName: "B", Variables: []byte(`{"x":1}`),
+			Body: []byte(`{"query":"query B($x: Int) { b(x: $x) }","operationName":"B","variables":{"x":1}}`)},
+		{ID: "m", Query: "mutation { m }", Mutation: true, Body: []byte(`{"query":"mutation { m }","variables":{}}`)},
+	}
+	head := func(method, path string) string {
+		h := method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:1\r\nUser-Agent: ua\r\nAccept: " + AcceptHeader + "\r\n"
+		if method == "POST" {
+			h += "Content-Type: application/json\r\n"
+		}
+		return h + "X-A: 1\r\n"
+	}
+	post := func(path, body string) string {
+		return head("POST", path) + "Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	}
+	hash := func(q string) string {
+		s := sha256.Sum256([]byte(q))
+		return hex.EncodeToString(s[:])
+	}
+	ext := func(q string) string {
+		return `"extensions":{"persistedQuery":{"version":1,"sha256Hash":"` + hash(q) + `"}}`
+	}
+	for _, c := range []struct {
+		name         string
+		o            Options
+		wires, fulls []string
+	}{
+		{"post", Options{}, []string{post("/graphql", string(reqs[0].Body)), post("/graphql", string(reqs[1].Body)), post("/graphql", string(reqs[2].Body))}, nil},
+		{"get", Options{Method: "GET"}, []string{
+			head("GET", "/graphql?query=%7Ba%7D") + "\r\n",
+			head("GET", "/graphql?operationName=B&query=query+B%28%24x%3A+Int%29+%7B+b%28x%3A+%24x%29+%7D&variables=%7B%22x%22%3A1%7D") + "\r\n",
+			post("/graphql", string(reqs[2].Body))}, nil},
+		{"apq", Options{APQ: true}, []string{
+			post("/graphql", `{`+ext("{a}")+`}`),
+			post("/graphql", `{"operationName":"B","variables":{"x":1},`+ext(reqs[1].Query)+`}`),
+			post("/graphql", `{`+ext("mutation { m }")+`}`)},
+			[]string{
+				post("/graphql", `{"query":"{a}",`+ext("{a}")+`}`),
+				post("/graphql", `{"query":"query B($x: Int) { b(x: $x) }","operationName":"B","variables":{"x":1},`+ext(reqs[1].Query)+`}`),
+				post("/graphql", `{"query":"mutation { m }",`+ext("mutation { m }")+`}`)}},
+	} {
+		c.o.UserAgent, c.o.Header = "ua", []string{"X-A: 1"}
+		h, err := NewHTTP("http://127.0.0.1:1/graphql", reqs, c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range reqs {
+			if got := string(h.wires[i].b); got != c.wires[i] {
+				t.Errorf("%s, request %d:\n%q\nwant\n%q", c.name, i, got, c.wires[i])
+			}
+			if want := len(head("POST", "/graphql")); c.name != "get" && h.wires[i].split != want {
+				t.Errorf("%s, request %d: per-request headers at %d, want %d", c.name, i, h.wires[i].split, want)
+			}
+			if c.fulls != nil && string(h.retries[i].b) != c.fulls[i] {
+				t.Errorf("%s, request %d after a miss:\n%q\nwant\n%q", c.name, i, h.retries[i].b, c.fulls[i])
+			}
+		}
+		_ = append(h.wires[0].b, "overwritten"...)
+		if string(h.wires[1].b) != c.wires[1] {
+			t.Errorf("%s: appending to request 0 changed request 1: %q", c.name, h.wires[1].b)
+		}
+	}
+	// The load generator's start: a file's requests cost a few
+	// allocations in all, not some each.
+	many := make([]Request, 1000)
+	for i := range many {
+		many[i] = Request{ID: strconv.Itoa(i), Query: "{a}", Body: []byte(`{"query":"{a}","variables":{"row":` + strconv.Itoa(i) + `}}`)}
+	}
+	if n := testing.AllocsPerRun(5, func() { NewHTTP("http://127.0.0.1:1/graphql", many, Options{}) }); n > 40 {
+		t.Errorf("the wire bytes of 1000 requests take %v allocations", n)
+	}
 }

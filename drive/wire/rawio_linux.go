@@ -128,13 +128,14 @@ func plainOp(err error, op string) error {
 }
 
 // sendRead is an exchange's first step in one RawConn.Read: with peek,
-// the check that nothing came since the last answer (a read that must
-// find nothing); the request written; then, woken by the netpoller, the
-// first read of the answer into buf. The netpoller forgets a socket's
-// readiness when RawConn.Read begins, so a read must come first — and
-// here it is the peek, made before the request leaves, so that no answer
-// can have arrived unseen, and the read that would meet EAGAIN right
-// after the write is not made. A write the socket does not take whole at
+// the check that nothing came since the last answer (the socket polled
+// without waiting must have nothing to read; when it has, the read says
+// what); the request written; then, woken by the netpoller, the first
+// read of the answer into buf. The netpoller forgets a socket's readiness
+// when RawConn.Read begins, so the socket must be seen empty first — and
+// here that is the peek, made before the request leaves, so that no
+// answer can have arrived unseen, and the read that would meet EAGAIN
+// right after the write is not made. A write the socket does not take whole at
 // once stops here (sent < len(wire), no error): the caller finishes it
 // and reads as usual. start is when the write began.
 func (r *rawIO) sendRead(wire, buf []byte, peek bool) (sent, peeked, n int, start time.Time, err error) {
@@ -170,10 +171,35 @@ type sendReadState struct {
 	errno     syscall.Errno
 }
 
+// pollFd is poll(2)'s struct pollfd.
+type pollFd struct {
+	fd      int32
+	events  int16
+	revents int16
+}
+
+// Poll events (poll.h).
+const (
+	pollIn     = 0x1
+	pollRdHup  = 0x2000
+	pollWaitin = pollIn | pollRdHup
+)
+
+// idle says whether nothing is waiting on fd: no bytes, no close, no
+// error — ppoll(2) with no wait, which asks the socket's state without
+// taking its lock: on loopback a third cheaper than the read that would
+// meet EAGAIN (0.5 against 0.8 µs), and most requests find nothing.
+func idle(fd uintptr) bool {
+	p := pollFd{fd: int32(fd), events: pollWaitin}
+	var now syscall.Timespec // no wait
+	n, _, errno := syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&p)), 1, uintptr(unsafe.Pointer(&now)), 0, 0, 0)
+	return errno == 0 && n == 0
+}
+
 func (r *rawIO) doSendRead(fd uintptr) bool {
 	s := &r.sr
 	if !s.written {
-		if s.peek {
+		if s.peek && !idle(fd) { // something is waiting: read it to know what
 			n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.buf[0])), uintptr(len(s.buf)))
 			switch {
 			case errno == syscall.EAGAIN:

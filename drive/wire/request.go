@@ -49,14 +49,24 @@ type Request struct {
 // (package dialect; an unknown dialect or template is an error).
 func Requests(entries []queryfile.Entry) ([]Request, error) {
 	out := make([]Request, len(entries))
+	bodies, err := queryfile.Bodies(entries)
+	if err != nil {
+		return nil, err
+	}
+	// a file's entries share a few queries: each one's kind is read once
+	mutation := map[[2]string]bool{}
 	for i := range entries {
 		e := &entries[i]
-		body, err := e.Body()
-		if err != nil {
-			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+		key := [2]string{e.Query, e.OperationName}
+		mut, known := mutation[key]
+		if !known || e.GraphQLPlan != nil {
+			mut = e.Mutation()
+			if e.GraphQLPlan == nil {
+				mutation[key] = mut
+			}
 		}
-		out[i] = Request{ID: e.ID, Template: e.Label, Body: body, Expect: e.Expect, Answer: e.Answer, Unordered: e.Unordered,
-			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect, Plan: e.Plan, GraphQLPlan: e.GraphQLPlan, Mutation: e.Mutation()}
+		out[i] = Request{ID: e.ID, Template: e.Label, Body: bodies[i], Expect: e.Expect, Answer: e.Answer, Unordered: e.Unordered,
+			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect, Plan: e.Plan, GraphQLPlan: e.GraphQLPlan, Mutation: mut}
 		if e.Dialect != "" {
 			t, err := dialect.Find(e.Dialect, e.Label)
 			if err != nil {

@@ -16,11 +16,13 @@
 // sample's last answer must equal the first one's, and an operation that
 // returns errors fails its cell.
 //
-// "bytes" is what the sample's n operations allocated on V8's heap, when
-// Node runs with --expose-gc (gqlbench starts it so): a full GC before
-// each sample, then the growth of the heap's used size over the sample
+// "bytes" is what n operations allocated on V8's heap, when Node runs
+// with --expose-gc (gqlbench starts it so), for the first samples: their
+// n operations run again after the timed samples, each run after a full
+// GC, and the bytes are the growth of the heap's used size over the run
 // plus what every GC during it freed, as v8.GCProfiler records each GC's
-// heap statistics before and after. V8 counts no objects: no "allocs".
+// heap statistics before and after. The timed samples run without the
+// GC (see measure). V8 counts no objects: no "allocs".
 import { readFileSync } from 'node:fs';
 import v8 from 'node:v8';
 
@@ -53,9 +55,17 @@ function freed(profile) {
   return b;
 }
 
+// counted is how many runs count the bytes allocated, after the timed
+// samples.
+const counted = 3;
+
 // measure runs op for warm-up, then plan.samples samples of about
 // plan.sampleMs each (at least one operation), and returns the samples
-// and op's last result.
+// and op's last result. When counting, the first samples' operation
+// counts run again after them, each after a full GC and under a
+// GCProfiler, for their bytes: a full GC before a timed sample would slow
+// it, since V8 deoptimizes the optimized code that held objects the GC
+// freed ("weak objects") and each sample would start by optimizing again.
 function measure(op) {
   let last = op();
   let n = 1;
@@ -70,31 +80,34 @@ function measure(op) {
   let iters = Math.max(1, Math.round(target / Math.max(perOp, 1)));
   const samples = [];
   let first;
+  // same checks that a run (what) answered as the first sample did.
+  const same = (what) => {
+    if (typeof last !== 'string') return;
+    if (first === undefined) first = last;
+    else if (last !== first) throw new Error(`${what} answered differently from the first sample`);
+  };
   for (let s = 0; s < plan.samples; s++) {
-    // Outside the timed loop: the collection that leaves no earlier
-    // garbage for a GC inside the sample to free, the profiler's start and
-    // the heap's size. Inside, the profiler acts only when a GC runs.
-    let prof, u0;
-    if (counting) {
-      globalThis.gc();
-      prof = new v8.GCProfiler();
-      prof.start();
-      u0 = used();
-    }
     const start = now();
     for (let i = 0; i < iters; i++) last = op();
     const ns = Number(now() - start);
-    const sample = { n: iters, ns };
-    if (counting) {
+    samples.push({ n: iters, ns });
+    same(`sample ${s + 1}`);
+    iters = Math.max(1, Math.round(target / Math.max(ns / iters, 1)));
+  }
+  if (counting) {
+    // Outside any timed loop: the collection that leaves no earlier
+    // garbage for a GC inside the run to free, the profiler's start and
+    // the heap's size. Inside, the profiler acts only when a GC runs.
+    for (const [k, sample] of samples.slice(0, counted).entries()) {
+      globalThis.gc();
+      const prof = new v8.GCProfiler();
+      prof.start();
+      const u0 = used();
+      for (let i = 0; i < sample.n; i++) last = op();
       const u1 = used();
       sample.bytes = Math.max(0, Math.round(u1 - u0 + freed(prof.stop())));
+      same(`the bytes' run ${k + 1}`);
     }
-    samples.push(sample);
-    if (typeof last === 'string') {
-      if (first === undefined) first = last;
-      else if (last !== first) throw new Error(`sample ${s + 1} answered differently from the first`);
-    }
-    iters = Math.max(1, Math.round(target / Math.max(ns / iters, 1)));
   }
   return { samples, last };
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/gqlbench/gqlbench/dbloc"
 	"github.com/gqlbench/gqlbench/server"
@@ -65,11 +66,11 @@ func problemReply(p *problem) *reply {
 // ServeHTTP serves one request: it routes it, runs it under the timeout
 // and writes the reply with Server-Timing when tracing.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
 	ctx := r.Context()
-	var stats *trace.Stats
+	var tr *traced
 	if h.o.Trace {
-		ctx, stats = trace.With(ctx)
+		tr = &traced{start: trace.Now()}
+		ctx = trace.WithStats(ctx, &tr.stats)
 	}
 	if h.o.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -78,8 +79,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rep := h.route(ctx, r)
 	hdr := w.Header()
-	if stats != nil {
-		hdr.Set("Server-Timing", serverTiming(stats, time.Since(start)))
+	if tr != nil {
+		tr.serverTiming(hdr)
 	}
 	if rep.allow != "" {
 		hdr.Set("Allow", rep.allow)
@@ -106,15 +107,35 @@ var (
 	problemType = []string{"application/problem+json; charset=utf-8"}
 )
 
-// serverTiming is the Server-Timing header of a traced request: its total
-// time, the wall time with a statement running (db), the statements' times
-// added up (db-sum), the rest (app), in milliseconds, and the number of
-// SQL statements (sql;count=N).
-func serverTiming(s *trace.Stats, total time.Duration) string {
-	dbt := s.DBTime()
-	ms := func(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f', 6, 64) }
-	return "total;dur=" + ms(total) + ", db;dur=" + ms(dbt) + ", db-sum;dur=" + ms(s.DBTimeSum()) +
-		", app;dur=" + ms(max(total-dbt, 0)) + ", sql;count=" + strconv.FormatInt(s.Statements(), 10)
+// traced is what --trace adds to a request, in one allocation (with the
+// context that carries its trace): its trace, when it arrived
+// (trace.Now), and the Server-Timing header's value.
+type traced struct {
+	stats  trace.Stats
+	start  time.Duration
+	header [1]string
+	// buf holds the header's value: the string in header points into it,
+	// so it is never written again once the header is set.
+	buf [128]byte
+}
+
+// serverTiming sets the Server-Timing header of a traced request in hdr:
+// its total time, the wall time with a statement running (db), the
+// statements' times added up (db-sum), the rest (app), in milliseconds
+// with nanosecond precision, and the number of SQL statements
+// (sql;count=N).
+func (tr *traced) serverTiming(hdr http.Header) {
+	total := trace.Now() - tr.start
+	s := tr.stats.Totals()
+	b := trace.AppendMillis(append(tr.buf[:0], "total;dur="...), total, 6)
+	b = trace.AppendMillis(append(b, ", db;dur="...), s.DBTime, 6)
+	b = trace.AppendMillis(append(b, ", db-sum;dur="...), s.DBTimeSum, 6)
+	b = trace.AppendMillis(append(b, ", app;dur="...), total-s.DBTime, 6)
+	b = trace.AppendUint(append(b, ", sql;count="...), s.Statements)
+	// b is tr.buf's (or, past its size, a fresh array's) and nothing
+	// writes to it again: the string may share its bytes.
+	tr.header[0] = unsafe.String(unsafe.SliceData(b), len(b))
+	hdr["Server-Timing"] = tr.header[:]
 }
 
 // route finds what r asks for and answers it.

@@ -2,7 +2,6 @@ package trace
 
 import (
 	"context"
-	"slices"
 	"time"
 )
 
@@ -12,9 +11,9 @@ import (
 // time.
 func Remote(ctx context.Context, d time.Duration) {
 	if s := From(ctx); s != nil {
-		end := time.Now()
+		end := Now()
 		s.mu.Lock()
-		s.remote = append(s.remote, span{end.Add(-d), end})
+		s.remote = append(s.remote, span{end - d, end})
 		s.mu.Unlock()
 	}
 }
@@ -29,20 +28,4 @@ func (s *Stats) RemoteCalls() int64 {
 // RemoteTime is the wall time during which at least one remote call was
 // running: the concurrent calls of SINGLE count once together, as
 // concurrent statements do in DBTime.
-func (s *Stats) RemoteTime() time.Duration {
-	s.mu.Lock()
-	spans := slices.Clone(s.remote)
-	s.mu.Unlock()
-	slices.SortFunc(spans, func(a, b span) int { return a.start.Compare(b.start) })
-	var total time.Duration
-	for i := 0; i < len(spans); {
-		cur := spans[i]
-		for i++; i < len(spans) && !spans[i].start.After(cur.end); i++ {
-			if spans[i].end.After(cur.end) {
-				cur.end = spans[i].end
-			}
-		}
-		total += cur.end.Sub(cur.start)
-	}
-	return total
-}
+func (s *Stats) RemoteTime() time.Duration { return s.Totals().RemoteTime }

@@ -11,11 +11,12 @@ import (
 func TestRemoteTime(t *testing.T) {
 	Remote(context.Background(), time.Second) // no Stats: nothing to record, no panic
 	ctx, s := With(context.Background())
-	t0 := time.Now()
+	t0 := Now()
+	ms := time.Millisecond
 	s.remote = []span{
-		{t0, t0.Add(10 * time.Millisecond)},
-		{t0.Add(5 * time.Millisecond), t0.Add(12 * time.Millisecond)}, // overlaps the first
-		{t0.Add(20 * time.Millisecond), t0.Add(25 * time.Millisecond)},
+		{t0 + 20*ms, t0 + 25*ms}, // in any order
+		{t0, t0 + 10*ms},
+		{t0 + 5*ms, t0 + 12*ms}, // overlaps the one before
 	}
 	if got := s.RemoteTime(); got != 17*time.Millisecond {
 		t.Errorf("RemoteTime = %v, want 17ms", got)

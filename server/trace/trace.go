@@ -3,6 +3,10 @@
 // the GraphQL engine's phases (parse, validate), the per-request breakdown
 // of seed 002 that servers report with --trace (extensions.timing and the
 // Server-Timing header). It imports the standard library only.
+//
+// Tracing is on every traced request's path: Stats can live in a larger
+// object of the caller's (WithStats), and records read the monotonic clock
+// only (Now), once each.
 package trace
 
 import (
@@ -14,12 +18,10 @@ import (
 
 // Stats of one request. Safe for concurrent use (resolvers run in parallel).
 type Stats struct {
-	// remote has one span per call to the remote service (remote.go),
-	// guarded by mu.
-	remote []span
-
-	mu    sync.Mutex
-	spans []span // one per statement
+	mu sync.Mutex
+	// spans has one span per statement, remote one per call to the remote
+	// service (remote.go).
+	spans, remote []span
 	// parse and validate are the engine's phases, as the executor reports
 	// them (Phases); zero when the document came from a cache.
 	parse, validate time.Duration
@@ -28,16 +30,36 @@ type Stats struct {
 	buf [4]span
 }
 
-// span is when one statement ran, on the monotonic clock.
-type span struct{ start, end time.Time }
+// span is when one statement ran, as readings of Now.
+type span struct{ start, end time.Duration }
+
+// epoch is Now's origin.
+var epoch = time.Now()
+
+// Now is the monotonic clock's reading, as the time since the process
+// started: one clock reading where time.Now takes two (the wall clock
+// too), and a difference of two readings is a plain subtraction.
+func Now() time.Duration { return time.Since(epoch) }
 
 type key struct{}
 
 // With returns a context carrying fresh Stats.
 func With(ctx context.Context) (context.Context, *Stats) {
 	s := new(Stats)
+	return WithStats(ctx, s), s
+}
+
+// WithStats readies s (the zero Stats, or one in a larger object the
+// caller allocates) for a request and returns a context below ctx
+// carrying it. The context is one of context.WithValue's, whose lookups
+// of the request's other values the context package walks in one loop: a
+// context type of our own holding the Stats would save its allocation,
+// but would cost a method call per lookup of any other value below it —
+// more, on a resolver-based server, than the allocation (measured:
+// bench/layers-cost.sh).
+func WithStats(ctx context.Context, s *Stats) context.Context {
 	s.spans = s.buf[:0]
-	return context.WithValue(ctx, key{}, s), s
+	return context.WithValue(ctx, key{}, s)
 }
 
 // From returns the Stats of ctx, or nil.
@@ -50,9 +72,9 @@ func From(ctx context.Context) *Stats {
 // if ctx carries Stats.
 func Statement(ctx context.Context, d time.Duration) {
 	if s := From(ctx); s != nil {
-		end := time.Now()
+		end := Now()
 		s.mu.Lock()
-		s.spans = append(s.spans, span{end.Add(-d), end})
+		s.spans = append(s.spans, span{end - d, end})
 		s.mu.Unlock()
 	}
 }
@@ -69,19 +91,33 @@ func Phases(ctx context.Context, parse, validate time.Duration) {
 	}
 }
 
-// Parse and Validate are the phases the executor recorded (Phases).
-func (s *Stats) Parse() time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.parse
+// Totals is what Stats recorded, added up: see the methods of the same
+// names.
+type Totals struct {
+	Parse, Validate   time.Duration
+	Statements        int64
+	DBTime, DBTimeSum time.Duration
+	RemoteCalls       int64
+	RemoteTime        time.Duration
 }
 
-// Validate: see Parse.
-func (s *Stats) Validate() time.Duration {
+// Totals adds up what s recorded, all at one moment.
+func (s *Stats) Totals() Totals {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.validate
+	t := Totals{Parse: s.parse, Validate: s.validate, Statements: int64(len(s.spans)), RemoteCalls: int64(len(s.remote))}
+	for _, sp := range s.spans {
+		t.DBTimeSum += sp.end - sp.start
+	}
+	t.DBTime, t.RemoteTime = busy(s.spans), busy(s.remote)
+	return t
 }
+
+// Parse and Validate are the phases the executor recorded (Phases).
+func (s *Stats) Parse() time.Duration { return s.Totals().Parse }
+
+// Validate: see Parse.
+func (s *Stats) Validate() time.Duration { return s.Totals().Validate }
 
 // Statements is the number of SQL statements recorded.
 func (s *Stats) Statements() int64 {
@@ -94,39 +130,37 @@ func (s *Stats) Statements() int64 {
 // statements that ran concurrently (a naive server's resolvers of one list)
 // count once together, so the request's time splits into DBTime and the
 // rest, the time of the GraphQL layer.
-func (s *Stats) DBTime() time.Duration {
-	s.mu.Lock()
-	spans := slices.Clone(s.spans)
-	s.mu.Unlock()
-	slices.SortFunc(spans, func(a, b span) int { return a.start.Compare(b.start) })
-	var total time.Duration
-	var cur span
-	for i, sp := range spans {
-		switch {
-		case i == 0:
-			cur = sp
-		case sp.start.After(cur.end): // a gap: close the busy period
-			total += cur.end.Sub(cur.start)
-			cur = sp
-		case sp.end.After(cur.end):
-			cur.end = sp.end
-		}
-	}
-	if len(spans) > 0 {
-		total += cur.end.Sub(cur.start)
-	}
-	return total
-}
+func (s *Stats) DBTime() time.Duration { return s.Totals().DBTime }
 
 // DBTimeSum is the statements' times added up: above DBTime by the time
 // statements overlapped, a measure of how much the database worked in
 // parallel for the request.
-func (s *Stats) DBTimeSum() time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+func (s *Stats) DBTimeSum() time.Duration { return s.Totals().DBTimeSum }
+
+// busy is the time during which at least one of spans was running:
+// overlapping spans count once together. It sorts spans by their start,
+// in place (their order means nothing else).
+func busy(spans []span) time.Duration {
+	if !slices.IsSortedFunc(spans, bystart) {
+		slices.SortFunc(spans, bystart)
+	}
 	var total time.Duration
-	for _, sp := range s.spans {
-		total += sp.end.Sub(sp.start)
+	for i := 0; i < len(spans); {
+		cur := spans[i]
+		for i++; i < len(spans) && spans[i].start <= cur.end; i++ {
+			cur.end = max(cur.end, spans[i].end)
+		}
+		total += cur.end - cur.start
 	}
 	return total
+}
+
+func bystart(a, b span) int {
+	switch {
+	case a.start < b.start:
+		return -1
+	case a.start > b.start:
+		return 1
+	}
+	return 0
 }

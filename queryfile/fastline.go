@@ -1,0 +1,217 @@
+package queryfile
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// fastLine reads a line the way json.Unmarshal into rawLine would, without
+// reflection, when the line is of the plain shape generated files have: a
+// JSON object whose members are the known ones, each once, spelled
+// exactly; whose strings have no escapes, control characters or invalid
+// UTF-8; "unordered" a literal; "variables", "answer", "plan" and "steps"
+// any valid JSON value. ok is false for anything else — another member,
+// "dataset", an escape, a duplicate, invalid JSON — and the caller then
+// asks encoding/json, which decides (and explains a bad line). A load
+// generator's start reads every entry of its queries file: this is most
+// of it.
+//
+// Strings repeated from line to line (labels, queries, operation names,
+// dialects) are shared through strs.
+func fastLine(b []byte, raw *rawLine, strs map[string]string) (ok bool) {
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipWS(b, i+1) == len(b)
+	}
+	var seen uint16
+	for {
+		key, end, ok := plainString(b, i)
+		if !ok {
+			return false
+		}
+		i = skipWS(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		vs := skipWS(b, i+1)
+		ve, ok := valueEnd(b, vs)
+		if !ok {
+			return false
+		}
+		v := b[vs:ve]
+		var bit uint16
+		switch string(key) {
+		case "id":
+			bit, ok = 1<<0, stringValue(v, &raw.ID, nil)
+		case "template":
+			bit, ok = 1<<1, stringValue(v, &raw.Label, strs)
+		case "query":
+			bit, ok = 1<<2, stringValue(v, &raw.Query, strs)
+		case "operationName":
+			bit, ok = 1<<3, stringValue(v, &raw.OperationName, strs)
+		case "dialect":
+			bit, ok = 1<<4, stringValue(v, &raw.Dialect, strs)
+		case "expect":
+			bit = 1 << 5
+			if string(v) != "null" {
+				ok = stringValue(v, &raw.expect, nil)
+				raw.Expect = &raw.expect
+			}
+		case "unordered":
+			bit = 1 << 6
+			switch string(v) {
+			case "true":
+				raw.Unordered = true
+			case "false", "null":
+			default:
+				ok = false
+			}
+		case "variables":
+			bit, ok = 1<<7, copyValue(v, &raw.Variables)
+		case "answer":
+			bit, ok = 1<<8, copyValue(v, &raw.Answer)
+		case "plan":
+			bit, ok = 1<<9, copyValue(v, &raw.Plan)
+		case "steps":
+			bit, ok = 1<<10, copyValue(v, &raw.Steps)
+		default: // "dataset", another member, another spelling: encoding/json's
+			return false
+		}
+		if !ok || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		i = skipWS(b, ve)
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '}' {
+			return skipWS(b, i+1) == len(b)
+		}
+		if b[i] != ',' {
+			return false
+		}
+		i = skipWS(b, i+1)
+	}
+}
+
+// plainString returns the contents of the string at b[i] when it has no
+// escape, control character or invalid UTF-8, and the index after it.
+func plainString(b []byte, i int) (s []byte, end int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return nil, 0, false
+	}
+	ascii := true
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			s = b[i+1 : j]
+			return s, j + 1, ascii || utf8.Valid(s)
+		case c == '\\' || c < 0x20:
+			return nil, 0, false
+		case c >= 0x80:
+			ascii = false
+		}
+	}
+	return nil, 0, false
+}
+
+// stringValue sets *dst to the string value v (null leaves it, as
+// encoding/json does), shared through strs when strs is not nil.
+func stringValue(v []byte, dst *string, strs map[string]string) bool {
+	if string(v) == "null" {
+		return true
+	}
+	s, end, ok := plainString(v, 0)
+	if !ok || end != len(v) {
+		return false
+	}
+	if strs == nil {
+		*dst = string(s)
+		return true
+	}
+	if shared, ok := strs[string(s)]; ok {
+		*dst = shared
+		return true
+	}
+	*dst = string(s)
+	strs[*dst] = *dst
+	return true
+}
+
+// copyValue sets *dst to a copy of v when it is valid JSON, as
+// json.RawMessage does.
+func copyValue(v []byte, dst *json.RawMessage) bool {
+	if !json.Valid(v) {
+		return false
+	}
+	*dst = append((*dst)[:0:0], v...)
+	return true
+}
+
+// valueEnd returns the end of the JSON value at b[i], following strings
+// and nesting; what is inside is checked by the caller (rawValue,
+// stringValue, the literals).
+func valueEnd(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				e, ok := stringEnd(b, i)
+				if !ok {
+					return 0, false
+				}
+				i = e
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	default:
+		s := i
+		for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && !isWS(b[i]) {
+			i++
+		}
+		return i, i > s
+	}
+}
+
+// stringEnd returns the index after the string at b[i] == '"'.
+func stringEnd(b []byte, i int) (int, bool) {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return 0, false
+}
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
