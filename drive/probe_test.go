@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,9 +20,10 @@ import (
 // difference there is no warning, and without it the warning names the
 // first path that differs.
 func TestPreflightWith(t *testing.T) {
-	var token string
+	var tokenValue atomic.Value // set while the server's goroutines read it
+	tokenValue.Store("")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if token != "" && r.Header.Get("Authorization") != "Bearer "+token {
+		if token := tokenValue.Load().(string); token != "" && r.Header.Get("Authorization") != "Bearer "+token {
 			w.WriteHeader(401)
 			w.Write([]byte(`{"errors":[{"message":"unauthorized"}]}`))
 			return
@@ -74,7 +76,7 @@ func TestPreflightWith(t *testing.T) {
 		t.Errorf("an operation the API rejects: %v", err)
 	}
 
-	token = "t0k3n"
+	tokenValue.Store("t0k3n")
 	_, err = check(book("{ book { id } }"), nil, PreflightOptions{})
 	if err == nil || !strings.Contains(err.Error(), "wants credentials: it answers HTTP 401 (Unauthorized)") ||
 		!strings.Contains(err.Error(), "--header-env Authorization=VAR") || strings.Contains(err.Error(), "not a GraphQL endpoint") {
