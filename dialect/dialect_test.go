@@ -152,15 +152,15 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// TestImports keeps the package to the standard library and queryfile:
-// the load generator uses it.
+// TestImports keeps the package to the standard library, queryfile and
+// the JSON scan queryfile uses: the load generator uses it.
 func TestImports(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	for _, dep := range strings.Fields(string(out)) {
-		if dep != "github.com/gqlbench/gqlbench/dialect" && dep != "github.com/gqlbench/gqlbench/queryfile" {
+		if dep != "github.com/gqlbench/gqlbench/dialect" && dep != "github.com/gqlbench/gqlbench/queryfile" && dep != "github.com/gqlbench/gqlbench/internal/jsonscan" {
 			t.Errorf("dialect depends on %s", dep)
 		}
 	}

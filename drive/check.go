@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gqlbench/gqlbench/drive/wire"
+	"github.com/gqlbench/gqlbench/internal/jsonscan"
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/verify"
 )
@@ -310,13 +311,13 @@ func slowScan(body []byte) (data []byte, errs, ok bool) {
 // nor an empty list. ok is false when the body is not a JSON object this
 // fast scan handles; Check then falls back to encoding/json.
 func scanResponse(b []byte) (data []byte, errs, ok bool) {
-	i := skipWS(b, 0)
+	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false, false
 	}
-	i = skipWS(b, i+1)
+	i = jsonscan.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return nil, false, skipWS(b, i+1) == len(b)
+		return nil, false, jsonscan.SkipSpace(b, i+1) == len(b)
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
@@ -334,12 +335,12 @@ func scanResponse(b []byte) (data []byte, errs, ok bool) {
 			return nil, false, false
 		}
 		key := b[ks:ke]
-		i = skipWS(b, ke+1)
+		i = jsonscan.SkipSpace(b, ke+1)
 		if i >= len(b) || b[i] != ':' {
 			return nil, false, false
 		}
-		vs := skipWS(b, i+1)
-		ve, vok := skipValue(b, vs)
+		vs := jsonscan.SkipSpace(b, i+1)
+		ve, vok := jsonscan.ValueEnd(b, vs)
 		if !vok {
 			return nil, false, false
 		}
@@ -354,17 +355,17 @@ func scanResponse(b []byte) (data []byte, errs, ok bool) {
 		case "errors":
 			errs = nonEmptyErrors(b[vs:ve])
 		}
-		i = skipWS(b, ve)
+		i = jsonscan.SkipSpace(b, ve)
 		if i >= len(b) {
 			return nil, false, false
 		}
 		if b[i] == '}' {
-			return data, errs, skipWS(b, i+1) == len(b)
+			return data, errs, jsonscan.SkipSpace(b, i+1) == len(b)
 		}
 		if b[i] != ',' {
 			return nil, false, false
 		}
-		i = skipWS(b, i+1)
+		i = jsonscan.SkipSpace(b, i+1)
 	}
 }
 
@@ -381,65 +382,4 @@ func nonEmptyErrors(v []byte) bool {
 		return false
 	}
 	return true
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the end of the JSON value starting at i. It follows
-// strings and nesting but does not validate numbers or literals: the data a
-// verdict depends on are validated when they are judged.
-func skipValue(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return 0, false
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				e, ok := skipString(b, i)
-				if !ok {
-					return 0, false
-				}
-				i = e
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, true
-				}
-			}
-			i++
-		}
-		return 0, false
-	default:
-		s := i
-		for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\n' && b[i] != '\r' && b[i] != '\t' {
-			i++
-		}
-		return i, i > s
-	}
-}
-
-// skipString returns the end of the string starting at b[i] == '"'.
-func skipString(b []byte, i int) (int, bool) {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, true
-		}
-	}
-	return 0, false
 }

@@ -214,6 +214,7 @@ func TestImports(t *testing.T) {
 		module + "verify":                         true, // canonical JSON and answer hashes
 		module + "dialect":                        true, // a dialect's answers mapped to the benchmark's, standard library only
 		module + "internal/outfile":               true, // output files that never replace a device, standard library only
+		module + "internal/jsonscan":              true, // where a JSON value ends, standard library only
 		module + "dbloc":                          true, // the one redaction of URLs and database locations, standard library only
 		module + "exitcode":                       true, // the exit classes of errors, standard library only
 		module + "measure/layers":                 true, // a server's Server-Timing and Apollo tracing read, standard library only

@@ -3,6 +3,8 @@ package queryfile
 import (
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/gqlbench/gqlbench/internal/jsonscan"
 )
 
 // fastLine reads a line the way json.Unmarshal into rawLine would, without
@@ -19,13 +21,13 @@ import (
 // Strings repeated from line to line (labels, queries, operation names,
 // dialects) are shared through strs.
 func fastLine(b []byte, raw *rawLine, strs map[string]string) (ok bool) {
-	i := skipWS(b, 0)
+	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
 	}
-	i = skipWS(b, i+1)
+	i = jsonscan.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return skipWS(b, i+1) == len(b)
+		return jsonscan.SkipSpace(b, i+1) == len(b)
 	}
 	var seen uint16
 	for {
@@ -33,12 +35,12 @@ func fastLine(b []byte, raw *rawLine, strs map[string]string) (ok bool) {
 		if !ok {
 			return false
 		}
-		i = skipWS(b, end)
+		i = jsonscan.SkipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return false
 		}
-		vs := skipWS(b, i+1)
-		ve, ok := valueEnd(b, vs)
+		vs := jsonscan.SkipSpace(b, i+1)
+		ve, ok := jsonscan.ValueEnd(b, vs)
 		if !ok {
 			return false
 		}
@@ -85,17 +87,17 @@ func fastLine(b []byte, raw *rawLine, strs map[string]string) (ok bool) {
 			return false
 		}
 		seen |= bit
-		i = skipWS(b, ve)
+		i = jsonscan.SkipSpace(b, ve)
 		if i >= len(b) {
 			return false
 		}
 		if b[i] == '}' {
-			return skipWS(b, i+1) == len(b)
+			return jsonscan.SkipSpace(b, i+1) == len(b)
 		}
 		if b[i] != ',' {
 			return false
 		}
-		i = skipWS(b, i+1)
+		i = jsonscan.SkipSpace(b, i+1)
 	}
 }
 
@@ -151,67 +153,4 @@ func copyValue(v []byte, dst *json.RawMessage) bool {
 	}
 	*dst = append((*dst)[:0:0], v...)
 	return true
-}
-
-// valueEnd returns the end of the JSON value at b[i], following strings
-// and nesting; what is inside is checked by the caller (rawValue,
-// stringValue, the literals).
-func valueEnd(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return 0, false
-	}
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				e, ok := stringEnd(b, i)
-				if !ok {
-					return 0, false
-				}
-				i = e
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, true
-				}
-			}
-			i++
-		}
-		return 0, false
-	default:
-		s := i
-		for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && !isWS(b[i]) {
-			i++
-		}
-		return i, i > s
-	}
-}
-
-// stringEnd returns the index after the string at b[i] == '"'.
-func stringEnd(b []byte, i int) (int, bool) {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, true
-		}
-	}
-	return 0, false
-}
-
-func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && isWS(b[i]) {
-		i++
-	}
-	return i
 }

@@ -17,7 +17,7 @@ func TestImports(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "drive/wire") {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
-	ours := []string{"drive/wire", "measure", "queryfile", "dialect", "exitcode"}
+	ours := []string{"drive/wire", "measure", "queryfile", "dialect", "exitcode", "internal/jsonscan"}
 	for _, dep := range strings.Fields(string(out)) {
 		name, mine := strings.CutPrefix(dep, "github.com/gqlbench/gqlbench/")
 		if mine && !slices.Contains(ours, name) || !mine && dep != "github.com/HdrHistogram/hdrhistogram-go" {
