@@ -186,18 +186,10 @@ func (d *shapeDecoder) object(s *shape) (any, error) {
 				return nil, err
 			}
 		}
-		d.ws()
-		if d.i >= len(d.b) {
-			return nil, errEnd
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case '}':
-			d.i++
+		if done, err := d.next('}'); err != nil {
+			return nil, err
+		} else if done {
 			return out, nil
-		default:
-			return nil, d.fail("want ',' or '}'")
 		}
 	}
 }
@@ -216,20 +208,30 @@ func (d *shapeDecoder) list(s *shape) (any, error) {
 			return nil, err
 		}
 		out = append(out, v)
-		d.ws()
-		if d.i >= len(d.b) {
-			return nil, errEnd
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-		case ']':
-			d.i++
+		if done, err := d.next(']'); err != nil {
+			return nil, err
+		} else if done {
 			return out, nil
-		default:
-			return nil, d.fail("want ',' or ']'")
 		}
 	}
+}
+
+// next reads what follows an element of an object or list: a comma (more
+// to come) or close (done).
+func (d *shapeDecoder) next(close byte) (done bool, err error) {
+	d.ws()
+	if d.i >= len(d.b) {
+		return false, errEnd
+	}
+	switch d.b[d.i] {
+	case ',':
+		d.i++
+		return false, nil
+	case close:
+		d.i++
+		return true, nil
+	}
+	return false, d.fail("want ',' or '" + string(close) + "'")
 }
 
 // maxNesting bounds the depth of a skipped value, as encoding/json's.
