@@ -19,16 +19,7 @@ import (
 // Server-Timing): the garbage collector's share of the cost of emitting
 // the timings is that of two small objects.
 func TestTraceAllocs(t *testing.T) {
-	// Over 100 bytes, so that Content-Length's formatting allocates
-	// with --trace or without (strconv has the numbers below 100 ready).
-	data := json.RawMessage(`{"university":{"id":"1","undergraduateDegreeObtainedBystudent":[{"id":"2"},{"id":"3"},{"id":"4"}]}}`)
-	exec := fake(func(ctx context.Context, _ *Request) *Response {
-		trace.Phases(ctx, time.Microsecond, 2*time.Microsecond)
-		for range 3 {
-			trace.Statement(ctx, time.Microsecond)
-		}
-		return &Response{Data: data}
-	})
+	exec := tracedFake()
 	const body = `{"query":"{ university(nr: 1) { id } }"}`
 	allocs := func(traced bool) float64 {
 		h := Handler(exec, HTTPOptions{Trace: traced})
@@ -65,3 +56,18 @@ func (d *discard) WriteHeader(int)             {}
 type readCloser struct{ *strings.Reader }
 
 func (readCloser) Close() error { return nil }
+
+// tracedFake is an executor that records what a batching server's request
+// does (its phases, three statements) and answers at once, over 100 bytes,
+// so that Content-Length's formatting allocates with --trace or without
+// (strconv has the numbers below 100 ready).
+func tracedFake() fake {
+	data := json.RawMessage(`{"university":{"id":"1","undergraduateDegreeObtainedBystudent":[{"id":"2"},{"id":"3"},{"id":"4"}]}}`)
+	return func(ctx context.Context, _ *Request) *Response {
+		trace.Phases(ctx, time.Microsecond, 2*time.Microsecond)
+		for range 3 {
+			trace.Statement(ctx, time.Microsecond)
+		}
+		return &Response{Data: data}
+	}
+}

@@ -3,16 +3,12 @@
 package server
 
 import (
-	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/gqlbench/gqlbench/server/trace"
 )
 
 // BenchmarkTrace is what --trace adds to a request in the handler: the
@@ -21,14 +17,7 @@ import (
 // whole servers). The executor answers at once after recording three
 // statements, as a batching server's request does.
 func BenchmarkTrace(b *testing.B) {
-	data := json.RawMessage(`{"university":{"id":"1","undergraduateDegreeObtainedBystudent":[{"id":"2"},{"id":"3"},{"id":"4"}]}}`)
-	exec := fake(func(ctx context.Context, _ *Request) *Response {
-		trace.Phases(ctx, time.Microsecond, time.Microsecond)
-		for range 3 {
-			trace.Statement(ctx, time.Microsecond)
-		}
-		return &Response{Data: data}
-	})
+	exec := tracedFake()
 	body := `{"query":"query Q($u: ID!) { university(nr: $u) { id undergraduateDegreeObtainedBystudent { id } } }","variables":{"u":"1"}}`
 	for _, traced := range []bool{false, true} {
 		name := "off"
