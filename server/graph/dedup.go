@@ -106,13 +106,9 @@ func (d *dedupSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	if oc.Operation == nil || oc.Operation.Operation != ast.Subscription {
 		return d.ExecutableSchema.Exec(ctx)
 	}
-	if cs, ws := ctx.Value(connKey{}).(*connState); ws && cs != nil {
-		if n := cs.running.Add(1); n > MaxSubscriptionsPerConnection {
-			cs.running.Add(-1)
-			graphql.AddError(ctx, tooMany(n-1))
-			return nil
-		}
-		context.AfterFunc(ctx, func() { cs.running.Add(-1) })
+	if _, err := admit(ctx); err != nil {
+		graphql.AddError(ctx, err)
+		return nil
 	}
 	key := groupKey{feeds: feedsOf(ctx), query: oc.RawQuery, operation: oc.OperationName}
 	if b, err := json.Marshal(oc.Variables); err == nil {

@@ -106,25 +106,33 @@ func begin(ctx context.Context) (stream, error) {
 		// why (dedup.go).
 		return stream{f: f, g: g, slow: func(err error) { g.leaderErr.Store(&err) }}, nil
 	}
-	cs, ws := ctx.Value(connKey{}).(*connState)
-	if !ws || cs == nil {
+	ws, err := admit(ctx)
+	if err != nil {
+		return stream{}, err
+	}
+	if !ws {
 		return stream{f: f}, nil
 	}
-	if n := cs.running.Add(1); n > MaxSubscriptionsPerConnection {
-		cs.running.Add(-1)
-		return stream{}, tooMany(n - 1)
-	}
-	context.AfterFunc(ctx, func() { cs.running.Add(-1) })
 	// gqlgen reads the subscription's errors after its channel is closed,
 	// which happens after slow returns (package events).
 	slow := func(err error) { transport.AddSubscriptionError(ctx, gqlerror.Errorf("%s", err.Error())) }
 	return stream{f: f, slow: slow}, nil
 }
 
-// tooMany is the error of the subscription past the connection's limit,
-// with running ones running.
-func tooMany(running int32) error {
-	return argErrorf("too many subscriptions on one connection: %d are running, the limit is %d (open another connection)", running, MaxSubscriptionsPerConnection)
+// admit counts one more subscription on the websocket connection of ctx
+// until ctx ends, or refuses the one past MaxSubscriptionsPerConnection;
+// ws says whether ctx is a websocket connection's.
+func admit(ctx context.Context) (ws bool, err error) {
+	cs, ws := ctx.Value(connKey{}).(*connState)
+	if !ws || cs == nil {
+		return false, nil
+	}
+	if n := cs.running.Add(1); n > MaxSubscriptionsPerConnection {
+		cs.running.Add(-1)
+		return true, argErrorf("too many subscriptions on one connection: %d are running, the limit is %d (open another connection)", n-1, MaxSubscriptionsPerConnection)
+	}
+	context.AfterFunc(ctx, func() { cs.running.Add(-1) })
+	return true, nil
 }
 
 // filter is accept (nil: every event) as s subscribes with it: a dedup
