@@ -499,14 +499,16 @@ func (c *h1conn) peekDeadline() (int, error) {
 func (c *h1conn) readResponse(res *Response) error {
 	first, start := c.r, c.r
 	for {
-		// The header: up to the empty line.
-		scan, hdrEnd := start, -1
-		for hdrEnd < 0 {
-			if i := bytes.Index(c.buf[scan:c.w], crlf2); i >= 0 {
-				hdrEnd = scan + i + 4
-				break
-			}
-			scan = max(start, c.w-3)
+		// The header, parsed when it is all in (up to the empty line).
+		// What has arrived is parsed at once: most answers come whole in
+		// one read. Otherwise the reads go on until the empty line has
+		// arrived, each looking for it in its own bytes only, and then
+		// the header is parsed: a header that trickles in is not parsed
+		// again at every read.
+		res.ServerTiming = res.ServerTiming[:0]
+		n, h, err := parseHeader(c.buf[start:c.w], &res.ServerTiming)
+		for n == 0 && err == nil {
+			scan := max(start, c.w-3)
 			if c.w-first > maxHeader { // 1xx responses count, as in net/http
 				if start != first {
 					return protocolError{"1xx responses and header over 64 KiB"}
@@ -516,12 +518,15 @@ func (c *h1conn) readResponse(res *Response) error {
 			if err := c.fill(res); err != nil {
 				return err
 			}
+			if bytes.Index(c.buf[scan:c.w], crlf2) >= 0 {
+				res.ServerTiming = res.ServerTiming[:0]
+				n, h, err = parseHeader(c.buf[start:c.w], &res.ServerTiming)
+			}
 		}
-		res.ServerTiming = res.ServerTiming[:0]
-		status, length, chunked, closing, err := parseHeader(c.buf[start:hdrEnd], &res.ServerTiming)
 		if err != nil {
 			return err
 		}
+		hdrEnd, status, length, chunked, closing := start+n, h.status, h.length, h.chunked, h.closing
 		res.Status = status
 		if status >= 100 && status < 200 { // 100 Continue and the like: the answer follows
 			start = hdrEnd

@@ -100,64 +100,124 @@ func chunkSize(b []byte) (int, error) {
 	return n, nil
 }
 
-// parseHeader parses a response's status line and header fields (RFC
-// 9112), strictly: the status, the Content-Length (-1 if absent), whether
-// the body is chunked and whether the server closes the connection after
-// it. Every rejection says what was wrong, in a short message that is the
-// same for every response with the same fault. When timing is not nil,
-// the Server-Timing fields' values are appended to it, joined by ", "
-// (load --layers reads them).
-func parseHeader(h []byte, timing *[]byte) (status, length int, chunked, closing bool, err error) {
-	length = -1
-	eol := bytes.Index(h, crlf2[:2])
-	line := h[:eol]
-	if status, closing, err = parseStatusLine(line); err != nil {
-		return 0, 0, false, false, err
+// respHeader is what the client reads from a response's header: the
+// status, the Content-Length (-1 if absent), whether the body is chunked
+// and whether the server closes the connection after it.
+type respHeader struct {
+	status, length   int
+	chunked, closing bool
+}
+
+// parseHeader parses the response header at the start of b — status line
+// and header fields (RFC 9112) — strictly, once b holds all of it: n is
+// its length up to and including the empty line that ends it, or 0 when
+// that line is not in b yet (more must be read; no fault is reported
+// before then, as none would be before the header had arrived whole).
+// Every rejection says what was wrong, in a short message that is the same
+// for every response with the same fault. When timing is not nil, the
+// Server-Timing fields' values are appended to it, joined by ", " (load
+// --layers reads them); after an n of 0 it may hold some of them.
+//
+// It makes one pass over the header: each line's end found with one
+// IndexByte, a field's name checked against a table as it is read, the
+// values of the four fields the client needs trimmed and read, the others
+// only delimited.
+func parseHeader(b []byte, timing *[]byte) (n int, h respHeader, err error) {
+	eol := lineEnd(b, 0)
+	if eol < 0 {
+		return 0, h, nil
 	}
+	status, closing, err := parseStatusLine(b[:eol])
+	if err != nil {
+		return whole(b, err)
+	}
+	h = respHeader{status: status, length: -1, closing: closing}
 	http10 := closing
 	var te []byte // the Transfer-Encoding fields' values, joined by commas
-	for p := eol + 2; p < len(h)-2; {
-		e := p + bytes.Index(h[p:], crlf2[:2])
-		field := h[p:e]
-		p = e + 2
-		colon := bytes.IndexByte(field, ':')
-		if colon <= 0 || !isToken(field[:colon]) {
-			return 0, 0, false, false, protocolError{fmt.Sprintf("bad header line %.40q", field)}
+	p := eol + 2
+	for {
+		if len(b)-p < 2 {
+			return 0, respHeader{}, nil
 		}
-		name, value := field[:colon], bytes.TrimSpace(field[colon+1:])
+		if b[p] == '\r' && b[p+1] == '\n' { // the empty line
+			n = p + 2
+			break
+		}
+		colon := p
+		for colon < len(b) && tokenChar[b[colon]] {
+			colon++
+		}
+		e := -1
+		if colon < len(b) {
+			e = lineEnd(b, colon)
+		}
+		if e < 0 {
+			return 0, respHeader{}, nil
+		}
+		if colon == p || b[colon] != ':' {
+			return whole(b, protocolError{fmt.Sprintf("bad header line %.40q", b[p:e])})
+		}
+		name, value := b[p:colon], b[colon+1:e]
+		p = e + 2
 		switch {
 		case foldEqual(name, "content-length"):
-			if length, err = contentLength(value, length); err != nil {
-				return 0, 0, false, false, err
+			if h.length, err = contentLength(bytes.TrimSpace(value), h.length); err != nil {
+				return whole(b, err)
 			}
 		case foldEqual(name, "transfer-encoding"):
 			if len(te) > 0 {
 				te = append(te, ',')
 			}
-			te = append(te, value...)
+			te = append(te, bytes.TrimSpace(value)...)
 		case timing != nil && foldEqual(name, "server-timing"):
 			if len(*timing) > 0 {
 				*timing = append(*timing, ", "...)
 			}
-			*timing = append(*timing, value...)
+			*timing = append(*timing, bytes.TrimSpace(value)...)
 		case foldEqual(name, "connection"):
+			value = bytes.TrimSpace(value)
 			if foldContains(value, "close") {
-				closing = true
+				h.closing = true
 			} else if http10 && foldContains(value, "keep-alive") {
-				closing = false
+				h.closing = false
 			}
 		}
 	}
 	if te != nil {
 		if err := transferEncoding(te); err != nil {
-			return 0, 0, false, false, err
+			return 0, respHeader{}, err
 		}
-		chunked = true
-		if length >= 0 { // RFC 9112 §6.3: chunked wins, and the connection is not to be trusted after
-			length, closing = -1, true
+		h.chunked = true
+		if h.length >= 0 { // RFC 9112 §6.3: chunked wins, and the connection is not to be trusted after
+			h.length, h.closing = -1, true
 		}
 	}
-	return status, length, chunked, closing, nil
+	return n, h, nil
+}
+
+// whole returns err when b holds the whole header (its empty line), and
+// says that more must be read otherwise: a fault in a header is reported
+// once the header is in, as with a header parsed only then.
+func whole(b []byte, err error) (int, respHeader, error) {
+	if bytes.Index(b, crlf2) < 0 {
+		return 0, respHeader{}, nil
+	}
+	return 0, respHeader{}, err
+}
+
+// lineEnd returns the index of the first CRLF in b at or after from, -1
+// if there is none. (A lone LF or CR is no line end.)
+func lineEnd(b []byte, from int) int {
+	for i := from; ; i++ {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i > from && b[i-1] == '\r' {
+			return i - 1
+		}
+	}
 }
 
 // parseStatusLine parses "HTTP/1.x SP 3DIGIT [SP reason]": the status, and
@@ -255,15 +315,14 @@ func transferEncoding(te []byte) error {
 	return nil
 }
 
-// isToken reports whether b is a header field name (RFC 9110 §5.6.2).
-func isToken(b []byte) bool {
-	for _, c := range b {
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
+// tokenChar says which bytes a header field name may hold (tchar, RFC
+// 9110 §5.6.2): the visible ASCII characters but the delimiters.
+var tokenChar = func() (t [256]bool) {
+	for c := byte('!'); c <= '~'; c++ {
+		t[c] = strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) < 0
 	}
-	return len(b) > 0
-}
+	return t
+}()
 
 // foldEqual reports whether b equals the lower-case ASCII s, ignoring case.
 func foldEqual(b []byte, s string) bool {

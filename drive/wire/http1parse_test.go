@@ -40,15 +40,17 @@ func TestParseHeaderStrict(t *testing.T) {
 		{head: "HTTP/1.1 200 OK\r\nContent-Length : 5", err: `bad header line "Content-Length : 5"`},
 		{head: "HTTP/1.1 200 OK\r\n folded", err: `bad header line " folded"`},
 	} {
-		status, length, chunked, closing, err := parseHeader([]byte(c.head+"\r\n\r\n"), nil)
+		b := []byte(c.head + "\r\n\r\n")
+		n, h, err := parseHeader(b, nil)
+		status, length, chunked, closing := h.status, h.length, h.chunked, h.closing
 		if c.err != "" {
 			if err == nil || err.Error() != c.err {
 				t.Errorf("%q: error %v, want %q", c.head, err, c.err)
 			}
 			continue
 		}
-		if err != nil || status != c.status || length != c.length || chunked != c.chunked || closing != c.closing {
-			t.Errorf("%q: %d %d %v %v %v, want %d %d %v %v", c.head, status, length, chunked, closing, err, c.status, c.length, c.chunked, c.closing)
+		if err != nil || n != len(b) || status != c.status || length != c.length || chunked != c.chunked || closing != c.closing {
+			t.Errorf("%q: %d %d %d %v %v %v, want %d %d %d %v %v", c.head, n, status, length, chunked, closing, err, len(b), c.status, c.length, c.chunked, c.closing)
 		}
 	}
 }
@@ -62,7 +64,7 @@ func TestParseHeaderServerTiming(t *testing.T) {
 		{"HTTP/1.1 200 OK\r\nContent-Length: 0", ""},
 	} {
 		st := []byte("left over")[:0]
-		if _, _, _, _, err := parseHeader([]byte(c.head+"\r\n\r\n"), &st); err != nil || string(st) != c.want {
+		if _, _, err := parseHeader([]byte(c.head+"\r\n\r\n"), &st); err != nil || string(st) != c.want {
 			t.Errorf("%q: %q %v, want %q", c.head, st, err, c.want)
 		}
 	}
