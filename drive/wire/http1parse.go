@@ -2,10 +2,12 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // readChunked decodes a chunked body that starts at p, compacting the
@@ -136,50 +138,62 @@ func parseHeader(b []byte, timing *[]byte) (n int, h respHeader, err error) {
 	var te []byte // the Transfer-Encoding fields' values, joined by commas
 	p := eol + 2
 	for {
-		if len(b)-p < 2 {
+		rest := b[p:]
+		if len(rest) < 2 {
 			return 0, respHeader{}, nil
 		}
-		if b[p] == '\r' && b[p+1] == '\n' { // the empty line
+		if rest[0] == '\r' && rest[1] == '\n' { // the empty line
 			n = p + 2
 			break
 		}
-		colon := p
-		for colon < len(b) && tokenChar[b[colon]] {
-			colon++
+		k := 0 // the field name's length
+		for _, c := range rest {
+			if !tokenChar[c] {
+				break
+			}
+			k++
 		}
 		e := -1
-		if colon < len(b) {
-			e = lineEnd(b, colon)
+		if k < len(rest) {
+			e = lineEnd(rest, k)
 		}
 		if e < 0 {
 			return 0, respHeader{}, nil
 		}
-		if colon == p || b[colon] != ':' {
-			return whole(b, protocolError{fmt.Sprintf("bad header line %.40q", b[p:e])})
+		if k == 0 || rest[k] != ':' {
+			return whole(b, protocolError{fmt.Sprintf("bad header line %.40q", rest[:e])})
 		}
-		name, value := b[p:colon], b[colon+1:e]
-		p = e + 2
-		switch {
-		case foldEqual(name, "content-length"):
-			if h.length, err = contentLength(bytes.TrimSpace(value), h.length); err != nil {
-				return whole(b, err)
+		field := rest[:e]
+		p += e + 2
+		switch k { // the fields the client reads
+		case len("content-length"):
+			if nameIs(field, &nameContentLength) {
+				if h.length, err = contentLength(trimValue(field[k+1:]), h.length); err != nil {
+					return whole(b, err)
+				}
 			}
-		case foldEqual(name, "transfer-encoding"):
-			if len(te) > 0 {
-				te = append(te, ',')
+		case len("transfer-encoding"):
+			if nameIs(field, &nameTransferEncoding) {
+				if len(te) > 0 {
+					te = append(te, ',')
+				}
+				te = append(te, trimValue(field[k+1:])...)
 			}
-			te = append(te, bytes.TrimSpace(value)...)
-		case timing != nil && foldEqual(name, "server-timing"):
-			if len(*timing) > 0 {
-				*timing = append(*timing, ", "...)
+		case len("server-timing"):
+			if timing != nil && nameIs(field, &nameServerTiming) {
+				if len(*timing) > 0 {
+					*timing = append(*timing, ", "...)
+				}
+				*timing = append(*timing, trimValue(field[k+1:])...)
 			}
-			*timing = append(*timing, bytes.TrimSpace(value)...)
-		case foldEqual(name, "connection"):
-			value = bytes.TrimSpace(value)
-			if foldContains(value, "close") {
-				h.closing = true
-			} else if http10 && foldContains(value, "keep-alive") {
-				h.closing = false
+		case len("connection"):
+			if nameIs(field, &nameConnection) {
+				value := trimValue(field[k+1:])
+				if foldContains(value, "close") {
+					h.closing = true
+				} else if http10 && foldContains(value, "keep-alive") {
+					h.closing = false
+				}
 			}
 		}
 	}
@@ -323,6 +337,67 @@ var tokenChar = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// fieldName is the name of a field the client reads, in lower case, as
+// the 8-byte words (little-endian) that cover it: at 0 and 8, and the last
+// 8 bytes (names of 8 to 24 bytes).
+type fieldName struct {
+	n     int
+	words [3]uint64
+}
+
+func newFieldName(s string) fieldName {
+	word := func(at int) uint64 { return binary.LittleEndian.Uint64([]byte(s[at : at+8])) }
+	f := fieldName{n: len(s)}
+	f.words[0], f.words[2] = word(0), word(len(s)-8)
+	if len(s) > 16 {
+		f.words[1] = word(8)
+	}
+	return f
+}
+
+var (
+	nameContentLength    = newFieldName("content-length")
+	nameTransferEncoding = newFieldName("transfer-encoding")
+	nameServerTiming     = newFieldName("server-timing")
+	nameConnection       = newFieldName("connection")
+)
+
+// nameIs reports whether field begins with the name f, letters' case
+// aside, the name being a token (tokenChar) of f's length: f's names are
+// lower-case letters and '-', and a token's byte with bit 0x20 set is a
+// letter only if it is that letter in either case, '-' only if it is '-'
+// (0x0d, CR, is no token).
+func nameIs(field []byte, f *fieldName) bool {
+	const fold = 0x2020202020202020
+	if len(field) < f.n || f.n < 8 {
+		return false
+	}
+	name := field[:f.n]
+	if binary.LittleEndian.Uint64(name)|fold != f.words[0] || binary.LittleEndian.Uint64(name[len(name)-8:])|fold != f.words[2] {
+		return false
+	}
+	return f.n <= 16 || binary.LittleEndian.Uint64(name[8:])|fold == f.words[1]
+}
+
+// trimValue is bytes.TrimSpace(v), without its call when v, past the
+// spaces and tabs that begin it, neither begins nor ends with white space
+// or a byte beyond ASCII (a field's value, most of the time).
+func trimValue(v []byte) []byte {
+	for len(v) > 0 && (v[0] == ' ' || v[0] == '\t') {
+		v = v[1:]
+	}
+	if len(v) > 0 && plainEnd(v[0]) && plainEnd(v[len(v)-1]) {
+		return v
+	}
+	return bytes.TrimSpace(v)
+}
+
+// plainEnd says whether bytes.TrimSpace stops at c: ASCII, and not its white
+// space.
+func plainEnd(c byte) bool {
+	return c < utf8.RuneSelf && c != ' ' && (c < '\t' || c > '\r')
+}
 
 // foldEqual reports whether b equals the lower-case ASCII s, ignoring case.
 func foldEqual(b []byte, s string) bool {

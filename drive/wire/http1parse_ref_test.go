@@ -190,3 +190,33 @@ func FuzzParseHeader(f *testing.F) {
 		checkAsReference(t, b)
 	})
 }
+
+// BenchmarkParseHeader: the header of `gqlbench serve null`'s answer, and
+// a longer one of a typical server.
+func BenchmarkParseHeader(b *testing.B) {
+	for _, c := range []struct{ name, head string }{
+		{"null", "HTTP/1.1 200 OK\r\nContent-Length: 31\r\nContent-Type: application/json; charset=utf-8\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\n\r\n"},
+		{"typical", "HTTP/1.1 200 OK\r\nServer: nginx/1.25.3\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\nContent-Type: application/graphql-response+json; charset=utf-8\r\nContent-Length: 1234\r\nConnection: keep-alive\r\nVary: Origin, Accept-Encoding\r\nX-Request-Id: 7f3a2c9e-1d2b-4c5e-9f0a-b1c2d3e4f5a6\r\nAccess-Control-Allow-Origin: *\r\n\r\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			h := []byte(c.head)
+			for b.Loop() {
+				if n, _, err := parseHeader(h, nil); n != len(h) || err != nil {
+					b.Fatal(n, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRefParseHeader: the same with the parser parseHeader replaced,
+// the header's end found first as readResponse found it.
+func BenchmarkRefParseHeader(b *testing.B) {
+	h := []byte("HTTP/1.1 200 OK\r\nContent-Length: 31\r\nContent-Type: application/json; charset=utf-8\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\n\r\n")
+	for b.Loop() {
+		e := bytes.Index(h, crlf2)
+		if _, _, _, _, err := refParseHeader(h[:e+4], nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
