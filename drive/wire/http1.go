@@ -200,6 +200,7 @@ type h1conn struct {
 	// deadline is nc's deadline: set again only when it would cut a request
 	// short by more than deadlineSlack (a SetDeadline per request costs).
 	deadline time.Time
+	clk      clock // the exchanges' readings of the time, from nc's connect
 
 	mu     sync.Mutex // guards nc against Close, and closed
 	closed bool
@@ -240,7 +241,8 @@ func (c *h1conn) dial(ctx context.Context) error {
 		nc.Close()
 		return ErrClosed
 	}
-	c.nc, c.io, c.r, c.w, c.reused, c.deadline = nc, newRawIO(nc), 0, 0, false, time.Time{}
+	c.clk.reset()
+	c.nc, c.io, c.r, c.w, c.reused, c.deadline = nc, newRawIO(nc, &c.clk), 0, 0, false, time.Time{}
 	return nil
 }
 
@@ -379,16 +381,16 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 		// request), or the server's close. (Before the send starts: the
 		// check is the generator's time, not the server's.)
 		if err := c.idle(res); err != nil {
-			res.Start = time.Now()
+			res.Start = c.clk.now()
 			res.End = res.Start
 			return err
 		}
 	}
-	res.Start = time.Now()
+	res.Start = c.clk.now()
 	if c.t.timeout > 0 && c.deadline.Before(res.Start.Add(c.t.timeout-deadlineSlack(c.t.timeout))) {
 		c.deadline = res.Start.Add(c.t.timeout)
 		if err := c.nc.SetDeadline(c.deadline); err != nil {
-			res.End = time.Now()
+			res.End = c.clk.now()
 			return err
 		}
 	}
@@ -401,11 +403,11 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 	}
 	res.SentBytes = int64(n)
 	if err != nil {
-		res.End = time.Now()
+		res.End = c.clk.now()
 		return err
 	}
 	err = c.readResponse(res)
-	res.End = time.Now()
+	res.End = c.clk.now()
 	c.used = c.w
 	if err == nil {
 		c.reused = true
@@ -417,18 +419,18 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 // answer's first read in one wait of the netpoller (rawIO.sendRead).
 func (c *h1conn) rawExchange(wire []byte, res *Response) error {
 	if c.t.timeout > 0 {
-		if now := time.Now(); c.deadline.Before(now.Add(c.t.timeout - deadlineSlack(c.t.timeout))) {
+		if now := c.clk.now(); c.deadline.Before(now.Add(c.t.timeout - deadlineSlack(c.t.timeout))) {
 			c.deadline = now.Add(c.t.timeout)
 			if err := c.nc.SetDeadline(c.deadline); err != nil {
 				res.Start = now
-				res.End = time.Now()
+				res.End = c.clk.now()
 				return err
 			}
 		}
 	}
 	sent, peeked, n, start, err := c.io.sendRead(wire, c.buf, c.reused)
 	if start.IsZero() { // the idle check failed: nothing was sent
-		start = time.Now()
+		start = c.clk.now()
 	}
 	res.Start, res.SentBytes = start, int64(sent)
 	if peeked > 0 || errors.Is(err, errIdleClosed) {
@@ -441,13 +443,13 @@ func (c *h1conn) rawExchange(wire []byte, res *Response) error {
 		more, err = c.io.write(wire[sent:])
 		res.SentBytes += int64(more)
 	} else if n > 0 {
-		res.FirstByte = time.Now()
+		res.FirstByte = c.clk.now()
 		c.w, res.RecvBytes = n, int64(n)
 	}
 	if err == nil {
 		err = c.readResponse(res)
 	}
-	res.End = time.Now()
+	res.End = c.clk.now()
 	c.used = c.w
 	if err == nil {
 		c.reused = true
@@ -593,7 +595,7 @@ func (c *h1conn) fill(res *Response) error {
 	}
 	if n > 0 {
 		if res.RecvBytes == 0 {
-			res.FirstByte = time.Now()
+			res.FirstByte = c.clk.now()
 		}
 		c.w += n
 		res.RecvBytes += int64(n)

@@ -28,10 +28,12 @@ type rawIO struct {
 	peekFn          func(fd uintptr) bool
 	sendReadFn      func(fd uintptr) bool
 	sr              sendReadState
+	clk             *clock // the connection's: sendRead's start
 }
 
-// newRawIO returns raw I/O for a plain TCP connection, nil for anything else.
-func newRawIO(nc net.Conn) *rawIO {
+// newRawIO returns raw I/O for a plain TCP connection, nil for anything
+// else; clk reads the time.
+func newRawIO(nc net.Conn, clk *clock) *rawIO {
 	tc, ok := nc.(*net.TCPConn)
 	if !ok {
 		return nil
@@ -40,7 +42,7 @@ func newRawIO(nc net.Conn) *rawIO {
 	if err != nil {
 		return nil
 	}
-	r := &rawIO{rc: rc}
+	r := &rawIO{rc: rc, clk: clk}
 	r.readFn, r.writeFn, r.peekFn, r.sendReadFn = r.doRead, r.doWrite, r.doPeek, r.doSendRead // bound once: no allocation per call
 	return r
 }
@@ -215,7 +217,7 @@ func (r *rawIO) doSendRead(fd uintptr) bool {
 				return true
 			}
 		}
-		s.start = time.Now()
+		s.start = r.clk.now()
 		for s.sent < len(s.wire) {
 			n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wire[s.sent])), uintptr(len(s.wire)-s.sent))
 			if errno == syscall.EAGAIN {

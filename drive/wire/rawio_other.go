@@ -10,7 +10,7 @@ import (
 // rawIO is Linux's (see rawio_linux.go); elsewhere connections use net.Conn.
 type rawIO struct{}
 
-func newRawIO(net.Conn) *rawIO           { return nil }
+func newRawIO(net.Conn, *clock) *rawIO   { return nil }
 func (*rawIO) read([]byte) (int, error)  { panic("unreachable") }
 func (*rawIO) write([]byte) (int, error) { panic("unreachable") }
 func (*rawIO) peek([]byte) (int, error)  { panic("unreachable") }
