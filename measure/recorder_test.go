@@ -140,3 +140,86 @@ func BenchmarkRecordParallel(b *testing.B) {
 		})
 	}
 }
+
+// refCount is what a sample adds to a template's counters, counted plainly.
+func refCount(c *Counts, s *Sample) {
+	c.Count++
+	switch {
+	case s.Outcome == OK:
+		c.OK++
+		if s.Overrun {
+			c.OverrunOK++
+		}
+	case s.Outcome == Wrong:
+		c.Wrong++
+	default:
+		c.Errors++
+		c.ErrorKinds[s.Outcome-ErrStatus]++
+		if s.Overrun {
+			c.OverrunErr++
+		}
+	}
+	for _, f := range []struct {
+		on bool
+		n  *int64
+	}{{s.Verified, &c.Verified}, {s.Late, &c.Late}, {s.DriverLate, &c.DriverLate}, {s.Overrun, &c.Overrun}} {
+		if f.on {
+			*f.n++
+		}
+	}
+	c.SentBytes += s.SentBytes
+	c.RecvBytes += s.RecvBytes
+	c.Calls += int64(max(s.Calls, 1))
+}
+
+// TestRecordCountsEverySample: every combination of outcome, verification,
+// lateness, overrun, calls and bytes, recorded by recorders on every P
+// while a collector collects, adds up to exactly what counting each sample
+// plainly gives (the common samples' counters taken at once included).
+func TestRecordCountsEverySample(t *testing.T) {
+	var all []Sample
+	for o := OK; o < numOutcomes; o++ {
+		for flags := range 1 << 5 {
+			for _, calls := range []int32{0, 1, 3} {
+				all = append(all, Sample{Outcome: o, Verified: flags&1 != 0, Late: flags&2 != 0, DriverLate: flags&4 != 0,
+					Overrun: flags&8 != 0, Calls: calls, SentBytes: int64(flags&16) * 7, RecvBytes: int64(calls) * 11,
+					Start: 1, FirstByte: 2, End: 3})
+			}
+		}
+	}
+	const workers, rounds = 4, 200
+	var want Counts
+	for range workers * rounds {
+		for i := range all {
+			refCount(&want, &all[i])
+		}
+	}
+	c := NewCollector(Options{Templates: 1, Shards: 2})
+	var wg sync.WaitGroup
+	for range workers {
+		r := c.NewRecorder()
+		wg.Go(func() {
+			for range rounds {
+				for i := range all {
+					r.Record(&all[i])
+				}
+			}
+		})
+	}
+	total, snap := c.NewSnapshot(), c.NewSnapshot()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for loop := true; loop; {
+		select {
+		case <-done:
+			loop = false
+		default:
+		}
+		snap.Reset()
+		c.Collect(snap)
+		total.T[0].add(&snap.T[0])
+	}
+	if got := total.T[0].Counts; got != want {
+		t.Errorf("counts\n%+v, want\n%+v", got, want)
+	}
+}

@@ -157,7 +157,23 @@ func (c *Counts) countAtomic(s *Sample) {
 	if s.Overrun {
 		add(&c.Overrun, 1)
 	}
-	add(&c.SentBytes, s.SentBytes)
-	add(&c.RecvBytes, s.RecvBytes)
+	c.countBytes(s)
 	add(&c.Calls, int64(max(s.Calls, 1)))
+}
+
+// countBytes adds a sample's bytes to c with atomic adds.
+func (c *Counts) countBytes(s *Sample) {
+	if s.SentBytes != 0 {
+		atomic.AddInt64(&c.SentBytes, s.SentBytes)
+	}
+	if s.RecvBytes != 0 {
+		atomic.AddInt64(&c.RecvBytes, s.RecvBytes)
+	}
+}
+
+// plain says whether s is one of most samples, whose counters are Count,
+// OK, Calls (one call) and perhaps Verified, and its bytes: correct (or
+// not checked), on time, within the window.
+func (s *Sample) plain() bool {
+	return s.Outcome == OK && !s.Late && !s.DriverLate && !s.Overrun && s.Calls <= 1
 }
