@@ -147,8 +147,15 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	if status != 200 {
 		return measure.ErrStatus, false
 	}
-	d, errs, ok := scanResponse(body)
+	k := c.class[i]
+	slot := &c.cache[k]
+	var head *judged
+	if data {
+		head = slot.Load()
+	}
+	d, errs, ok, hit := scanKnown(body, head)
 	if !ok {
+		hit = nil
 		d, errs, ok = slowScan(body)
 		if !ok {
 			return measure.ErrResponse, false
@@ -163,10 +170,10 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 	if !data {
 		return measure.OK, false
 	}
-	k := c.class[i]
+	if hit != nil {
+		return c.again(i, hit, d), c.hashed[k]
+	}
 	h := maphash.Bytes(c.seed, d)
-	slot := &c.cache[k]
-	head := slot.Load()
 	var sum *[32]byte
 	for j := head; j != nil; j = j.next {
 		if j.hash != h || j.size != len(d) {
@@ -177,10 +184,7 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 			sum = &s
 		}
 		if j.data == nil && *sum == j.sum || j.data != nil && bytes.Equal(j.data, d) {
-			if j.out == measure.Wrong && j.by != i && c.onWrong != nil && !c.reported[i].Swap(true) {
-				c.onWrong(i, d)
-			}
-			return j.out, c.hashed[k]
+			return c.again(i, j, d), c.hashed[k]
 		}
 	}
 	if len(d) >= bigData {
@@ -217,6 +221,16 @@ func (c *Checker) Check(i int, status int, body []byte, data bool) (measure.Outc
 		slot.CompareAndSwap(head, v)
 	}
 	return out, c.hashed[k]
+}
+
+// again returns the verdict j on data d of request i, judged before
+// (for i or another request of its expectation), reporting a wrong answer
+// judged for another request once for i too.
+func (c *Checker) again(i int, j *judged, d []byte) measure.Outcome {
+	if j.out == measure.Wrong && j.by != i && c.onWrong != nil && !c.reported[i].Swap(true) {
+		c.onWrong(i, d)
+	}
+	return j.out
 }
 
 // answerLen is the length of the canonical form of request i's right
@@ -311,43 +325,65 @@ func slowScan(body []byte) (data []byte, errs, ok bool) {
 // nor an empty list. ok is false when the body is not a JSON object this
 // fast scan handles; Check then falls back to encoding/json.
 func scanResponse(b []byte) (data []byte, errs, ok bool) {
+	data, errs, ok, _ = scanKnown(b, nil)
+	return data, errs, ok
+}
+
+// scanKnown is scanResponse, finding the data among those already judged,
+// known (a request's verdicts), when it can: data that begin with the bytes
+// of an object or array judged are those bytes (the object or array ends
+// where it ended), so their extent is not scanned, nor hashed to be found
+// — the verdict hit is found by comparing bytes, the scan goes on after
+// them.
+func scanKnown(b []byte, known *judged) (data []byte, errs, ok bool, hit *judged) {
 	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return nil, false, false
+		return nil, false, false, nil
 	}
 	i = jsonscan.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return nil, false, jsonscan.SkipSpace(b, i+1) == len(b)
+		return nil, false, jsonscan.SkipSpace(b, i+1) == len(b), nil
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
-			return nil, false, false
+			return nil, false, false, nil
 		}
 		ks := i + 1
 		ke := ks
 		for ke < len(b) && b[ke] != '"' {
 			if b[ke] == '\\' || b[ke] < 0x20 {
-				return nil, false, false
+				return nil, false, false, nil
 			}
 			ke++
 		}
 		if ke >= len(b) {
-			return nil, false, false
+			return nil, false, false, nil
 		}
 		key := b[ks:ke]
 		i = jsonscan.SkipSpace(b, ke+1)
 		if i >= len(b) || b[i] != ':' {
-			return nil, false, false
+			return nil, false, false, nil
 		}
 		vs := jsonscan.SkipSpace(b, i+1)
-		ve, vok := jsonscan.ValueEnd(b, vs)
+		ve, vok := 0, false
+		if known != nil && hit == nil && string(key) == "data" {
+			for j := known; j != nil; j = j.next {
+				if len(j.data) > 0 && (j.data[0] == '{' || j.data[0] == '[') && bytes.HasPrefix(b[vs:], j.data) {
+					ve, vok, hit = vs+len(j.data), true, j
+					break
+				}
+			}
+		}
 		if !vok {
-			return nil, false, false
+			ve, vok = jsonscan.ValueEnd(b, vs)
+		}
+		if !vok {
+			return nil, false, false, nil
 		}
 		switch string(key) { // no allocation: the compiler compares in place
 		case "data":
 			if data != nil {
-				return nil, false, false // duplicate: let encoding/json decide
+				return nil, false, false, nil // duplicate: let encoding/json decide
 			}
 			if !isNull(b[vs:ve]) {
 				data = b[vs:ve]
@@ -357,13 +393,13 @@ func scanResponse(b []byte) (data []byte, errs, ok bool) {
 		}
 		i = jsonscan.SkipSpace(b, ve)
 		if i >= len(b) {
-			return nil, false, false
+			return nil, false, false, nil
 		}
 		if b[i] == '}' {
-			return data, errs, jsonscan.SkipSpace(b, i+1) == len(b)
+			return data, errs, jsonscan.SkipSpace(b, i+1) == len(b), hit
 		}
 		if b[i] != ',' {
-			return nil, false, false
+			return nil, false, false, nil
 		}
 		i = jsonscan.SkipSpace(b, i+1)
 	}

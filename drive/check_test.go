@@ -3,6 +3,8 @@ package drive
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -308,5 +310,56 @@ func TestCheckerSharesVerdicts(t *testing.T) {
 	d := NewChecker([]wire.Request{{ID: "a", Expect: expect}, {ID: "b", Expect: expect, Map: m}}, 0)
 	if d.class[0] == d.class[1] {
 		t.Error("a request with a dialect mapping shares the verdicts of one without")
+	}
+}
+
+// TestCheckKnownDataAsJudgedAfresh: a checker that has judged some data
+// (found again by comparing a body's bytes with them, not by scanning and
+// hashing) gives every body — the same data followed by anything, other
+// data sharing their beginning, broken bodies, random mutations of them —
+// the verdict a checker that has judged nothing gives it.
+func TestCheckKnownDataAsJudgedAfresh(t *testing.T) {
+	right, wrong := `{"__typename":"Query"}`, `[{"__typename":"Mutation"}]`
+	expect, err := verify.Hash([]byte(right))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []wire.Request{{ID: "a", Expect: expect}, {ID: "b", Expect: expect}}
+	warm := NewChecker(reqs, 0)
+	for _, d := range []string{right, wrong} {
+		warm.Check(0, 200, []byte(`{"data":`+d+`}`), true)
+	}
+	bodies := []string{}
+	for _, d := range []string{right, wrong} {
+		for _, f := range []string{`{"data":%s}`, `{"data":%s,"errors":[{"message":"x"}]}`, `{"data":%s,"errors":[]}`,
+			`{"data":%s}x`, `{"data":%s,"data":%[1]s}`, `{"data":null,"data":%s}`, `{"data":%s}}`, `{"data":%s]}`,
+			`{"data":%s,"extensions":{"a":"}"}}`, `{"data":%s,}`, `{"data": %s }`, `{"data":%s x}`, `{"data":%s1}`,
+			`{"errors":null,"data":%s}`, `{"data":%s`} {
+			bodies = append(bodies, fmt.Sprintf(f, d))
+		}
+	}
+	bodies = append(bodies, `{"data":{"__typename":"Query" }}`, `{"data":{"__typename":"Queryx"}}`, `{"data":{"__typename":"Query"}`)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 2000 {
+		b := []byte(bodies[rng.IntN(len(bodies))])
+		if len(b) == 0 {
+			continue
+		}
+		switch rng.IntN(3) {
+		case 0:
+			b[rng.IntN(len(b))] = `{}[]",: x1\`[rng.IntN(11)]
+		case 1:
+			b = b[:rng.IntN(len(b))]
+		}
+		bodies = append(bodies, string(b))
+	}
+	for _, body := range bodies {
+		for i := range reqs {
+			got, gotVerified := warm.Check(i, 200, []byte(body), true)
+			want, wantVerified := NewChecker(reqs, 0).Check(i, 200, []byte(body), true)
+			if got != want || gotVerified != wantVerified {
+				t.Fatalf("request %d, %s: %v verified %v; judged afresh %v %v", i, body, got, gotVerified, want, wantVerified)
+			}
+		}
 	}
 }
