@@ -479,6 +479,25 @@ func TestShare(t *testing.T) {
 	}
 }
 
+// TestCursorWalksTheCycle: a closed-loop client's cursor gives the requests
+// of its share in at's order, round after round, for every client of
+// every count, with more queries than clients and fewer.
+func TestCursorWalksTheCycle(t *testing.T) {
+	for total := 1; total <= 12; total++ {
+		for n := 1; n <= 14; n++ {
+			for c := range n {
+				sh := share(c, n, total)
+				cur := sh.cursor()
+				for pos := range 3*sh.length + 1 {
+					if got, want := cur.next(), sh.at(pos); got != want {
+						t.Fatalf("share(%d, %d, %d) at %d: cursor %d, at %d", c, n, total, pos, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestRoundRobin(t *testing.T) {
 	got := roundRobin([]int32{0, 0, 1, 2, 2, 2}, 3)
 	if want := []int{0, 2, 3, 1, 4, 5}; !equalInts(got, want) {

@@ -122,6 +122,26 @@ type cycle struct{ start, stride, length, total int }
 
 func (c cycle) at(pos int) int { return (c.start + (pos%c.length)*c.stride) % c.total }
 
+// cursor walks a cycle from its position 0, at(0), at(1), ..., without
+// the two divisions of at per step.
+type cursor struct {
+	c    cycle
+	k, i int // the position in the cycle (pos mod length) and at(pos)
+}
+
+func (c cycle) cursor() cursor { return cursor{c: c, i: c.at(0)} }
+
+// next returns the request at the cursor and moves on.
+func (u *cursor) next() int {
+	i := u.i
+	if u.k++; u.k == u.c.length {
+		u.k, u.i = 0, u.c.at(0)
+	} else if u.i += u.c.stride; u.i >= u.c.total {
+		u.i -= u.c.total
+	}
+	return i
+}
+
 // share returns client c's share of total requests among n clients: every
 // n-th from the c-th (LinGBM distributes the queries among the clients);
 // when there are fewer requests than clients, all of them from the
@@ -183,7 +203,7 @@ func (w *worker) closedLoop(ctx context.Context, ph *phase, sh cycle, rng *rand.
 	// answered is when the previous answer ended (a phase offset; < 0: no
 	// answer to wait from), thought the think time slept since.
 	answered, thought := time.Duration(-1), time.Duration(0)
-	for pos := 0; ctx.Err() == nil; pos++ {
+	for cur := sh.cursor(); ctx.Err() == nil; {
 		now := time.Since(ph.base)
 		if ph.window > 0 && now >= ph.window {
 			return
@@ -192,7 +212,7 @@ func (w *worker) closedLoop(ctx context.Context, ph *phase, sh cycle, rng *rand.
 		if answered >= 0 {
 			waited = now - answered - thought
 		}
-		sent := w.send(ctx, ph, sh.at(pos), -1, false, waited)
+		sent := w.send(ctx, ph, cur.next(), -1, false, waited)
 		answered, thought = -1, 0
 		if sent && w.s.Timed() {
 			answered = w.s.End
