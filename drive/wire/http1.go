@@ -198,9 +198,10 @@ type h1conn struct {
 	reused bool // nc has carried a response: the server may close it any time
 	once   bool // the request must not be sent twice (a REST write): no retry on a stale connection
 	// deadline is nc's deadline: set again only when it would cut a request
-	// short by more than deadlineSlack (a SetDeadline per request costs).
-	deadline time.Time
-	clk      clock // the exchanges' readings of the time, from nc's connect
+	// short by more than deadlineSlack (a SetDeadline per request costs),
+	// that is for a request that starts after renew.
+	deadline, renew time.Time
+	clk             clock // the exchanges' readings of the time, from nc's connect
 
 	mu     sync.Mutex // guards nc against Close, and closed
 	closed bool
@@ -242,7 +243,7 @@ func (c *h1conn) dial(ctx context.Context) error {
 		return ErrClosed
 	}
 	c.clk.reset()
-	c.nc, c.io, c.r, c.w, c.reused, c.deadline = nc, newRawIO(nc, &c.clk), 0, 0, false, time.Time{}
+	c.nc, c.io, c.r, c.w, c.reused, c.deadline, c.renew = nc, newRawIO(nc, &c.clk), 0, 0, false, time.Time{}, time.Time{}
 	return nil
 }
 
@@ -365,6 +366,18 @@ var crlf2 = []byte("\r\n\r\n")
 // 1 % of it, at most 10 ms.
 func deadlineSlack(timeout time.Duration) time.Duration { return min(timeout/100, 10*time.Millisecond) }
 
+// keepDeadline sets nc's deadline to the timeout from now, for a request
+// starting now, when the deadline set would cut it short by more than
+// deadlineSlack.
+func (c *h1conn) keepDeadline(now time.Time) error {
+	if c.t.timeout <= 0 || !c.renew.Before(now) {
+		return nil
+	}
+	c.deadline = now.Add(c.t.timeout)
+	c.renew = now.Add(deadlineSlack(c.t.timeout)) // deadline − (timeout − slack)
+	return c.nc.SetDeadline(c.deadline)
+}
+
 // exchange writes one request and reads one response on c.nc.
 func (c *h1conn) exchange(wire []byte, res *Response) error {
 	c.r, c.w = 0, 0
@@ -387,12 +400,9 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 		}
 	}
 	res.Start = c.clk.now()
-	if c.t.timeout > 0 && c.deadline.Before(res.Start.Add(c.t.timeout-deadlineSlack(c.t.timeout))) {
-		c.deadline = res.Start.Add(c.t.timeout)
-		if err := c.nc.SetDeadline(c.deadline); err != nil {
-			res.End = c.clk.now()
-			return err
-		}
+	if err := c.keepDeadline(res.Start); err != nil {
+		res.End = c.clk.now()
+		return err
 	}
 	var n int
 	var err error
@@ -419,9 +429,8 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 // answer's first read in one wait of the netpoller (rawIO.sendRead).
 func (c *h1conn) rawExchange(wire []byte, res *Response) error {
 	if c.t.timeout > 0 {
-		if now := c.clk.now(); c.deadline.Before(now.Add(c.t.timeout - deadlineSlack(c.t.timeout))) {
-			c.deadline = now.Add(c.t.timeout)
-			if err := c.nc.SetDeadline(c.deadline); err != nil {
+		if now := c.clk.now(); c.renew.Before(now) {
+			if err := c.keepDeadline(now); err != nil {
 				res.Start = now
 				res.End = c.clk.now()
 				return err
