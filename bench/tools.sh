@@ -14,7 +14,8 @@
 # wrk and autocannon (target ≥ 0.95), the driver's CPU while it ran, and its RSS; then each
 # tool's CPU per request — the user + system time of its process (/usr/bin/time) over the
 # requests it made, the fairest measure of a load generator's cost, which a busy machine moves
-# far less than a rate — and gqlbench's ratio to wrk's (target ≤ 1.0). gqlbench's process
+# far less than a rate — and gqlbench's ratio to wrk's (target ≤ 1.0), lowest ÷ lowest and
+# round by round (the median of the rounds' ratios: ROUNDS=5 or more). gqlbench's process
 # time includes its start (reading and preparing the 10,000 entries) and its checks.
 #
 #   bench/tools.sh                                    # CONNS_LIST="1 50 1000" DURATION=5 ROUNDS=2
@@ -119,13 +120,14 @@ tools=(wrk)
 [ -n "$K6" ] && tools+=(k6)
 [ -n "${BEFORE:-}" ] && tools+=(gqlbench-before)
 tools+=(gqlbench)
-declare -A best extra cpus cpumax
+declare -A best extra cpus cpumax per_round
 for c in $CONNS_LIST; do
   for r in $(seq "$ROUNDS"); do
     for t in "${tools[@]}"; do
       out=$("run_$t" "$c")
       read -r rps n _ <<< "$out"
       us=$(us_per_req "$n")
+      per_round[$t,$c,$r]=$us
       echo "round $r, $c connections: $t $out, $us µs CPU per request (load average $(cut -d' ' -f1 /proc/loadavg))" >&2
       if [ -z "${best[$t,$c]:-}" ] || awk -v a="$rps" -v b="${best[$t,$c]}" 'BEGIN {exit !(a > b)}'; then
         best[$t,$c]=$rps; extra[$t,$c]=$out
@@ -179,6 +181,22 @@ for t in gqlbench-before gqlbench; do
   printf '| %s / wrk (lowest ÷ lowest) |' "$t"
   for c in $CONNS_LIST; do
     printf ' %s |' "$(awk -v a="${cpus[$t,$c]:-0}" -v b="${cpus[wrk,$c]:-0}" 'BEGIN {if (a > 0 && b > 0) printf "%.2f×", a / b; else print "-"}')"
+  done; echo
+done
+# The same ratio taken round by round: the tools of a round ran one after the other, seconds
+# apart, so a neighbour's burst moves both; the median of the rounds' ratios, and their range.
+for t in gqlbench-before gqlbench; do
+  [ -n "${best[$t,${CONNS_LIST%% *}]:-}" ] || continue
+  printf '| %s / wrk, round by round: median (range) |' "$t"
+  for c in $CONNS_LIST; do
+    ratios=""
+    for r in $(seq "$ROUNDS"); do
+      a=${per_round[$t,$c,$r]:--} b=${per_round[wrk,$c,$r]:--}
+      if [ "$a" != - ] && [ "$b" != - ]; then ratios+="$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.4f", a / b}') "; fi
+    done
+    if [ -z "$ratios" ]; then printf ' - |'; continue; fi
+    printf ' %s |' "$(printf '%s\n' $ratios | sort -g | awk '{v[NR] = $1} END {
+      m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f× (%.2f–%.2f)", m, v[1], v[NR]}')"
   done; echo
 done
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
