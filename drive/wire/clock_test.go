@@ -152,3 +152,34 @@ func TestDeadlineSetRarely(t *testing.T) {
 		})
 	}
 }
+
+// TestRawDeadlineAfterIdle: on a plain TCP connection (raw I/O on Linux,
+// whose exchange keeps the deadline from the request's start, after the write),
+// a request after the connection idled past the deadline set for the one
+// before is sent and answered on the same connection, a fast answer is
+// taken again and again, and an answer later than the timeout is a
+// timeout.
+func TestRawDeadlineAfterIdle(t *testing.T) {
+	srv := newRawServer(t, func(n int) ([]byte, bool) {
+		if n == 4 {
+			time.Sleep(2 * time.Second)
+		}
+		return okResponseBytes, false
+	})
+	h, _ := NewHTTP(srv.url(), queries(1), Options{Timeout: 200 * time.Millisecond})
+	conn := h.NewConn()
+	defer conn.Close()
+	var res Response
+	for k, idle := range []time.Duration{0, 600 * time.Millisecond, 0, 0} {
+		time.Sleep(idle)
+		if err := conn.Do(0, &res); err != nil || res.Status != 200 {
+			t.Fatalf("request %d after %v idle: %v", k, idle, err)
+		}
+	}
+	if n := srv.conns.Load(); n != 1 {
+		t.Errorf("%d connections, want 1", n)
+	}
+	if err := conn.Do(0, &res); Classify(err) != measure.ErrTimeout {
+		t.Errorf("an answer after 2s: %v, want a timeout", err)
+	}
+}

@@ -243,7 +243,7 @@ func (c *h1conn) dial(ctx context.Context) error {
 		return ErrClosed
 	}
 	c.clk.reset()
-	c.nc, c.io, c.r, c.w, c.reused, c.deadline, c.renew = nc, newRawIO(nc, &c.clk), 0, 0, false, time.Time{}, time.Time{}
+	c.nc, c.io, c.r, c.w, c.reused, c.deadline, c.renew = nc, newRawIO(nc, &c.clk, c.keepDeadline), 0, 0, false, time.Time{}, time.Time{}
 	return nil
 }
 
@@ -426,18 +426,22 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 }
 
 // rawExchange is exchange with raw I/O: the idle check, the write and the
-// answer's first read in one wait of the netpoller (rawIO.sendRead).
+// answer's first read in one wait of the netpoller (rawIO.sendRead, which
+// keeps the deadline from the request's start).
 func (c *h1conn) rawExchange(wire []byte, res *Response) error {
-	if c.t.timeout > 0 {
-		if now := c.clk.now(); c.renew.Before(now) {
-			if err := c.keepDeadline(now); err != nil {
-				res.Start = now
-				res.End = c.clk.now()
-				return err
-			}
-		}
-	}
 	sent, peeked, n, start, err := c.io.sendRead(wire, c.buf, c.reused)
+	if start.IsZero() && c.t.timeout > 0 && errors.Is(err, os.ErrDeadlineExceeded) {
+		// The deadline set for an earlier request passed while the
+		// connection was idle, before this one began: set it for this one,
+		// and begin.
+		now := c.clk.now()
+		if err = c.keepDeadline(now); err != nil {
+			res.Start = now
+			res.End = c.clk.now()
+			return err
+		}
+		sent, peeked, n, start, err = c.io.sendRead(wire, c.buf, c.reused)
+	}
 	if start.IsZero() { // the idle check failed: nothing was sent
 		start = c.clk.now()
 	}

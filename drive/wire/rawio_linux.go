@@ -29,11 +29,14 @@ type rawIO struct {
 	sendReadFn      func(fd uintptr) bool
 	sr              sendReadState
 	clk             *clock // the connection's: sendRead's start
+	// renew sets the connection's deadline for a request started at a
+	// time, if the one set would cut it short (h1conn.keepDeadline).
+	renew func(time.Time) error
 }
 
 // newRawIO returns raw I/O for a plain TCP connection, nil for anything
-// else; clk reads the time.
-func newRawIO(nc net.Conn, clk *clock) *rawIO {
+// else; clk reads the time, renew keeps the deadline (see sendRead).
+func newRawIO(nc net.Conn, clk *clock, renew func(time.Time) error) *rawIO {
 	tc, ok := nc.(*net.TCPConn)
 	if !ok {
 		return nil
@@ -42,7 +45,7 @@ func newRawIO(nc net.Conn, clk *clock) *rawIO {
 	if err != nil {
 		return nil
 	}
-	r := &rawIO{rc: rc, clk: clk}
+	r := &rawIO{rc: rc, clk: clk, renew: renew}
 	r.readFn, r.writeFn, r.peekFn, r.sendReadFn = r.doRead, r.doWrite, r.doPeek, r.doSendRead // bound once: no allocation per call
 	return r
 }
@@ -139,7 +142,12 @@ func plainOp(err error, op string) error {
 // answer can have arrived unseen, and the read that would meet EAGAIN
 // right after the write is not made. A write the socket does not take whole at
 // once stops here (sent < len(wire), no error): the caller finishes it
-// and reads as usual. start is when the write began.
+// and reads as usual. start is when the write began; the deadline for the
+// wait (and the rest of the write) is kept from it, right after the write
+// (renew: a clock read less per request than a check before the send, and
+// one that does not delay the send). When the deadline set for an earlier
+// request passed while the connection was idle, the call fails at once,
+// before the peek: an os.ErrDeadlineExceeded with a zero start.
 func (r *rawIO) sendRead(wire, buf []byte, peek bool) (sent, peeked, n int, start time.Time, err error) {
 	r.sr = sendReadState{wire: wire, buf: buf, peek: peek}
 	if err := r.rc.Read(r.sendReadFn); err != nil {
@@ -149,6 +157,8 @@ func (r *rawIO) sendRead(wire, buf []byte, peek bool) (sent, peeked, n int, star
 	switch {
 	case s.peeked > 0 || s.peekErr != nil:
 		return 0, s.peeked, 0, s.start, s.peekErr
+	case s.renewErr != nil:
+		return s.sent, 0, 0, s.start, s.renewErr
 	case s.errno != 0:
 		return s.sent, 0, 0, s.start, s.errno
 	case s.sent < len(wire):
@@ -169,6 +179,7 @@ type sendReadState struct {
 	start     time.Time
 	peeked    int   // bytes found by the peek: unsolicited
 	peekErr   error // the peek found the connection closed (errIdleClosed)
+	renewErr  error // the deadline could not be set
 	n         int
 	errno     syscall.Errno
 }
@@ -221,13 +232,16 @@ func (r *rawIO) doSendRead(fd uintptr) bool {
 		for s.sent < len(s.wire) {
 			n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wire[s.sent])), uintptr(len(s.wire)-s.sent))
 			if errno == syscall.EAGAIN {
-				return true // the caller waits for the socket to take the rest
+				break // the caller waits for the socket to take the rest
 			}
 			if errno != 0 {
 				s.errno = errno
 				return true
 			}
 			s.sent += int(n)
+		}
+		if s.renewErr = r.renew(s.start); s.renewErr != nil || s.sent < len(s.wire) {
+			return true
 		}
 		s.written = true
 		return false // wait for the answer: it can only arrive after the write
