@@ -28,22 +28,12 @@ func TestCollectWhileRecording(t *testing.T) {
 		})
 	}
 	total := c.NewSnapshot()
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	snap := c.NewSnapshot()
-	for loop := true; loop; {
-		select {
-		case <-done:
-			loop = false
-		default:
-		}
-		snap.Reset()
-		c.Collect(snap)
+	collectWhile(c, &wg, func(snap *Snapshot) {
 		for i := range snap.T {
 			total.T[i].add(&snap.T[i])
 		}
 		total.Samples = append(total.Samples, snap.Samples...)
-	}
+	})
 	got := total.Total()
 	if want := int64(workers * perWorker); got.Count != want || got.OK+got.Errors != want || int64(len(total.Samples)) != want {
 		t.Fatalf("count %d ok %d errors %d samples %d, want %d", got.Count, got.OK, got.Errors, len(total.Samples), want)
@@ -206,9 +196,19 @@ func TestRecordCountsEverySample(t *testing.T) {
 			}
 		})
 	}
-	total, snap := c.NewSnapshot(), c.NewSnapshot()
+	total := c.NewSnapshot()
+	collectWhile(c, &wg, func(snap *Snapshot) { total.T[0].add(&snap.T[0]) })
+	if got := total.T[0].Counts; got != want {
+		t.Errorf("counts\n%+v, want\n%+v", got, want)
+	}
+}
+
+// collectWhile collects c into a snapshot, handed to add, again and again
+// while the recorders of wg run, and once more after they are done.
+func collectWhile(c *Collector, wg *sync.WaitGroup, add func(*Snapshot)) {
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
+	snap := c.NewSnapshot()
 	for loop := true; loop; {
 		select {
 		case <-done:
@@ -217,9 +217,6 @@ func TestRecordCountsEverySample(t *testing.T) {
 		}
 		snap.Reset()
 		c.Collect(snap)
-		total.T[0].add(&snap.T[0])
-	}
-	if got := total.T[0].Counts; got != want {
-		t.Errorf("counts\n%+v, want\n%+v", got, want)
+		add(snap)
 	}
 }
