@@ -182,11 +182,8 @@ for t in gqlbench-before gqlbench; do
   for c in $CONNS_LIST; do
     printf ' %s |' "$(awk -v a="${cpus[$t,$c]:-0}" -v b="${cpus[wrk,$c]:-0}" 'BEGIN {if (a > 0 && b > 0) printf "%.2f×", a / b; else print "-"}')"
   done; echo
-done
-# The same ratio taken round by round: the tools of a round ran one after the other, seconds
-# apart, so a neighbour's burst moves both; the median of the rounds' ratios, and their range.
-for t in gqlbench-before gqlbench; do
-  [ -n "${best[$t,${CONNS_LIST%% *}]:-}" ] || continue
+  # The same ratio taken round by round: the tools of a round ran one after the other, seconds
+  # apart, so a neighbour's burst moves both; the median of the rounds' ratios, and their range.
   printf '| %s / wrk, round by round: median (range) |' "$t"
   for c in $CONNS_LIST; do
     ratios=""
