@@ -230,23 +230,33 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	if err != nil && ctx.Err() != nil {
 		return false // cut short by the load generator: not a measurement
 	}
+	if pause := w.complete(ph, i, &w.res, intended, idle, waited, err); pause > 0 {
+		w.sl.sleep(ctx, pause)
+	}
+	return true
+}
+
+// complete checks and records request i's exchange, res and err, in w.s
+// and the recorder (see send), and returns how long to wait before the
+// client's next request: a failed connect's back-off, or 0.
+func (w *worker) complete(ph *phase, i int, res *wire.Response, intended time.Duration, idle bool, waited time.Duration, err error) time.Duration {
 	e := w.e
 	// Recorded in the interval it completed in, however long its check
 	// takes: the collector waits for it.
-	w.checking.Store(int64(w.res.End.Sub(e.start)) + 1)
+	w.checking.Store(int64(res.End.Sub(e.start)) + 1)
 	if e.cfg.checkLag > 0 {
 		time.Sleep(e.cfg.checkLag) // a slow check, for tests
 	}
-	if w.res.Retried {
+	if res.Retried {
 		e.apqMisses.Add(1)
 	}
-	if w.res.Connects > 0 {
-		e.connects.Add(int64(w.res.Connects))
+	if res.Connects > 0 {
+		e.connects.Add(int64(res.Connects))
 	}
 	s := &w.s
 	*s = measure.Sample{Template: e.tmplOf[i] + w.side*int32(e.base), Query: int32(i), Client: w.id,
-		Start: w.res.Start.Sub(ph.base), End: w.res.End.Sub(ph.base),
-		SentBytes: w.res.SentBytes, RecvBytes: w.res.RecvBytes, Calls: int32(w.res.Calls), Pair: w.pair}
+		Start: res.Start.Sub(ph.base), End: res.End.Sub(ph.base),
+		SentBytes: res.SentBytes, RecvBytes: res.RecvBytes, Calls: int32(res.Calls), Pair: w.pair}
 	s.Intended = intended
 	if intended < 0 {
 		s.Intended = s.Start
@@ -256,18 +266,18 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 		s.NoResponse = true // never a latency sample, even a response that is not HTTP (bad_response)
 		e.errs.add(s.Outcome, 0, wire.Reason(err, s.Outcome, e.cfg.Timeout), nil)
 	} else {
-		s.Status = int16(w.res.Status)
-		s.FirstByte = w.res.FirstByte.Sub(ph.base)
-		s.Outcome, s.Verified = e.checker.Check(i, w.res.Status, w.res.Body, w.sampled())
+		s.Status = int16(res.Status)
+		s.FirstByte = res.FirstByte.Sub(ph.base)
+		s.Outcome, s.Verified = e.checker.Check(i, res.Status, res.Body, w.sampled())
 		if w.layers != nil && !ph.warmup && !s.Outcome.IsError() {
-			w.layers.Add(int(s.Template), w.res.End.Sub(w.res.Start), w.res.ServerTiming, w.res.Body)
+			w.layers.Add(int(s.Template), res.End.Sub(res.Start), res.ServerTiming, res.Body)
 		}
 		if s.Outcome.IsError() {
 			status := 0
 			if s.Outcome == measure.ErrStatus {
-				status = w.res.Status
+				status = res.Status
 			}
-			e.errs.add(s.Outcome, status, checkReason(s.Outcome, w.res.Status, w.res.Body), w.res.Body)
+			e.errs.add(s.Outcome, status, checkReason(s.Outcome, res.Status, res.Body), res.Body)
 		}
 	}
 	if intended < 0 {
@@ -290,13 +300,12 @@ func (w *worker) send(ctx context.Context, ph *phase, i int, intended time.Durat
 	}
 	// After a failed connect, wait a little before the next: a dead server
 	// is not to be hammered in a tight loop (the abort watchdog decides).
-	if err != nil && s.Outcome == measure.ErrTransport && w.res.SentBytes == 0 {
+	if err != nil && s.Outcome == measure.ErrTransport && res.SentBytes == 0 {
 		w.backoff = min(max(2*w.backoff, 10*time.Millisecond), time.Second)
-		w.sl.sleep(ctx, w.backoff)
-	} else {
-		w.backoff = 0
+		return w.backoff
 	}
-	return true
+	w.backoff = 0
+	return 0
 }
 
 // sampled says whether the next response's data are compared.

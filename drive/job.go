@@ -32,7 +32,7 @@ type Job struct {
 	// PairedTarget is paired mode's second target, speaking the other API
 	// (the REST base URL when API is GraphQL, and the other way round).
 	PairedTarget string
-	Client       string       // "gqlbench" (its own HTTP/1.1, the default) or "net/http"
+	Client       string       // "gqlbench" (its own HTTP/1.1, the default), wire.ClientPerConn or "net/http"
 	HTTP         wire.Options // timeout, headers, response limit
 	// HTTP2Only, with HTTP.HTTP2, is the one API spoken to over HTTP/2
 	// (APIREST or APIGraphQL: paired mode's seed 001 setting, REST over

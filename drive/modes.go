@@ -178,6 +178,9 @@ func (e *engine) runClosed(ctx context.Context) error {
 // until the phase's window closes or ctx is done. A client's share and
 // random stream are those of its run-wide number among n.
 func (e *engine) clients(ctx context.Context, ph *phase, n int) {
+	if e.loopClients(ctx, ph, n) {
+		return
+	}
 	var wg sync.WaitGroup
 	for c := range e.cfg.Shard.Clients(n) {
 		w, err := e.worker(c)

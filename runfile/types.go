@@ -119,7 +119,7 @@ type Params struct {
 	MaxRuns      int     `json:"max_runs,omitempty"`      // --runs auto: runs at most, the warm-up included
 	VerifySample float64 `json:"verify_sample"`           // fraction of responses whose data are compared
 	MaxErrorRate float64 `json:"max_error_rate"`          // ramp: stop when an interval's error rate exceeds it
-	Client       string  `json:"client"`                  // the HTTP client: gqlbench or net/http
+	Client       string  `json:"client"`                  // the HTTP client: gqlbench, gqlbench-goroutines or net/http
 	Records      string  `json:"records,omitempty"`       // the per-request records file
 	Checked      bool    `json:"checked"`                 // the endpoint and every template were checked before the load
 	// Check is how answers were verified: "expect" (hashes in the queries

@@ -38,6 +38,9 @@ type Options struct {
 	// HTTP2 makes the REST transport speak HTTP/2 (h2c, prior knowledge,
 	// for http://) on one connection per client, through net/http.
 	HTTP2 bool
+	// PerConn keeps a goroutine per connection where the closed loop
+	// would carry its connections in one event loop (HTTP.NewLoop).
+	PerConn bool
 }
 
 // HTTP is gqlbench's own HTTP/1.1 client: keep-alive connections over
@@ -58,6 +61,7 @@ type HTTP struct {
 	timeout        time.Duration
 	maxResp        int
 	budget         *budget // response buffers beyond baseBuf, all connections together
+	perConn        bool    // Options.PerConn: no Loop
 	// DialFunc, when set, makes the connections instead of TCP (tests: an
 	// in-memory pipe in a synctest bubble, a slow handshake).
 	DialFunc func(ctx context.Context) (net.Conn, error)
@@ -73,7 +77,7 @@ func NewHTTP(target string, reqs []Request, o Options) (*HTTP, error) {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("target %q: want http://HOST[:PORT]/PATH or https://...", target)
 	}
-	h := &HTTP{host: u.Host, timeout: o.Timeout, maxResp: o.maxResponse(), budget: o.budget()}
+	h := &HTTP{host: u.Host, timeout: o.Timeout, maxResp: o.maxResponse(), budget: o.budget(), perConn: o.PerConn}
 	port := u.Port()
 	if port == "" {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
@@ -208,6 +212,11 @@ type h1conn struct {
 
 	x       *expander // per-request header values, when there are any
 	scratch []byte    // the request with them
+
+	// nb makes reads return errWouldBlock rather than wait: a Loop reads
+	// the response as its bytes arrive, and readResponse, given more,
+	// starts again from the header.
+	nb bool
 }
 
 func (c *h1conn) dial(ctx context.Context) error {
@@ -552,7 +561,12 @@ func (c *h1conn) readResponse(res *Response) error {
 			res.Body = c.buf[hdrEnd:hdrEnd]
 			c.r = hdrEnd
 		case chunked:
-			if err := c.readChunked(res, hdrEnd); err != nil {
+			if c.nb {
+				if err := c.readChunked(res, hdrEnd, false); err != nil {
+					return err
+				}
+			}
+			if err := c.readChunked(res, hdrEnd, true); err != nil {
 				return err
 			}
 		case length >= 0:
@@ -601,9 +615,12 @@ func (c *h1conn) fill(res *Response) error {
 	}
 	var n int
 	var err error
-	if c.io != nil {
+	switch {
+	case c.nb:
+		n, err = c.io.readNow(c.buf[c.w:])
+	case c.io != nil:
 		n, err = c.io.read(c.buf[c.w:])
-	} else {
+	default:
 		n, err = c.nc.Read(c.buf[c.w:])
 	}
 	if n > 0 {

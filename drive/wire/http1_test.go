@@ -127,34 +127,36 @@ func TestHTTP1Responses(t *testing.T) {
 		{"body cut short", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"data\"", 0, "", measure.ErrTransport},
 		{"too large", "HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n", 0, "", measure.ErrResponse},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			// The server closes after its one answer, so that a response
-			// framed by the connection's end ends.
-			srv := newRawServer(t, func(int) ([]byte, bool) { return []byte(c.response), true })
-			h, err := NewHTTP(srv.url(), queries(1), Options{Timeout: 2 * time.Second, MaxResponseBytes: 1 << 20})
-			if err != nil {
-				t.Fatal(err)
-			}
-			conn := h.NewConn()
-			defer conn.Close()
-			var res Response
-			err = conn.Do(0, &res)
-			if c.outcome != 0 {
-				if err == nil || Classify(err) != c.outcome {
-					t.Fatalf("error %v (%v), want %v", err, Classify(err), c.outcome)
+		for _, client := range []string{"gqlbench", "gqlbench-loop"} {
+			t.Run(c.name+"/"+client, func(t *testing.T) {
+				// The server closes after its one answer, so that a response
+				// framed by the connection's end ends.
+				srv := newRawServer(t, func(int) ([]byte, bool) { return []byte(c.response), true })
+				h, err := NewHTTP(srv.url(), queries(1), Options{Timeout: 2 * time.Second, MaxResponseBytes: 1 << 20})
+				if err != nil {
+					t.Fatal(err)
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Status != c.status || string(res.Body) != c.body {
-				t.Errorf("status %d body %q, want %d %q", res.Status, res.Body, c.status, c.body)
-			}
-			if res.FirstByte.Before(res.Start) || res.End.Before(res.FirstByte) || res.RecvBytes != int64(len(c.response)) || res.SentBytes == 0 {
-				t.Errorf("times %v %v %v, bytes %d/%d", res.Start, res.FirstByte, res.End, res.SentBytes, res.RecvBytes)
-			}
-		})
+				conn := ownConn(t, h, client)
+				defer conn.Close()
+				var res Response
+				err = conn.Do(0, &res)
+				if c.outcome != 0 {
+					if err == nil || Classify(err) != c.outcome {
+						t.Fatalf("error %v (%v), want %v", err, Classify(err), c.outcome)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Status != c.status || string(res.Body) != c.body {
+					t.Errorf("status %d body %q, want %d %q", res.Status, res.Body, c.status, c.body)
+				}
+				if res.FirstByte.Before(res.Start) || res.End.Before(res.FirstByte) || res.RecvBytes != int64(len(c.response)) || res.SentBytes == 0 {
+					t.Errorf("times %v %v %v, bytes %d/%d", res.Start, res.FirstByte, res.End, res.SentBytes, res.RecvBytes)
+				}
+			})
+		}
 	}
 }
 

@@ -11,8 +11,11 @@ import (
 )
 
 // readChunked decodes a chunked body that starts at p, compacting the
-// chunks' data in place from p on.
-func (c *h1conn) readChunked(res *Response, p int) error {
+// chunks' data in place from p on. With decode false it only reads up to
+// the body's end and leaves the bytes as they are: a Loop's read, which
+// may stop for want of bytes and start again from the header, does that
+// first (the decoding moves the bytes it would read again).
+func (c *h1conn) readChunked(res *Response, p int, decode bool) error {
 	dst := p
 	body := p
 	for {
@@ -37,8 +40,10 @@ func (c *h1conn) readChunked(res *Response, p int) error {
 					break
 				}
 			}
-			res.Body = c.buf[body:dst]
-			c.r = p
+			if decode {
+				res.Body = c.buf[body:dst]
+				c.r = p
+			}
 			return nil
 		}
 		if dst-body+size > c.t.maxResp {
@@ -50,7 +55,9 @@ func (c *h1conn) readChunked(res *Response, p int) error {
 		if c.buf[p+size] != '\r' || c.buf[p+size+1] != '\n' {
 			return protocolError{"chunk not followed by CRLF"}
 		}
-		copy(c.buf[dst:], c.buf[p:p+size])
+		if decode {
+			copy(c.buf[dst:], c.buf[p:p+size])
+		}
 		dst += size
 		p += size + 2
 	}

@@ -27,6 +27,8 @@ type rawIO struct {
 	readFn, writeFn func(fd uintptr) bool
 	peekFn          func(fd uintptr) bool
 	sendReadFn      func(fd uintptr) bool
+	sendFn          func(fd uintptr) bool
+	writeNowFn      func(fd uintptr) bool
 	sr              sendReadState
 	clk             *clock // the connection's: sendRead's start
 	// renew sets the connection's deadline for a request started at a
@@ -47,6 +49,7 @@ func newRawIO(nc net.Conn, clk *clock, renew func(time.Time) error) *rawIO {
 	}
 	r := &rawIO{rc: rc, clk: clk, renew: renew}
 	r.readFn, r.writeFn, r.peekFn, r.sendReadFn = r.doRead, r.doWrite, r.doPeek, r.doSendRead // bound once: no allocation per call
+	r.sendFn, r.writeNowFn = r.doSend, r.doWriteNow
 	return r
 }
 
@@ -212,33 +215,8 @@ func idle(fd uintptr) bool {
 func (r *rawIO) doSendRead(fd uintptr) bool {
 	s := &r.sr
 	if !s.written {
-		if s.peek && !idle(fd) { // something is waiting: read it to know what
-			n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.buf[0])), uintptr(len(s.buf)))
-			switch {
-			case errno == syscall.EAGAIN:
-			case errno != 0:
-				s.peekErr = fmt.Errorf("%w: %w", errIdleClosed, errno)
-				return true
-			case n == 0:
-				s.peekErr = errIdleClosed
-				return true
-			default:
-				s.peeked = int(n)
-				s.peekErr = protocolError{"unsolicited response before the request"}
-				return true
-			}
-		}
-		s.start = r.clk.now()
-		for s.sent < len(s.wire) {
-			n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wire[s.sent])), uintptr(len(s.wire)-s.sent))
-			if errno == syscall.EAGAIN {
-				break // the caller waits for the socket to take the rest
-			}
-			if errno != 0 {
-				s.errno = errno
-				return true
-			}
-			s.sent += int(n)
+		if r.send(fd) {
+			return true
 		}
 		if s.renewErr = r.renew(s.start); s.renewErr != nil || s.sent < len(s.wire) {
 			return true
@@ -253,3 +231,100 @@ func (r *rawIO) doSendRead(fd uintptr) bool {
 	s.n, s.errno = int(n), errno
 	return true
 }
+
+// send is an exchange's start, never waiting: with s.peek, the check that
+// nothing came since the last answer (what came is read, to say what it
+// was); the time read (s.start); the request written, as much of it as
+// the socket takes. It says whether the exchange is over (the peek found
+// something, or the write failed).
+func (r *rawIO) send(fd uintptr) (over bool) {
+	s := &r.sr
+	if s.peek && !idle(fd) { // something is waiting: read it to know what
+		n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.buf[0])), uintptr(len(s.buf)))
+		switch {
+		case errno == syscall.EAGAIN:
+		case errno != 0:
+			s.peekErr = fmt.Errorf("%w: %w", errIdleClosed, errno)
+			return true
+		case n == 0:
+			s.peekErr = errIdleClosed
+			return true
+		default:
+			s.peeked = int(n)
+			s.peekErr = protocolError{"unsolicited response before the request"}
+			return true
+		}
+	}
+	s.start = r.clk.now()
+	for s.sent < len(s.wire) {
+		n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wire[s.sent])), uintptr(len(s.wire)-s.sent))
+		if errno == syscall.EAGAIN {
+			break // the caller waits for the socket to take the rest
+		}
+		if errno != 0 {
+			s.errno = errno
+			return true
+		}
+		s.sent += int(n)
+	}
+	return false
+}
+
+// sendNow is sendRead's first step alone, for a caller that waits for
+// the answer itself (Loop): the peek, the time read, and as much of the
+// request written as the socket takes, never waiting.
+func (r *rawIO) sendNow(wire, buf []byte, peek bool) (sent, peeked int, start time.Time, err error) {
+	r.sr = sendReadState{wire: wire, buf: buf, peek: peek}
+	if err := r.rc.Read(r.sendFn); err != nil {
+		return 0, 0, time.Time{}, plainOp(err, "write")
+	}
+	s := &r.sr
+	switch {
+	case s.peeked > 0 || s.peekErr != nil:
+		return 0, s.peeked, s.start, s.peekErr
+	case s.errno != 0:
+		return s.sent, 0, s.start, s.errno
+	}
+	return s.sent, 0, s.start, nil
+}
+
+func (r *rawIO) doSend(fd uintptr) bool {
+	r.send(fd)
+	return true // never wait
+}
+
+// readNow reads what is waiting, never waiting: errWouldBlock when
+// nothing is, io.EOF when the peer has closed.
+func (r *rawIO) readNow(b []byte) (int, error) {
+	n, err := r.peek(b)
+	if n == 0 && err == nil {
+		return 0, errWouldBlock
+	}
+	return n, err
+}
+
+// writeNow writes what the socket takes of b, never waiting (0 and no
+// error when it takes nothing).
+func (r *rawIO) writeNow(b []byte) (int, error) {
+	r.buf, r.n, r.errno = b, 0, 0
+	if err := r.rc.Write(r.writeNowFn); err != nil {
+		return 0, plainOp(err, "write")
+	}
+	switch r.errno {
+	case 0:
+		return r.n, nil
+	case syscall.EAGAIN:
+		return 0, nil
+	}
+	return 0, r.errno
+}
+
+func (r *rawIO) doWriteNow(fd uintptr) bool {
+	n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&r.buf[0])), uintptr(len(r.buf)))
+	r.n, r.errno = int(n), errno
+	return true
+}
+
+// control runs f with the socket's descriptor, which stays open while f
+// runs; it fails when the connection is closed.
+func (r *rawIO) control(f func(fd uintptr)) error { return r.rc.Control(f) }

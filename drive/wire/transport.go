@@ -76,7 +76,13 @@ type protocolError struct{ msg string }
 
 func (e protocolError) Error() string { return e.msg }
 
-// NewTransport makes a transport of the named client kind.
+// ClientPerConn is gqlbench's own client with a goroutine per connection
+// everywhere: the closed loop does not carry its connections in one event
+// loop (Loop).
+const ClientPerConn = "gqlbench-goroutines"
+
+// NewTransport makes a transport of the named client kind: "gqlbench"
+// (HTTP), ClientPerConn, or "net/http" (StdHTTP).
 func NewTransport(client, target string, reqs []Request, o Options) (Transport, error) {
 	switch {
 	case HasGraphQLPlan(reqs) && client == "net/http":
@@ -88,5 +94,6 @@ func NewTransport(client, target string, reqs []Request, o Options) (Transport, 
 	if client == "net/http" || o.HTTP2 { // HTTP/2: net/http's, one connection per client
 		return NewStdHTTP(target, reqs, o)
 	}
+	o.PerConn = o.PerConn || client == ClientPerConn
 	return NewHTTP(target, reqs, o)
 }

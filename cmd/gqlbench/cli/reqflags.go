@@ -30,7 +30,7 @@ func (r *requestFlags) register(fs *flag.FlagSet) {
 	r.registerHeaders(fs)
 	fs.StringVar(&r.method, "method", "POST", "POST (the request as JSON) or GET (in the query string, as GraphQL over HTTP says)")
 	fs.BoolVar(&r.apq, "apq", false, "automatic persisted queries: send the query's hash first, its text after PersistedQueryNotFound (misses counted apart)")
-	fs.StringVar(&r.client, "client", "gqlbench", "HTTP client: gqlbench (its own HTTP/1.1) or net/http")
+	fs.StringVar(&r.client, "client", "gqlbench", "HTTP client: gqlbench (its own HTTP/1.1; a closed loop's connections in one event loop), "+wire.ClientPerConn+" (the same, a goroutine per connection) or net/http")
 	fs.DurationVar(&r.timeout, "timeout", 60*time.Second, "per request, connect included")
 	fs.IntVar(&r.maxResponse, "max-response", wire.DefaultMaxResponseBytes, "largest response in bytes (a larger one is an error; see docs/load.md, Broken servers)")
 }
@@ -54,8 +54,8 @@ func (r *requestFlags) options(env Env) (wire.Options, error) {
 	switch {
 	case o.Method != "GET" && o.Method != "POST":
 		return o, usagef("--method must be GET or POST, got %q", r.method)
-	case r.client != "gqlbench" && r.client != "net/http":
-		return o, usagef("--client must be gqlbench or net/http, got %q", r.client)
+	case r.client != "gqlbench" && r.client != wire.ClientPerConn && r.client != "net/http":
+		return o, usagef("--client must be gqlbench, %s or net/http, got %q", wire.ClientPerConn, r.client)
 	case r.timeout <= 0:
 		return o, usagef("--timeout must be positive")
 	}

@@ -1,0 +1,448 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"runtime"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/gqlbench/gqlbench/measure"
+)
+
+// Loop carries the exchanges of many connections of one transport on one
+// goroutine, as an event loop: every connection's socket is in one epoll
+// set of the loop's own, waited on with a raw system call, so that an
+// answer's arrival costs one return from epoll_wait and no trip through
+// Go's scheduler — with a goroutine per connection, each answer wakes its
+// goroutine through the netpoller: the thread parks, gives up its P to
+// wait in epoll, takes it again and switches goroutine, some 3,000
+// instructions per answer, as much as the rest of the exchange (measured,
+// docs/load.md). An exchange is the same as Conn.Do's: the idle check,
+// the write, the response read and parsed by the same code, the same
+// clock readings, a stale keep-alive connection retried once on a new
+// one; the loop only waits differently.
+//
+// Waiting with a raw call keeps the thread's P, so the loop waits at most
+// a millisecond at a time and yields the P (runtime.Gosched) once a
+// millisecond has passed since it last did: with one P (GOMAXPROCS=1, a
+// load generator pinned to a core), the run's other goroutines (the
+// interval clock, signals) wait at most that long for it, and those that
+// wait for the network up to the 10 ms after which the runtime polls it
+// anyway — so a server in the same process as a Loop with one P would
+// answer a millisecond late: gqlbench runs its servers as processes of
+// their own. Timeouts
+// are the loop's: a request whose answer is not complete Timeout after its
+// start fails as a read past its deadline does (to the millisecond, not
+// earlier). A connection the loop makes (the server closed the last) is
+// made on the loop's goroutine, as Do makes it: the other connections'
+// answers wait for the connect (tens of microseconds on loopback).
+type Loop struct {
+	h     *HTTP
+	cs    []loopConn
+	ep    int
+	evs   []syscall.EpollEvent
+	ready []int // connections whose next request is to be asked for
+	// The loop's own times are durations since epoch (one clock reading
+	// each, compared without the wall clock): when to look at the
+	// connections' deadlines and parks next (0: no need), and when the
+	// loop last yielded its P.
+	epoch           time.Time
+	scanAt, yielded time.Duration
+	// ended is the end of the last exchange that ended since the loop
+	// last woke, as a reading of c.clk (zero: none): the time then, a
+	// clock reading less per wake.
+	ended time.Time
+}
+
+// loopConn is one connection's exchange in a Loop.
+type loopConn struct {
+	c        *h1conn
+	res      Response
+	wire     []byte
+	sent     int
+	state    uint8
+	stale    bool // the attempt is on a kept-alive connection
+	attempt  int
+	connects int
+	start    time.Time     // the connect made for the request, when there was one
+	deadline time.Duration // waiting for the answer (or to write): when the request times out (since the loop's epoch; 0: never)
+	until    time.Duration // parked: when to ask again
+	fd       int           // the descriptor in the epoll set, -1: none
+}
+
+// A loopConn's states.
+const (
+	lsIdle    = iota // between requests
+	lsParked         // the next request is due at until
+	lsWriting        // the socket took part of the request: waiting to write the rest
+	lsReading        // waiting for the answer
+	lsDone           // no more requests
+)
+
+// errWouldBlock is a read's in a Loop that found nothing waiting.
+var errWouldBlock = errors.New("nothing to read yet")
+
+// NewLoop returns a loop carrying conns (made by h.NewConn), or false
+// when it cannot: a connection that is not plain TCP (TLS, a DialFunc),
+// per-request header values, persisted queries (a miss sends a second
+// request in the same exchange), Options.PerConn.
+func (h *HTTP) NewLoop(conns []Conn) (*Loop, bool) {
+	if h.perConn || h.tls != nil || h.DialFunc != nil || len(h.form.dynamic) > 0 || h.retries != nil || len(conns) == 0 {
+		return nil, false
+	}
+	l := &Loop{h: h, cs: make([]loopConn, len(conns)), evs: make([]syscall.EpollEvent, min(len(conns), 256))}
+	for k, c := range conns {
+		hc, ok := c.(*h1conn)
+		if !ok || hc.t != h {
+			return nil, false
+		}
+		l.cs[k] = loopConn{c: hc, fd: -1}
+	}
+	return l, true
+}
+
+// Run carries requests until every connection is done or stop is closed
+// (the exchanges in flight then are abandoned, unreported). For each
+// connection k, next(k) says the request to send next (i, an index into
+// the transport's requests), or to ask again after wait, or (ok false)
+// that k is done; done(k, res, err) reports each exchange as Do would
+// (res valid until k's next request), and is followed by next(k).
+func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Duration, ok bool), done func(k int, res *Response, err error)) error {
+	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return os.NewSyscallError("epoll_create1", err)
+	}
+	l.ep = ep
+	defer syscall.Close(ep)
+	l.epoch = time.Now()
+	l.yielded, l.scanAt = 0, 0
+	l.ready = l.ready[:0]
+	for k := range l.cs {
+		lc := &l.cs[k]
+		lc.fd, lc.state = -1, lsIdle
+		if c := lc.c; c.nc != nil && c.io != nil {
+			// The loop keeps the time itself: a deadline set on the
+			// socket would fail a raw call once it passed.
+			if !c.deadline.IsZero() {
+				c.nc.SetDeadline(time.Time{})
+				c.deadline, c.renew = time.Time{}, time.Time{}
+			}
+			l.watch(k)
+		}
+		l.ready = append(l.ready, k)
+	}
+	active := len(l.cs)
+	for {
+		// The connections between requests: ask for the next, and send it.
+		for len(l.ready) > 0 {
+			select {
+			case <-stop:
+				return nil
+			default:
+			}
+			k := l.ready[len(l.ready)-1]
+			l.ready = l.ready[:len(l.ready)-1]
+			lc := &l.cs[k]
+			i, wait, ok := next(k)
+			switch {
+			case !ok:
+				lc.state = lsDone
+				l.unwatch(k)
+				active--
+			case wait > 0:
+				lc.state, lc.until = lsParked, l.now()+wait
+				l.unwatch(k)
+				l.scanBy(lc.until)
+			default:
+				lc.wire, lc.attempt, lc.connects, lc.start = l.h.wires[i].b, 0, 0, time.Time{}
+				l.begin(k, done)
+			}
+		}
+		if active == 0 {
+			return nil
+		}
+		select {
+		case <-stop:
+			return nil
+		default:
+		}
+		n, errno := epollWait(l.ep, l.evs, 1)
+		if errno != 0 && errno != syscall.EINTR {
+			for k := range l.cs { // no answer in flight is left to a later reader
+				if s := l.cs[k].state; s == lsReading || s == lsWriting {
+					l.cs[k].c.drop()
+				}
+			}
+			return os.NewSyscallError("epoll_pwait", errno)
+		}
+		l.ended = time.Time{}
+		for _, ev := range l.evs[:max(n, 0)] {
+			k := int(ev.Fd)
+			switch l.cs[k].state {
+			case lsReading:
+				l.read(k, done)
+			case lsWriting:
+				l.write(k, done)
+			}
+		}
+		now := l.ended.Sub(l.epoch)
+		if l.ended.IsZero() {
+			now = l.now()
+		}
+		if l.scanAt != 0 && now >= l.scanAt {
+			l.scan(now, done)
+		}
+		if now-l.yielded >= time.Millisecond {
+			runtime.Gosched()
+			l.yielded = l.now()
+		}
+	}
+}
+
+// epollWait is epoll_pwait(2) as a raw call: the thread keeps its P (see
+// Loop), for at most ms milliseconds.
+func epollWait(ep int, evs []syscall.EpollEvent, ms int) (int, syscall.Errno) {
+	n, _, errno := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(ep), uintptr(unsafe.Pointer(&evs[0])), uintptr(len(evs)), uintptr(ms), 0, 0)
+	return int(n), errno
+}
+
+// watch puts k's socket in the epoll set (EPOLLIN, level-triggered).
+func (l *Loop) watch(k int) error {
+	lc := &l.cs[k]
+	var err error
+	if cerr := lc.c.io.control(func(fd uintptr) {
+		ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(k)}
+		if err = syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_ADD, int(fd), &ev); err == nil {
+			lc.fd = int(fd)
+		}
+	}); cerr != nil {
+		return cerr
+	}
+	if err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	return nil
+}
+
+// unwatch takes k's socket out of the epoll set: a connection between
+// requests is not waited on (level-triggered, a close would wake the
+// loop again and again); the next request's idle check sees what came.
+func (l *Loop) unwatch(k int) {
+	lc := &l.cs[k]
+	if lc.fd < 0 {
+		return
+	}
+	if lc.c.nc != nil && lc.c.io != nil {
+		lc.c.io.control(func(fd uintptr) { syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_DEL, int(fd), nil) })
+	}
+	lc.fd = -1
+}
+
+// modify sets the events k's socket is waited for.
+func (l *Loop) modify(k int, events uint32) error {
+	lc := &l.cs[k]
+	var err error
+	if cerr := lc.c.io.control(func(fd uintptr) {
+		ev := syscall.EpollEvent{Events: events, Fd: int32(k)}
+		err = syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_MOD, int(fd), &ev)
+	}); cerr != nil {
+		return cerr
+	}
+	return os.NewSyscallError("epoll_ctl", err)
+}
+
+// now is the time since the loop's epoch.
+func (l *Loop) now() time.Duration { return time.Since(l.epoch) }
+
+// scanBy makes the loop look at its connections' times by t.
+func (l *Loop) scanBy(t time.Duration) {
+	if l.scanAt == 0 || t < l.scanAt {
+		l.scanAt = max(t, 1)
+	}
+}
+
+// scan fails the requests past their deadline, readies the parked
+// connections that are due, and sets when to look again.
+func (l *Loop) scan(now time.Duration, done func(int, *Response, error)) {
+	l.scanAt = 0
+	for k := range l.cs {
+		lc := &l.cs[k]
+		switch lc.state {
+		case lsParked:
+			if now >= lc.until {
+				lc.state = lsIdle
+				l.ready = append(l.ready, k)
+			} else {
+				l.scanBy(lc.until)
+			}
+		case lsReading, lsWriting:
+			if lc.deadline == 0 {
+				continue
+			}
+			if now < lc.deadline {
+				l.scanBy(lc.deadline)
+				continue
+			}
+			op := "read"
+			if lc.state == lsWriting {
+				op = "write"
+			}
+			var err error = &net.OpError{Op: op, Net: "tcp", Err: os.ErrDeadlineExceeded}
+			if nc := lc.c.nc; nc != nil {
+				err = &net.OpError{Op: op, Net: "tcp", Source: nc.LocalAddr(), Addr: nc.RemoteAddr(), Err: os.ErrDeadlineExceeded}
+			}
+			lc.res.End = lc.c.clk.now()
+			l.finish(k, err, done)
+		}
+	}
+}
+
+// begin makes an attempt at k's request: Do's steps up to the write.
+func (l *Loop) begin(k int, done func(int, *Response, error)) {
+	lc := &l.cs[k]
+	c, res := lc.c, &lc.res
+	*res = Response{ServerTiming: res.ServerTiming[:0]}
+	if c.nc == nil {
+		if lc.start.IsZero() {
+			lc.start = time.Now()
+		}
+		if err := c.dial(context.Background()); err != nil {
+			res.Start, res.End, res.Connects = lc.start, time.Now(), lc.connects
+			l.end(k, err, done)
+			return
+		}
+		lc.connects++
+		if c.io == nil { // (plain TCP: never)
+			c.drop()
+			res.Start, res.End, res.Connects = lc.start, time.Now(), lc.connects
+			l.end(k, errors.New("not a TCP connection"), done)
+			return
+		}
+		if err := l.watch(k); err != nil {
+			res.Start, res.End = lc.start, time.Now()
+			l.finish(k, err, done)
+			return
+		}
+	} else if lc.fd < 0 {
+		if err := l.watch(k); err != nil {
+			res.Start = c.clk.now()
+			res.End = res.Start
+			l.finish(k, err, done)
+			return
+		}
+	}
+	lc.stale = c.reused
+	c.r, c.w = 0, 0
+	if c.used < len(c.buf)/4 {
+		c.shrink()
+	}
+	sent, peeked, start, err := c.io.sendNow(lc.wire, c.buf, c.reused)
+	if start.IsZero() { // the idle check failed: nothing was sent
+		start = c.clk.now()
+	}
+	res.Start, res.SentBytes = start, int64(sent)
+	if err != nil {
+		res.RecvBytes = int64(peeked)
+		res.End = res.Start
+		if peeked == 0 && !errors.Is(err, errIdleClosed) {
+			res.End = c.clk.now()
+		}
+		l.finish(k, err, done)
+		return
+	}
+	if t := l.h.timeout; t > 0 {
+		lc.deadline = start.Sub(l.epoch) + t
+		l.scanBy(lc.deadline)
+	}
+	lc.sent, lc.state = sent, lsReading
+	if sent < len(lc.wire) {
+		lc.state = lsWriting
+		if err := l.modify(k, syscall.EPOLLOUT); err != nil {
+			res.End = c.clk.now()
+			l.finish(k, err, done)
+		}
+	}
+}
+
+// write writes more of k's request, when the socket takes it.
+func (l *Loop) write(k int, done func(int, *Response, error)) {
+	lc := &l.cs[k]
+	n, err := lc.c.io.writeNow(lc.wire[lc.sent:])
+	lc.sent += n
+	lc.res.SentBytes += int64(n)
+	if err == nil && lc.sent == len(lc.wire) {
+		lc.state = lsReading
+		err = l.modify(k, syscall.EPOLLIN)
+	}
+	if err != nil {
+		lc.res.End = lc.c.clk.now()
+		l.finish(k, err, done)
+	}
+}
+
+// read reads what came of k's answer and, when it is complete (or
+// broken), ends the exchange.
+func (l *Loop) read(k int, done func(int, *Response, error)) {
+	lc := &l.cs[k]
+	c, res := lc.c, &lc.res
+	c.nb = true
+	var err error
+	if c.w == 0 { // the answer's first bytes: read before parsing, once
+		err = c.fill(res)
+	}
+	if err == nil {
+		err = c.readResponse(res)
+	}
+	c.nb = false
+	if err == errWouldBlock {
+		return
+	}
+	res.End = c.clk.now()
+	l.ended = res.End
+	c.used = c.w
+	if err == nil {
+		c.reused = true
+	}
+	l.finish(k, err, done)
+}
+
+// finish ends an attempt: on a failure the connection is dropped, and a
+// kept-alive connection the server had closed is tried once more on a
+// new one (as Do does); otherwise the exchange ends.
+func (l *Loop) finish(k int, err error, done func(int, *Response, error)) {
+	lc := &l.cs[k]
+	c, res := lc.c, &lc.res
+	if lc.connects > 0 {
+		res.Start, res.Connects = lc.start, lc.connects
+	}
+	if err != nil {
+		l.unwatch(k)
+		c.drop()
+		c.shrink()
+		if lc.stale && lc.attempt == 0 && res.RecvBytes == 0 && !c.isClosed() &&
+			(errors.Is(err, errIdleClosed) || !c.once && Classify(err) == measure.ErrTransport) {
+			lc.attempt++
+			if lc.start.IsZero() {
+				lc.start = res.Start
+			}
+			lc.state = lsIdle
+			l.begin(k, done)
+			return
+		}
+	} else if c.nc == nil { // the server closed it after the answer
+		lc.fd = -1
+	}
+	l.end(k, err, done)
+}
+
+// end reports k's exchange and readies k for its next request.
+func (l *Loop) end(k int, err error, done func(int, *Response, error)) {
+	lc := &l.cs[k]
+	lc.state, lc.deadline = lsIdle, 0
+	done(k, &lc.res, err)
+	l.ready = append(l.ready, k)
+}
