@@ -205,7 +205,8 @@ type h1conn struct {
 	// short by more than deadlineSlack (a SetDeadline per request costs),
 	// that is for a request that starts after renew.
 	deadline, renew time.Time
-	clk             clock // the exchanges' readings of the time, from nc's connect
+	clk             clock     // the exchanges' readings of the time, from nc's connect
+	got             time.Time // when the last read returned bytes (fill)
 
 	mu     sync.Mutex // guards nc against Close, and closed
 	closed bool
@@ -426,11 +427,7 @@ func (c *h1conn) exchange(wire []byte, res *Response) error {
 		return err
 	}
 	err = c.readResponse(res)
-	res.End = c.clk.now()
-	c.used = c.w
-	if err == nil {
-		c.reused = true
-	}
+	c.ended(res, err)
 	return err
 }
 
@@ -466,17 +463,27 @@ func (c *h1conn) rawExchange(wire []byte, res *Response) error {
 		res.SentBytes += int64(more)
 	} else if n > 0 {
 		res.FirstByte = c.clk.now()
+		c.got = res.FirstByte
 		c.w, res.RecvBytes = n, int64(n)
 	}
 	if err == nil {
 		err = c.readResponse(res)
 	}
-	res.End = c.clk.now()
-	c.used = c.w
-	if err == nil {
-		c.reused = true
-	}
+	c.ended(res, err)
 	return err
+}
+
+// ended ends an exchange's read: a complete answer ended when the read
+// that brought its last bytes returned (its parsing is the client's time,
+// not the server's: no clock read more), a failure now.
+func (c *h1conn) ended(res *Response, err error) {
+	if err == nil {
+		res.End = c.got
+		c.reused = true
+	} else {
+		res.End = c.clk.now()
+	}
+	c.used = c.w
 }
 
 // errIdleClosed: the server closed a kept-alive connection while it was
@@ -617,15 +624,16 @@ func (c *h1conn) fill(res *Response) error {
 	var err error
 	switch {
 	case c.nb:
-		n, err = c.io.readNow(c.buf[c.w:])
+		n, err = c.readNow()
 	case c.io != nil:
 		n, err = c.io.read(c.buf[c.w:])
 	default:
 		n, err = c.nc.Read(c.buf[c.w:])
 	}
 	if n > 0 {
+		c.got = c.clk.now()
 		if res.RecvBytes == 0 {
-			res.FirstByte = c.clk.now()
+			res.FirstByte = c.got
 		}
 		c.w += n
 		res.RecvBytes += int64(n)

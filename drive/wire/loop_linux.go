@@ -86,6 +86,22 @@ const (
 // errWouldBlock is a read's in a Loop that found nothing waiting.
 var errWouldBlock = errors.New("nothing to read yet")
 
+// errConnClosed is a Loop's call on a connection closed meanwhile
+// (Close), as net.Conn's would say it.
+var errConnClosed error = &net.OpError{Op: "read", Net: "tcp", Err: net.ErrClosed}
+
+// hold locks c for a call on its socket's descriptor (rawIO.fd): Close
+// and drop, which take the same lock, cannot close it meanwhile. False,
+// unlocked, when the connection is closed.
+func (c *h1conn) hold() bool {
+	c.mu.Lock()
+	if c.nc == nil || c.closed || c.io == nil {
+		c.mu.Unlock()
+		return false
+	}
+	return true
+}
+
 // NewLoop returns a loop carrying conns (made by h.NewConn), or false
 // when it cannot: a connection that is not plain TCP (TLS, a DialFunc),
 // per-request header values, persisted queries (a miss sends a second
@@ -213,18 +229,16 @@ func epollWait(ep int, evs []syscall.EpollEvent, ms int) (int, syscall.Errno) {
 // watch puts k's socket in the epoll set (EPOLLIN, level-triggered).
 func (l *Loop) watch(k int) error {
 	lc := &l.cs[k]
-	var err error
-	if cerr := lc.c.io.control(func(fd uintptr) {
-		ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(k)}
-		if err = syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_ADD, int(fd), &ev); err == nil {
-			lc.fd = int(fd)
-		}
-	}); cerr != nil {
-		return cerr
+	c := lc.c
+	if !c.hold() {
+		return errConnClosed
 	}
-	if err != nil {
+	defer c.mu.Unlock()
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: int32(k)}
+	if err := syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_ADD, int(c.io.fd), &ev); err != nil {
 		return os.NewSyscallError("epoll_ctl", err)
 	}
+	lc.fd = int(c.io.fd)
 	return nil
 }
 
@@ -236,8 +250,9 @@ func (l *Loop) unwatch(k int) {
 	if lc.fd < 0 {
 		return
 	}
-	if lc.c.nc != nil && lc.c.io != nil {
-		lc.c.io.control(func(fd uintptr) { syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_DEL, int(fd), nil) })
+	if c := lc.c; c.hold() {
+		syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_DEL, lc.fd, nil)
+		c.mu.Unlock()
 	}
 	lc.fd = -1
 }
@@ -245,14 +260,13 @@ func (l *Loop) unwatch(k int) {
 // modify sets the events k's socket is waited for.
 func (l *Loop) modify(k int, events uint32) error {
 	lc := &l.cs[k]
-	var err error
-	if cerr := lc.c.io.control(func(fd uintptr) {
-		ev := syscall.EpollEvent{Events: events, Fd: int32(k)}
-		err = syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_MOD, int(fd), &ev)
-	}); cerr != nil {
-		return cerr
+	c := lc.c
+	if !c.hold() {
+		return errConnClosed
 	}
-	return os.NewSyscallError("epoll_ctl", err)
+	defer c.mu.Unlock()
+	ev := syscall.EpollEvent{Events: events, Fd: int32(k)}
+	return os.NewSyscallError("epoll_ctl", syscall.EpollCtl(l.ep, syscall.EPOLL_CTL_MOD, lc.fd, &ev))
 }
 
 // now is the time since the loop's epoch.
@@ -340,7 +354,13 @@ func (l *Loop) begin(k int, done func(int, *Response, error)) {
 	if c.used < len(c.buf)/4 {
 		c.shrink()
 	}
-	sent, peeked, start, err := c.io.sendNow(lc.wire, c.buf, c.reused)
+	var sent, peeked int
+	var start time.Time
+	var err error = errConnClosed
+	if c.hold() {
+		sent, peeked, start, err = c.io.sendNow(lc.wire, c.buf, c.reused)
+		c.mu.Unlock()
+	}
 	if start.IsZero() { // the idle check failed: nothing was sent
 		start = c.clk.now()
 	}
@@ -371,7 +391,11 @@ func (l *Loop) begin(k int, done func(int, *Response, error)) {
 // write writes more of k's request, when the socket takes it.
 func (l *Loop) write(k int, done func(int, *Response, error)) {
 	lc := &l.cs[k]
-	n, err := lc.c.io.writeNow(lc.wire[lc.sent:])
+	n, err := 0, errConnClosed
+	if c := lc.c; c.hold() {
+		n, err = c.io.writeNow(lc.wire[lc.sent:])
+		c.mu.Unlock()
+	}
 	lc.sent += n
 	lc.res.SentBytes += int64(n)
 	if err == nil && lc.sent == len(lc.wire) {
@@ -401,12 +425,8 @@ func (l *Loop) read(k int, done func(int, *Response, error)) {
 	if err == errWouldBlock {
 		return
 	}
-	res.End = c.clk.now()
+	c.ended(res, err)
 	l.ended = res.End
-	c.used = c.w
-	if err == nil {
-		c.reused = true
-	}
 	l.finish(k, err, done)
 }
 
@@ -445,4 +465,13 @@ func (l *Loop) end(k int, err error, done func(int, *Response, error)) {
 	lc.state, lc.deadline = lsIdle, 0
 	done(k, &lc.res, err)
 	l.ready = append(l.ready, k)
+}
+
+// readNow is fill's read in a Loop: what is waiting, never waiting.
+func (c *h1conn) readNow() (int, error) {
+	if !c.hold() {
+		return 0, errConnClosed
+	}
+	defer c.mu.Unlock()
+	return c.io.readNow(c.buf[c.w:])
 }

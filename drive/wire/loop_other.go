@@ -18,3 +18,5 @@ func (h *HTTP) NewLoop([]Conn) (*Loop, bool) { return nil, false }
 func (*Loop) Run(<-chan struct{}, func(int) (int, time.Duration, bool), func(int, *Response, error)) error {
 	return errors.New("no event loop on this system")
 }
+
+func (*h1conn) readNow() (int, error) { panic("unreachable") }

@@ -27,10 +27,11 @@ type rawIO struct {
 	readFn, writeFn func(fd uintptr) bool
 	peekFn          func(fd uintptr) bool
 	sendReadFn      func(fd uintptr) bool
-	sendFn          func(fd uintptr) bool
-	writeNowFn      func(fd uintptr) bool
 	sr              sendReadState
 	clk             *clock // the connection's: sendRead's start
+	// fd is the socket's descriptor, for calls made with the connection's
+	// lock held (lockedFD), which keeps Close from closing it meanwhile.
+	fd uintptr
 	// renew sets the connection's deadline for a request started at a
 	// time, if the one set would cut it short (h1conn.keepDeadline).
 	renew func(time.Time) error
@@ -48,8 +49,10 @@ func newRawIO(nc net.Conn, clk *clock, renew func(time.Time) error) *rawIO {
 		return nil
 	}
 	r := &rawIO{rc: rc, clk: clk, renew: renew}
+	if rc.Control(func(fd uintptr) { r.fd = fd }) != nil {
+		return nil
+	}
 	r.readFn, r.writeFn, r.peekFn, r.sendReadFn = r.doRead, r.doWrite, r.doPeek, r.doSendRead // bound once: no allocation per call
-	r.sendFn, r.writeNowFn = r.doSend, r.doWriteNow
 	return r
 }
 
@@ -271,13 +274,12 @@ func (r *rawIO) send(fd uintptr) (over bool) {
 }
 
 // sendNow is sendRead's first step alone, for a caller that waits for
-// the answer itself (Loop): the peek, the time read, and as much of the
-// request written as the socket takes, never waiting.
+// the answer itself (Loop) and holds the connection's lock (r.fd is
+// open): the peek, the time read, and as much of the request written as
+// the socket takes, never waiting.
 func (r *rawIO) sendNow(wire, buf []byte, peek bool) (sent, peeked int, start time.Time, err error) {
 	r.sr = sendReadState{wire: wire, buf: buf, peek: peek}
-	if err := r.rc.Read(r.sendFn); err != nil {
-		return 0, 0, time.Time{}, plainOp(err, "write")
-	}
+	r.send(r.fd)
 	s := &r.sr
 	switch {
 	case s.peeked > 0 || s.peekErr != nil:
@@ -288,43 +290,31 @@ func (r *rawIO) sendNow(wire, buf []byte, peek bool) (sent, peeked int, start ti
 	return s.sent, 0, s.start, nil
 }
 
-func (r *rawIO) doSend(fd uintptr) bool {
-	r.send(fd)
-	return true // never wait
-}
-
-// readNow reads what is waiting, never waiting: errWouldBlock when
-// nothing is, io.EOF when the peer has closed.
+// readNow reads what is waiting, never waiting, the connection's lock
+// held (see sendNow): errWouldBlock when nothing is, io.EOF when the peer
+// has closed.
 func (r *rawIO) readNow(b []byte) (int, error) {
-	n, err := r.peek(b)
-	if n == 0 && err == nil {
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, r.fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	switch {
+	case errno == syscall.EAGAIN:
 		return 0, errWouldBlock
+	case errno != 0:
+		return 0, errno
+	case n == 0:
+		return 0, io.EOF
 	}
-	return n, err
+	return int(n), nil
 }
 
 // writeNow writes what the socket takes of b, never waiting (0 and no
-// error when it takes nothing).
+// error when it takes nothing), the connection's lock held (see sendNow).
 func (r *rawIO) writeNow(b []byte) (int, error) {
-	r.buf, r.n, r.errno = b, 0, 0
-	if err := r.rc.Write(r.writeNowFn); err != nil {
-		return 0, plainOp(err, "write")
-	}
-	switch r.errno {
+	n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, r.fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	switch errno {
 	case 0:
-		return r.n, nil
+		return int(n), nil
 	case syscall.EAGAIN:
 		return 0, nil
 	}
-	return 0, r.errno
+	return 0, errno
 }
-
-func (r *rawIO) doWriteNow(fd uintptr) bool {
-	n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&r.buf[0])), uintptr(len(r.buf)))
-	r.n, r.errno = int(n), errno
-	return true
-}
-
-// control runs f with the socket's descriptor, which stays open while f
-// runs; it fails when the connection is closed.
-func (r *rawIO) control(f func(fd uintptr)) error { return r.rc.Control(f) }

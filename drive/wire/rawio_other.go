@@ -14,7 +14,6 @@ func newRawIO(net.Conn, *clock, func(time.Time) error) *rawIO { return nil }
 func (*rawIO) read([]byte) (int, error)                       { panic("unreachable") }
 func (*rawIO) write([]byte) (int, error)                      { panic("unreachable") }
 func (*rawIO) peek([]byte) (int, error)                       { panic("unreachable") }
-func (*rawIO) readNow([]byte) (int, error)                    { panic("unreachable") }
 func (*rawIO) sendRead([]byte, []byte, bool) (int, int, int, time.Time, error) {
 	panic("unreachable")
 }
