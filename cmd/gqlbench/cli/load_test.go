@@ -298,6 +298,7 @@ func TestLoadBadInput(t *testing.T) {
 		{"capacity without slo", []string{"--target", url, "--queries", q, "--mode", "capacity"}, exitcode.Usage, "--slo"},
 		{"bad slo", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--slo", "p99>1s"}, exitcode.Usage, "--slo"},
 		{"bad sample", []string{"--target", url, "--queries", q, "--verify-sample", "2"}, exitcode.Usage, "--verify-sample"},
+		{"unknown client", []string{"--target", url, "--queries", q, "--client", "curl"}, exitcode.Usage, "--client must be gqlbench, gqlbench-goroutines or net/http"},
 		{"bad arrival", []string{"--target", url, "--queries", q, "--mode", "open", "--rate", "1", "--arrival", "burst"}, exitcode.Usage, "--arrival"},
 		{"ci without runs auto", []string{"--target", url, "--queries", q, "--ci", "5%"}, exitcode.Usage, "--ci applies to --runs auto only"},
 		{"max-runs without runs auto", []string{"--target", url, "--queries", q, "--max-runs", "9"}, exitcode.Usage, "--max-runs applies to --runs auto only"},
