@@ -24,6 +24,9 @@
 #   MEASURE=instructions ROUNDS=2 PASSES=9 bench/layers-cost.sh
 #   BIN=/tmp/gqlbench-before KEEP=/tmp/cg MEASURE=instructions bench/layers-cost.sh
 #
+# TRACE is the traced server's flags (default --trace): TRACE="--trace --trace-every 8" measures
+# tracing one request in eight.
+#
 # BIN measures that binary instead of building the work tree's (a revision's build, to compare
 # before and after); KEEP names a directory that keeps each cachegrind output
 # (VARIANT-PASSES-on|off[-ROUND].out) for a per-function comparison (cg_diff, or by hand).
@@ -37,7 +40,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VARIANTS=${VARIANTS:-inmem batch compiled}; CLIENTS=${CLIENTS:-2}; DURATION=${DURATION:-3}; ROUNDS=${ROUNDS:-6}
 PER=${PER:-50}; PORT=${PORT:-4870}; TEMPLATES=${TEMPLATES:-1,2,3,4,6,7,9,11,12,13,14,15,16}
-MEASURE=${MEASURE:-cpu}; PASSES=${PASSES:-9}
+MEASURE=${MEASURE:-cpu}; PASSES=${PASSES:-9}; read -r -a TRACE <<< "${TRACE:---trace}"
 for tool in taskset jq; do
   command -v "$tool" >/dev/null || { echo "bench/layers-cost.sh: $tool is missing" >&2; exit 1; }
 done
@@ -83,13 +86,13 @@ instructions() {
 
 if [ "$MEASURE" = instructions ]; then
   command -v valgrind >/dev/null || { echo "bench/layers-cost.sh: valgrind is missing" >&2; exit 1; }
-  printf '| variant | round | instructions/req without --trace | with --trace | with / without |\n|---|---:|---:|---:|---:|\n' >"$work/table"
+  printf '| variant | round | instructions/req untraced | with %s | with / without |\n|---|---:|---:|---:|---:|\n' "${TRACE[*]}" >"$work/table"
   for v in $VARIANTS; do
     read -r _ off1 < <(instructions "$v" 1 "$PORT" off)
-    read -r _ on1 < <(instructions "$v" 1 "$PORT" on --trace)
+    read -r _ on1 < <(instructions "$v" 1 "$PORT" on "${TRACE[@]}")
     for r in $(seq "$ROUNDS"); do
       read -r noff off < <(instructions "$v" "$PASSES" "$PORT" "off-$r")
-      read -r non on < <(instructions "$v" "$PASSES" "$PORT" "on-$r" --trace)
+      read -r non on < <(instructions "$v" "$PASSES" "$PORT" "on-$r" "${TRACE[@]}")
       per_off=$(jq -n "($off - $off1) / ($noff * ($PASSES - 1) / $PASSES)"); per_on=$(jq -n "($on - $on1) / ($non * ($PASSES - 1) / $PASSES)")
       printf '| %s | %d | %.0f | %.0f | %.4f |\n' "$v" "$r" "$per_off" "$per_on" "$(jq -n "$per_on / $per_off")" | tee -a "$work/table" >&2
     done
@@ -116,7 +119,7 @@ printf '| variant | req/s without --trace | req/s with --trace | with / without 
 p=$PORT
 for v in $VARIANTS; do
   serve "$v" "$p"; plain=http://127.0.0.1:$p/graphql; plain_pid=${pids[-1]}
-  serve "$v" "$((p+1))" --trace; traced=http://127.0.0.1:$((p+1))/graphql; traced_pid=${pids[-1]}
+  serve "$v" "$((p+1))" "${TRACE[@]}"; traced=http://127.0.0.1:$((p+1))/graphql; traced_pid=${pids[-1]}
   best_off=0; best_on=0; n_off=0; n_on=0; t_off=0; t_on=0
   for r in $(seq "$ROUNDS"); do
     read -r off no co < <(run "$plain" "$plain_pid" "$v-off-$r")

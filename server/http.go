@@ -38,6 +38,11 @@ type HTTPOptions struct {
 	// Trace adds the per-request breakdown extensions.timing to every
 	// executed request's response (see Handler).
 	Trace bool
+	// TraceEvery, with Trace, traces one request in TraceEvery (by order
+	// of arrival; ≤ 1: every one): the others get no breakdown and cost a
+	// counter's increment, so that a throughput run pays a fraction of
+	// tracing's cost and still gets the split's means from a sample.
+	TraceEvery int
 	// MaxRequestBytes limits a POST body (default 1 MiB).
 	MaxRequestBytes int64
 	// Variant is the name of the variant served, sent by /healthz in the
@@ -174,6 +179,7 @@ type NonBlocking interface {
 func Handler(e Executor, o HTTPOptions) http.Handler {
 	_, nb := e.(NonBlocking)
 	h := &handler{e: e, o: o.withDefaults(), inline: nb}
+	h.sample.Every = h.o.TraceEvery
 	if !nb && h.o.MaxExecuting > 0 {
 		h.slots = make(chan struct{}, h.o.MaxExecuting)
 	}
@@ -187,6 +193,8 @@ type handler struct {
 	// slots holds a token per executing operation (MaxExecuting); nil: no
 	// limit.
 	slots chan struct{}
+	// sample picks the requests traced (TraceEvery).
+	sample trace.Sampler
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -197,7 +205,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		var tr *traced
-		if h.o.Trace {
+		if h.o.Trace && h.sample.Next() {
 			tr = &traced{arrived: trace.Now()}
 		}
 		req, fail := h.read(w, r)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -548,4 +549,28 @@ func TestTraceRemote(t *testing.T) {
 			t.Errorf("Server-Timing %q, want %q", got, want)
 		}
 	})
+}
+
+// TestTraceEvery: with TraceEvery, one request in N (the N-th, 2N-th, ...)
+// gets the Server-Timing header and extensions.timing, the others
+// neither.
+func TestTraceEvery(t *testing.T) {
+	exec := fake(func(ctx context.Context, _ *Request) *Response {
+		return &Response{Data: json.RawMessage(`{}`)}
+	})
+	h := Handler(exec, HTTPOptions{Trace: true, TraceEvery: 3})
+	var traced []int
+	for i := 1; i <= 9; i++ {
+		rec, b := do(t, h, post(`{"query":"{x}"}`))
+		header, ext := rec.Header().Get("Server-Timing") != "", b.Extensions["timing"] != nil
+		if header != ext {
+			t.Errorf("request %d: header %v, extensions.timing %v", i, header, ext)
+		}
+		if header {
+			traced = append(traced, i)
+		}
+	}
+	if fmt.Sprint(traced) != "[3 6 9]" {
+		t.Errorf("traced %v, want [3 6 9]", traced)
+	}
 }

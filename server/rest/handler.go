@@ -29,12 +29,15 @@ type Handler struct {
 	// writes, when not nil, is told of each create once committed
 	// (server.Writes: the GraphQL subscriptions beside a REST control).
 	writes *server.Writes
+	sample trace.Sampler // the requests traced (TraceEvery)
 }
 
 // New returns the handler of the REST API over d, with o's limits (zero
 // fields: their defaults).
 func New(d *db.DB, o server.HTTPOptions) *Handler {
-	return &Handler{db: d, store: write.NewStore(d), o: o.WithDefaults()}
+	h := &Handler{db: d, store: write.NewStore(d), o: o.WithDefaults()}
+	h.sample.Every = h.o.TraceEvery
+	return h
 }
 
 // Ping checks that the database answers.
@@ -68,7 +71,7 @@ func problemReply(p *problem) *reply {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var tr *traced
-	if h.o.Trace {
+	if h.o.Trace && h.sample.Next() {
 		tr = &traced{start: trace.Now()}
 		ctx = trace.WithStats(ctx, &tr.stats)
 	}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -163,4 +164,17 @@ func bystart(a, b span) int {
 		return 1
 	}
 	return 0
+}
+
+// Sampler picks the requests to trace: one in Every (≤ 1: every one), by
+// their order of arrival. A request it passes over costs an atomic add.
+// Safe for concurrent use.
+type Sampler struct {
+	Every int
+	n     atomic.Uint64
+}
+
+// Next says whether the request arriving now is traced.
+func (s *Sampler) Next() bool {
+	return s.Every <= 1 || s.n.Add(1)%uint64(s.Every) == 0
 }

@@ -23,3 +23,19 @@ func TestTotals(t *testing.T) {
 		t.Errorf("%d statements, want 5", s.Statements())
 	}
 }
+
+// TestSampler: one in Every, every one with Every ≤ 1.
+func TestSampler(t *testing.T) {
+	for _, c := range []struct{ every, want int }{{0, 100}, {1, 100}, {4, 25}, {7, 14}} {
+		s := Sampler{Every: c.every}
+		n := 0
+		for range 100 {
+			if s.Next() {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("Every %d: %d of 100 traced, want %d", c.every, n, c.want)
+		}
+	}
+}

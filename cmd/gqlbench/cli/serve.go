@@ -35,6 +35,8 @@ func runServe(ctx context.Context, env Env, args []string) error {
 		switch {
 		case a.pprof != "":
 			return usagef("--pprof is for gqlbench's own variants (Go), not %s", v.Name)
+		case a.traceEvery > 1:
+			return usagef("--trace-every is for gqlbench's own variants, not %s", v.Name)
 		case a.trace && !v.Traces:
 			return usagef("--trace: %s gives no account of its requests' time (gqlbench's own variants and node-* do)", v.Name)
 		case a.restControl || a.leakBytes > 0 || a.set["subscription-dedup"]:
@@ -64,6 +66,7 @@ type serveArgs struct {
 	timeout         time.Duration
 	maxResp, maxReq int64
 	trace           bool
+	traceEvery      int
 	// restControl mounts serve rest's API beside the variant's GraphQL
 	// endpoint (seed 003's REST control); debugMetrics serves
 	// /debug/metrics on a non-loopback address too; leakBytes makes the
@@ -99,9 +102,16 @@ func parseServe(env Env, args []string) (*serveArgs, error) {
 	fs.IntVar(&a.leakBytes, "leak-bytes-per-request", 0, "testing only: keep this many bytes per request forever, a leak of known rate for experiment soak's self-test")
 	fs.BoolVar(&a.subDedup, "subscription-dedup", true, "execute the subscriptions of one document, operation name and variables once per event and send every subscriber that answer (gqlbench's variants with subscriptions; correct because nothing in their answers depends on who subscribed); false: execute each subscription for itself")
 	fs.BoolVar(&a.trace, "trace", false, "add the server's account of each request's time: a Server-Timing header (read, parse, validate, execute, db, write, total) and extensions.timing (total_ns, parse_ns, validate_ns, execute_ns, database_ns: wall time with a statement running, database_sum_ns, graphql_ns, sql_statements); rest: the Server-Timing header; node-*: Apollo tracing (extensions.tracing)")
+	fs.IntVar(&a.traceEvery, "trace-every", 1, "with --trace, trace one request in `N` (by order of arrival): the others get no account and cost a counter's increment, for throughput runs whose split is read from a sample (docs/layers.md)")
 	flags, pos := splitArgs(fs, args)
 	if err := parse(fs, flags); err != nil {
 		return nil, err
+	}
+	switch {
+	case a.traceEvery < 1:
+		return nil, usagef("--trace-every must be at least 1, got %d", a.traceEvery)
+	case a.traceEvery > 1 && !a.trace:
+		return nil, usagef("--trace-every samples what --trace adds: give --trace too")
 	}
 	a.set = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { a.set[f.Name] = true })
@@ -191,6 +201,7 @@ func (a *serveArgs) serve(ctx context.Context, env Env, v server.Variant, loc db
 			MaxResponseBytes: a.maxResp,
 			Timeout:          a.timeout,
 			Trace:            a.trace,
+			TraceEvery:       a.traceEvery,
 			MaxRequestBytes:  a.maxReq,
 			Variant:          v.Name,
 			Log:              env.Stderr,
@@ -242,7 +253,7 @@ func (a *serveArgs) extras(ctx context.Context, env Env, h http.Handler, closer 
 	if a.restControl {
 		rv, _ := server.Lookup("rest")
 		rh, rc, err := server.Start(ctx, rv, server.Config{DB: a.db, Pool: a.pool, Timeout: a.timeout, Writes: a.writes},
-			server.HTTPOptions{MaxResponseBytes: a.maxResp, Timeout: a.timeout, Trace: a.trace, MaxRequestBytes: a.maxReq, Variant: "rest", Log: env.Stderr})
+			server.HTTPOptions{MaxResponseBytes: a.maxResp, Timeout: a.timeout, Trace: a.trace, TraceEvery: a.traceEvery, MaxRequestBytes: a.maxReq, Variant: "rest", Log: env.Stderr})
 		if err != nil {
 			if closer != nil {
 				closer.Close()
