@@ -28,7 +28,11 @@ func writeLayers(w io.Writer, s *Summary) {
 				if tot := t.Mean(t.TotalNS); tot > 0 {
 					pct = 100 * t.GraphQL() / tot
 				}
-				fmt.Fprintf(w, "    %-10s n=%-6d %.3f = %.3f (%s + %.3f, GraphQL %.1f %%) + %.3f\n", t.Template, t.N,
+				n := fmt.Sprint(t.N)
+				if t.Without > 0 { // a sample (serve --trace-every): of all the responses
+					n += fmt.Sprintf(" of %d", t.N+t.Without)
+				}
+				fmt.Fprintf(w, "    %-10s n=%-6s %.3f = %.3f (%s + %.3f, GraphQL %.1f %%) + %.3f\n", t.Template, n,
 					t.Mean(t.RoundTripNS)/1e6, t.Mean(t.TotalNS)/1e6, db, t.GraphQL()/1e6, pct, t.Overhead()/1e6)
 			}
 		}

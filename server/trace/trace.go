@@ -11,9 +11,9 @@ package trace
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -166,15 +166,17 @@ func bystart(a, b span) int {
 	return 0
 }
 
-// Sampler picks the requests to trace: one in Every (≤ 1: every one), by
-// their order of arrival. A request it passes over costs an atomic add.
-// Safe for concurrent use.
+// Sampler picks the requests to trace: each with probability 1/Every (≤ 1:
+// every one), at random — not every Every-th by arrival, which a workload
+// cycling through its queries would alias (with two templates in turn and
+// Every 4, only one of them would ever be traced). A request it passes
+// over costs a draw of the runtime's per-thread generator. Safe for
+// concurrent use.
 type Sampler struct {
 	Every int
-	n     atomic.Uint64
 }
 
 // Next says whether the request arriving now is traced.
 func (s *Sampler) Next() bool {
-	return s.Every <= 1 || s.n.Add(1)%uint64(s.Every) == 0
+	return s.Every <= 1 || rand.Uint64N(uint64(s.Every)) == 0
 }

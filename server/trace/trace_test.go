@@ -24,18 +24,28 @@ func TestTotals(t *testing.T) {
 	}
 }
 
-// TestSampler: one in Every, every one with Every ≤ 1.
+// TestSampler: each request with probability 1/Every, every one with
+// Every ≤ 1; requests in a fixed cycle are all sampled alike.
 func TestSampler(t *testing.T) {
-	for _, c := range []struct{ every, want int }{{0, 100}, {1, 100}, {4, 25}, {7, 14}} {
-		s := Sampler{Every: c.every}
-		n := 0
+	for _, every := range []int{0, 1} {
+		s := Sampler{Every: every}
 		for range 100 {
-			if s.Next() {
-				n++
+			if !s.Next() {
+				t.Fatalf("Every %d: a request not traced", every)
 			}
 		}
-		if n != c.want {
-			t.Errorf("Every %d: %d of 100 traced, want %d", c.every, n, c.want)
+	}
+	s := Sampler{Every: 4}
+	var by [2]int // requests alternating between two kinds
+	for i := range 40000 {
+		if s.Next() {
+			by[i%2]++
+		}
+	}
+	// 5,000 expected of each 20,000; 6 standard deviations (61) either way.
+	for k, n := range by {
+		if n < 5000-370 || n > 5000+370 {
+			t.Errorf("kind %d: %d of 20,000 traced, want about 5,000", k, n)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/pprof"
@@ -101,6 +102,39 @@ func TestLoadLayersAndProfile(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.jsonl")); err == nil {
 		t.Error("a run was made without its profiles")
+	}
+}
+
+// TestLoadLayersSampled: a server tracing one request in four at random
+// (serve --trace-every): the split is read from those, of both templates
+// though they alternate, the others counted without, and the text says of
+// how many.
+func TestLoadLayersSampled(t *testing.T) {
+	dir := t.TempDir()
+	srv := httptest.NewServer(server.Handler(canned{}, server.HTTPOptions{Trace: true, TraceEvery: 4}))
+	t.Cleanup(srv.Close)
+	q := writeQueries(t, dir, 1, "")
+	out := filepath.Join(dir, "run.jsonl")
+	code, _, stderr := run("load", "--target", srv.URL+"/graphql", "--queries", q, "--duration", "600ms", "--runs", "1",
+		"--clients", "1", "--layers", "-o", out)
+	if code != exitcode.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f := readRun(t, out)
+	l := f.Summary.Layers
+	if l == nil || l.Source != "server-timing" || len(l.Templates) != 2 {
+		t.Fatalf("layers %+v", l)
+	}
+	for _, tm := range l.Templates {
+		all := tm.N + tm.Without
+		// (at least 100 requests of each: none traced, or over half,
+		// has a probability below 1e-8)
+		if all < 100 || all != f.Summary.Templates[tm.Template].Count || tm.N == 0 || tm.N > all/2 {
+			t.Errorf("%s: %d traced, %d without, %d measured", tm.Template, tm.N, tm.Without, f.Summary.Templates[tm.Template].Count)
+		}
+		if want := fmt.Sprintf("n=%d of %d", tm.N, all); !strings.Contains(stderr, want) {
+			t.Errorf("the text summary does not say %q:\n%s", want, stderr)
+		}
 	}
 }
 
