@@ -39,16 +39,10 @@ func (e *engine) loopClients(ctx context.Context, ph *phase, n int) bool {
 	}
 	var cl []loopClient
 	var conns []wire.Conn
-	for c := range e.cfg.Shard.Clients(n) {
-		w, err := e.worker(c)
-		if err != nil {
-			break
-		}
-		k := e.cfg.Shard.client(c)
-		w.id = int32(k) // the records name the run's client
+	e.eachClient(n, func(w *worker, k int) {
 		cl = append(cl, loopClient{w: w, cur: share(k, n, len(e.cfg.Requests)).cursor(), answered: -1})
 		conns = append(conns, w.conn)
-	}
+	})
 	loop, ok := lt.NewLoop(conns)
 	if !ok {
 		return false

@@ -182,18 +182,27 @@ func (e *engine) clients(ctx context.Context, ph *phase, n int) {
 		return
 	}
 	var wg sync.WaitGroup
-	for c := range e.cfg.Shard.Clients(n) {
-		w, err := e.worker(c)
-		if err != nil {
-			break
-		}
-		k := e.cfg.Shard.client(c)
-		w.id = int32(k) // the records name the run's client
+	e.eachClient(n, func(w *worker, k int) {
 		sh := share(k, n, len(e.cfg.Requests))
 		rng := e.rng(k, ph.run, ph.step)
 		wg.Go(func() { w.closedLoop(ctx, ph, sh, rng) })
-	}
+	})
 	wg.Wait()
+}
+
+// eachClient calls f with each closed-loop client of n that this shard
+// runs: its worker, named by the client's run-wide number k, and k; it
+// stops when no worker can be had (the run is closing).
+func (e *engine) eachClient(n int, f func(w *worker, k int)) {
+	for c := range e.cfg.Shard.Clients(n) {
+		w, err := e.worker(c)
+		if err != nil {
+			return
+		}
+		k := e.cfg.Shard.client(c)
+		w.id = int32(k) // the records name the run's client
+		f(w, k)
+	}
 }
 
 // closedLoop sends the share's requests in turn until the window closes.

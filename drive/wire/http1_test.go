@@ -29,6 +29,12 @@ type rawServer struct {
 }
 
 func newRawServer(t testing.TB, answer func(n int) (resp []byte, close bool)) *rawServer {
+	return newConnServer(t, func(c net.Conn) { serveRaw(c, answer) })
+}
+
+// newConnServer accepts connections and serves each with serve, on a
+// goroutine of its own.
+func newConnServer(t testing.TB, serve func(net.Conn)) *rawServer {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +48,7 @@ func newRawServer(t testing.TB, answer func(n int) (resp []byte, close bool)) *r
 				return
 			}
 			s.conns.Add(1)
-			go serveRaw(c, answer)
+			go serve(c)
 		}
 	}()
 	return s

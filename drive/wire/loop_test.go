@@ -72,63 +72,48 @@ func ownConn(t testing.TB, h *HTTP, client string) Conn {
 // chunked in pieces apart, and every seventh answer with Connection:
 // close.
 func echoServer(t testing.TB) (*rawServer, *atomic.Int64) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	s := &rawServer{ln: ln}
 	var answers atomic.Int64
-	go func() {
-		for {
-			c, err := ln.Accept()
+	s := newConnServer(t, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		for n := 0; ; n++ {
+			req, err := http.ReadRequest(br)
 			if err != nil {
 				return
 			}
-			s.conns.Add(1)
-			go func(c net.Conn) {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for n := 0; ; n++ {
-					req, err := http.ReadRequest(br)
-					if err != nil {
-						return
-					}
-					body, _ := io.ReadAll(req.Body)
-					sum := sha256.Sum256(body)
-					data := `{"data":{"h":"` + hex.EncodeToString(sum[:8]) + `"}}`
-					closing := n%7 == 6
-					conn := ""
-					if closing {
-						conn = "Connection: close\r\n"
-					}
-					var parts []string
-					switch n % 3 {
-					case 0:
-						parts = []string{fmt.Sprintf("HTTP/1.1 200 OK\r\n%sContent-Length: %d\r\n\r\n%s", conn, len(data), data)}
-					case 1:
-						whole := fmt.Sprintf("HTTP/1.1 200 OK\r\n%sContent-Length: %d\r\n\r\n%s", conn, len(data), data)
-						parts = []string{whole[:10], whole[10 : len(whole)-5], whole[len(whole)-5:]}
-					case 2:
-						parts = []string{"HTTP/1.1 200 OK\r\n" + conn + "Transfer-Encoding: chunked\r\n\r\n",
-							fmt.Sprintf("%x\r\n%s\r\n", 5, data[:5]), fmt.Sprintf("%x\r\n%s\r\n", len(data)-5, data[5:]), "0\r\n\r\n"}
-					}
-					answers.Add(1) // (before the answer: the client may end first)
-					for k, p := range parts {
-						if k > 0 {
-							time.Sleep(time.Millisecond) // the answer arrives in pieces
-						}
-						if _, err := io.WriteString(c, p); err != nil {
-							return
-						}
-					}
-					if closing {
-						return
-					}
+			body, _ := io.ReadAll(req.Body)
+			sum := sha256.Sum256(body)
+			data := `{"data":{"h":"` + hex.EncodeToString(sum[:8]) + `"}}`
+			closing := n%7 == 6
+			conn := ""
+			if closing {
+				conn = "Connection: close\r\n"
+			}
+			var parts []string
+			switch n % 3 {
+			case 0:
+				parts = []string{fmt.Sprintf("HTTP/1.1 200 OK\r\n%sContent-Length: %d\r\n\r\n%s", conn, len(data), data)}
+			case 1:
+				whole := fmt.Sprintf("HTTP/1.1 200 OK\r\n%sContent-Length: %d\r\n\r\n%s", conn, len(data), data)
+				parts = []string{whole[:10], whole[10 : len(whole)-5], whole[len(whole)-5:]}
+			case 2:
+				parts = []string{"HTTP/1.1 200 OK\r\n" + conn + "Transfer-Encoding: chunked\r\n\r\n",
+					fmt.Sprintf("%x\r\n%s\r\n", 5, data[:5]), fmt.Sprintf("%x\r\n%s\r\n", len(data)-5, data[5:]), "0\r\n\r\n"}
+			}
+			answers.Add(1) // (before the answer: the client may end first)
+			for k, p := range parts {
+				if k > 0 {
+					time.Sleep(time.Millisecond) // the answer arrives in pieces
 				}
-			}(c)
+				if _, err := io.WriteString(c, p); err != nil {
+					return
+				}
+			}
+			if closing {
+				return
+			}
 		}
-	}()
+	})
 	return s, &answers
 }
 

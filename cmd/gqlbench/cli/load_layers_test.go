@@ -16,6 +16,7 @@ import (
 	"github.com/gqlbench/gqlbench/internal/nodetest"
 	"github.com/gqlbench/gqlbench/measure/layers"
 	"github.com/gqlbench/gqlbench/measure/profiles"
+	"github.com/gqlbench/gqlbench/runfile"
 	"github.com/gqlbench/gqlbench/server"
 )
 
@@ -60,18 +61,8 @@ func TestLoadLayersAndProfile(t *testing.T) {
 	prof := httptest.NewServer(mux)
 	t.Cleanup(prof.Close)
 	q := writeQueries(t, dir, 2, "")
-	out := filepath.Join(dir, "run.jsonl")
-	code, _, stderr := run("load", "--target", srv.URL+"/graphql", "--queries", q, "--duration", "300ms", "--runs", "2",
-		"--layers", "--profile", prof.URL, "-o", out)
-	if code != exitcode.OK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	f := readRun(t, out)
-	l := f.Summary.Layers
-	if l == nil || l.Source != "server-timing" || len(l.Templates) != 2 {
-		t.Fatalf("layers %+v", l)
-	}
-	for _, tm := range l.Templates {
+	f, stderr := loadLayers(t, srv.URL, q, filepath.Join(dir, "run.jsonl"), "--duration", "300ms", "--runs", "2", "--profile", prof.URL)
+	for _, tm := range f.Summary.Layers.Templates {
 		measured := f.Summary.Templates[tm.Template].Count
 		if tm.N == 0 || tm.N != measured || tm.Without != 0 || tm.DatabaseN != tm.N || tm.DatabaseNS != 0 {
 			t.Errorf("%s: %d with figures (%d without), %d measured: %+v", tm.Template, tm.N, tm.Without, measured, tm)
@@ -105,6 +96,23 @@ func TestLoadLayersAndProfile(t *testing.T) {
 	}
 }
 
+// loadLayers runs load --layers against the server at url (queries q, the
+// run file out, more flags args) and returns the run file read back and
+// the stderr; the split must be read from Server-Timing, for two
+// templates.
+func loadLayers(t *testing.T, url, q, out string, args ...string) (*runfile.File, string) {
+	t.Helper()
+	code, _, stderr := run(append([]string{"load", "--target", url + "/graphql", "--queries", q, "--layers", "-o", out}, args...)...)
+	if code != exitcode.OK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f := readRun(t, out)
+	if l := f.Summary.Layers; l == nil || l.Source != "server-timing" || len(l.Templates) != 2 {
+		t.Fatalf("layers %+v", l)
+	}
+	return f, stderr
+}
+
 // TestLoadLayersSampled: a server tracing one request in four at random
 // (serve --trace-every): the split is read from those, of both templates
 // though they alternate, the others counted without, and the text says of
@@ -114,18 +122,8 @@ func TestLoadLayersSampled(t *testing.T) {
 	srv := httptest.NewServer(server.Handler(canned{}, server.HTTPOptions{Trace: true, TraceEvery: 4}))
 	t.Cleanup(srv.Close)
 	q := writeQueries(t, dir, 1, "")
-	out := filepath.Join(dir, "run.jsonl")
-	code, _, stderr := run("load", "--target", srv.URL+"/graphql", "--queries", q, "--duration", "600ms", "--runs", "1",
-		"--clients", "1", "--layers", "-o", out)
-	if code != exitcode.OK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	f := readRun(t, out)
-	l := f.Summary.Layers
-	if l == nil || l.Source != "server-timing" || len(l.Templates) != 2 {
-		t.Fatalf("layers %+v", l)
-	}
-	for _, tm := range l.Templates {
+	f, stderr := loadLayers(t, srv.URL, q, filepath.Join(dir, "run.jsonl"), "--duration", "600ms", "--runs", "1", "--clients", "1")
+	for _, tm := range f.Summary.Layers.Templates {
 		all := tm.N + tm.Without
 		// (at least 100 requests of each: none traced, or over half,
 		// has a probability below 1e-8)
