@@ -216,8 +216,11 @@ type h1conn struct {
 
 	// nb makes reads return errWouldBlock rather than wait: a Loop reads
 	// the response as its bytes arrive, and readResponse, given more,
-	// starts again from the header.
-	nb bool
+	// starts again from the header; a chunked body's scan goes on from
+	// the chunk at chunkScan (0: its start), the data before it being
+	// chunkDst − the body's start bytes long (readChunked).
+	nb                  bool
+	chunkScan, chunkDst int
 }
 
 func (c *h1conn) dial(ctx context.Context) error {

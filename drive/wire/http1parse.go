@@ -14,10 +14,15 @@ import (
 // chunks' data in place from p on. With decode false it only reads up to
 // the body's end and leaves the bytes as they are: a Loop's read, which
 // may stop for want of bytes and start again from the header, does that
-// first (the decoding moves the bytes it would read again).
+// first (the decoding moves the bytes it would read again), going on from
+// the chunk where its last try stopped (c.chunkScan, which the Loop
+// zeroes for each exchange).
 func (c *h1conn) readChunked(res *Response, p int, decode bool) error {
 	dst := p
 	body := p
+	if !decode && c.chunkScan > p { // where the last scan of this body stopped
+		p, dst = c.chunkScan, c.chunkDst
+	}
 	for {
 		eol, err := c.line(res, p)
 		if err != nil {
@@ -60,6 +65,9 @@ func (c *h1conn) readChunked(res *Response, p int, decode bool) error {
 		}
 		dst += size
 		p += size + 2
+		if !decode { // a scan started again with more bytes goes on from here
+			c.chunkScan, c.chunkDst = p, dst
+		}
 	}
 }
 

@@ -56,6 +56,10 @@ type Loop struct {
 	// last woke, as a reading of c.clk (zero: none): the time then, a
 	// clock reading less per wake.
 	ended time.Time
+	// completed are the connections whose exchange ended since the last
+	// reports: done is called for them once every answer of the wake-up
+	// has been read (see Run).
+	completed []int
 }
 
 // loopConn is one connection's exchange in a Loop.
@@ -72,6 +76,7 @@ type loopConn struct {
 	deadline time.Duration // waiting for the answer (or to write): when the request times out (since the loop's epoch; 0: never)
 	until    time.Duration // parked: when to ask again
 	fd       int           // the descriptor in the epoll set, -1: none
+	err      error         // the exchange's outcome, once it ended
 }
 
 // A loopConn's states.
@@ -122,11 +127,15 @@ func (h *HTTP) NewLoop(conns []Conn) (*Loop, bool) {
 }
 
 // Run carries requests until every connection is done or stop is closed
-// (the exchanges in flight then are abandoned, unreported). For each
-// connection k, next(k) says the request to send next (i, an index into
-// the transport's requests), or to ask again after wait, or (ok false)
-// that k is done; done(k, res, err) reports each exchange as Do would
-// (res valid until k's next request), and is followed by next(k).
+// (the exchanges in flight then are abandoned, unreported, and their
+// connections closed, so that no late answer is read as another
+// request's). For each connection k, next(k) says the request to send
+// next (i, an index into the transport's requests), or to ask again after
+// wait, or (ok false) that k is done; done(k, res, err) reports each
+// exchange as Do would (res valid until k's next request), and is followed
+// by next(k). The answers that arrive together are all read (their
+// times taken) before done is called for any: a slow done (a large
+// answer's check) delays the next sends, not the others' readings.
 func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Duration, ok bool), done func(k int, res *Response, err error)) error {
 	ep, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
@@ -136,46 +145,57 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 	defer syscall.Close(ep)
 	l.epoch = time.Now()
 	l.yielded, l.scanAt = 0, 0
-	l.ready = l.ready[:0]
+	l.ready, l.completed = l.ready[:0], l.completed[:0]
 	for k := range l.cs {
 		lc := &l.cs[k]
 		lc.fd, lc.state = -1, lsIdle
-		if c := lc.c; c.nc != nil && c.io != nil {
+		if c := lc.c; c.hold() {
 			// The loop keeps the time itself: a deadline set on the
 			// socket would fail a raw call once it passed.
 			if !c.deadline.IsZero() {
 				c.nc.SetDeadline(time.Time{})
 				c.deadline, c.renew = time.Time{}, time.Time{}
 			}
+			c.mu.Unlock()
 			l.watch(k)
 		}
 		l.ready = append(l.ready, k)
 	}
 	active := len(l.cs)
 	for {
-		// The connections between requests: ask for the next, and send it.
-		for len(l.ready) > 0 {
-			select {
-			case <-stop:
-				return nil
-			default:
+		for len(l.ready) > 0 || len(l.completed) > 0 {
+			// The exchanges that ended: report them, then ask for more.
+			for _, k := range l.completed {
+				done(k, &l.cs[k].res, l.cs[k].err)
+				l.ready = append(l.ready, k)
 			}
-			k := l.ready[len(l.ready)-1]
-			l.ready = l.ready[:len(l.ready)-1]
-			lc := &l.cs[k]
-			i, wait, ok := next(k)
-			switch {
-			case !ok:
-				lc.state = lsDone
-				l.unwatch(k)
-				active--
-			case wait > 0:
-				lc.state, lc.until = lsParked, l.now()+wait
-				l.unwatch(k)
-				l.scanBy(lc.until)
-			default:
-				lc.wire, lc.attempt, lc.connects, lc.start = l.h.wires[i].b, 0, 0, time.Time{}
-				l.begin(k, done)
+			l.completed = l.completed[:0]
+			// The connections between requests: ask for the next, and
+			// send it (a send that fails at once is reported above).
+			for len(l.ready) > 0 {
+				select {
+				case <-stop:
+					l.abandon()
+					return nil
+				default:
+				}
+				k := l.ready[len(l.ready)-1]
+				l.ready = l.ready[:len(l.ready)-1]
+				lc := &l.cs[k]
+				i, wait, ok := next(k)
+				switch {
+				case !ok:
+					lc.state = lsDone
+					l.unwatch(k)
+					active--
+				case wait > 0:
+					lc.state, lc.until = lsParked, l.now()+wait
+					l.unwatch(k)
+					l.scanBy(lc.until)
+				default:
+					lc.wire, lc.attempt, lc.connects, lc.start = l.h.wires[i].b, 0, 0, time.Time{}
+					l.begin(k)
+				}
 			}
 		}
 		if active == 0 {
@@ -183,16 +203,13 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 		}
 		select {
 		case <-stop:
+			l.abandon()
 			return nil
 		default:
 		}
 		n, errno := epollWait(l.ep, l.evs, 1)
 		if errno != 0 && errno != syscall.EINTR {
-			for k := range l.cs { // no answer in flight is left to a later reader
-				if s := l.cs[k].state; s == lsReading || s == lsWriting {
-					l.cs[k].c.drop()
-				}
-			}
+			l.abandon()
 			return os.NewSyscallError("epoll_pwait", errno)
 		}
 		l.ended = time.Time{}
@@ -200,9 +217,9 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 			k := int(ev.Fd)
 			switch l.cs[k].state {
 			case lsReading:
-				l.read(k, done)
+				l.read(k)
 			case lsWriting:
-				l.write(k, done)
+				l.write(k)
 			}
 		}
 		now := l.ended.Sub(l.epoch)
@@ -210,11 +227,41 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 			now = l.now()
 		}
 		if l.scanAt != 0 && now >= l.scanAt {
-			l.scan(now, done)
+			l.scan(now)
 		}
 		if now-l.yielded >= time.Millisecond {
 			runtime.Gosched()
 			l.yielded = l.now()
+			l.reap()
+		}
+	}
+}
+
+// abandon closes the connections of the exchanges in flight (stop, a
+// failed wait): their answers must not be read as later requests'.
+func (l *Loop) abandon() {
+	for k := range l.cs {
+		if s := l.cs[k].state; s == lsReading || s == lsWriting {
+			l.unwatch(k)
+			l.cs[k].c.drop()
+			l.cs[k].state = lsIdle
+		}
+	}
+}
+
+// reap ends the exchanges whose connection was closed meanwhile (Close,
+// from another goroutine): a closed socket leaves the epoll set without
+// a word, and Do would have failed at once. Looked at once a millisecond.
+func (l *Loop) reap() {
+	for k := range l.cs {
+		lc := &l.cs[k]
+		if (lc.state == lsReading || lc.state == lsWriting) && lc.c.isClosed() {
+			op := "read"
+			if lc.state == lsWriting {
+				op = "write"
+			}
+			lc.res.End = lc.c.clk.now()
+			l.finish(k, &net.OpError{Op: op, Net: "tcp", Err: net.ErrClosed})
 		}
 	}
 }
@@ -281,7 +328,7 @@ func (l *Loop) scanBy(t time.Duration) {
 
 // scan fails the requests past their deadline, readies the parked
 // connections that are due, and sets when to look again.
-func (l *Loop) scan(now time.Duration, done func(int, *Response, error)) {
+func (l *Loop) scan(now time.Duration) {
 	l.scanAt = 0
 	for k := range l.cs {
 		lc := &l.cs[k]
@@ -305,52 +352,55 @@ func (l *Loop) scan(now time.Duration, done func(int, *Response, error)) {
 			if lc.state == lsWriting {
 				op = "write"
 			}
-			var err error = &net.OpError{Op: op, Net: "tcp", Err: os.ErrDeadlineExceeded}
-			if nc := lc.c.nc; nc != nil {
-				err = &net.OpError{Op: op, Net: "tcp", Source: nc.LocalAddr(), Addr: nc.RemoteAddr(), Err: os.ErrDeadlineExceeded}
+			oe := &net.OpError{Op: op, Net: "tcp", Err: os.ErrDeadlineExceeded}
+			if c := lc.c; c.hold() {
+				oe.Source, oe.Addr = c.nc.LocalAddr(), c.nc.RemoteAddr()
+				c.mu.Unlock()
 			}
+			var err error = oe
 			lc.res.End = lc.c.clk.now()
-			l.finish(k, err, done)
+			l.finish(k, err)
 		}
 	}
 }
 
 // begin makes an attempt at k's request: Do's steps up to the write.
-func (l *Loop) begin(k int, done func(int, *Response, error)) {
+func (l *Loop) begin(k int) {
 	lc := &l.cs[k]
 	c, res := lc.c, &lc.res
 	*res = Response{ServerTiming: res.ServerTiming[:0]}
+	lc.stale = false // (until the connection is known: a failed connect is not retried)
 	if c.nc == nil {
 		if lc.start.IsZero() {
 			lc.start = time.Now()
 		}
 		if err := c.dial(context.Background()); err != nil {
 			res.Start, res.End, res.Connects = lc.start, time.Now(), lc.connects
-			l.end(k, err, done)
+			l.end(k, err)
 			return
 		}
 		lc.connects++
 		if c.io == nil { // (plain TCP: never)
 			c.drop()
 			res.Start, res.End, res.Connects = lc.start, time.Now(), lc.connects
-			l.end(k, errors.New("not a TCP connection"), done)
+			l.end(k, errors.New("not a TCP connection"))
 			return
 		}
 		if err := l.watch(k); err != nil {
 			res.Start, res.End = lc.start, time.Now()
-			l.finish(k, err, done)
+			l.finish(k, err)
 			return
 		}
 	} else if lc.fd < 0 {
 		if err := l.watch(k); err != nil {
 			res.Start = c.clk.now()
 			res.End = res.Start
-			l.finish(k, err, done)
+			l.finish(k, err)
 			return
 		}
 	}
 	lc.stale = c.reused
-	c.r, c.w = 0, 0
+	c.r, c.w, c.chunkScan = 0, 0, 0
 	if c.used < len(c.buf)/4 {
 		c.shrink()
 	}
@@ -371,7 +421,7 @@ func (l *Loop) begin(k int, done func(int, *Response, error)) {
 		if peeked == 0 && !errors.Is(err, errIdleClosed) {
 			res.End = c.clk.now()
 		}
-		l.finish(k, err, done)
+		l.finish(k, err)
 		return
 	}
 	if t := l.h.timeout; t > 0 {
@@ -383,13 +433,13 @@ func (l *Loop) begin(k int, done func(int, *Response, error)) {
 		lc.state = lsWriting
 		if err := l.modify(k, syscall.EPOLLOUT); err != nil {
 			res.End = c.clk.now()
-			l.finish(k, err, done)
+			l.finish(k, err)
 		}
 	}
 }
 
 // write writes more of k's request, when the socket takes it.
-func (l *Loop) write(k int, done func(int, *Response, error)) {
+func (l *Loop) write(k int) {
 	lc := &l.cs[k]
 	n, err := 0, errConnClosed
 	if c := lc.c; c.hold() {
@@ -404,13 +454,13 @@ func (l *Loop) write(k int, done func(int, *Response, error)) {
 	}
 	if err != nil {
 		lc.res.End = lc.c.clk.now()
-		l.finish(k, err, done)
+		l.finish(k, err)
 	}
 }
 
 // read reads what came of k's answer and, when it is complete (or
 // broken), ends the exchange.
-func (l *Loop) read(k int, done func(int, *Response, error)) {
+func (l *Loop) read(k int) {
 	lc := &l.cs[k]
 	c, res := lc.c, &lc.res
 	c.nb = true
@@ -427,13 +477,13 @@ func (l *Loop) read(k int, done func(int, *Response, error)) {
 	}
 	c.ended(res, err)
 	l.ended = res.End
-	l.finish(k, err, done)
+	l.finish(k, err)
 }
 
 // finish ends an attempt: on a failure the connection is dropped, and a
 // kept-alive connection the server had closed is tried once more on a
 // new one (as Do does); otherwise the exchange ends.
-func (l *Loop) finish(k int, err error, done func(int, *Response, error)) {
+func (l *Loop) finish(k int, err error) {
 	lc := &l.cs[k]
 	c, res := lc.c, &lc.res
 	if lc.connects > 0 {
@@ -450,21 +500,21 @@ func (l *Loop) finish(k int, err error, done func(int, *Response, error)) {
 				lc.start = res.Start
 			}
 			lc.state = lsIdle
-			l.begin(k, done)
+			l.begin(k)
 			return
 		}
 	} else if c.nc == nil { // the server closed it after the answer
 		lc.fd = -1
 	}
-	l.end(k, err, done)
+	l.end(k, err)
 }
 
-// end reports k's exchange and readies k for its next request.
-func (l *Loop) end(k int, err error, done func(int, *Response, error)) {
+// end ends k's exchange: it is reported (done) once the wake-up's
+// answers are all read, and k asked for its next request then.
+func (l *Loop) end(k int, err error) {
 	lc := &l.cs[k]
-	lc.state, lc.deadline = lsIdle, 0
-	done(k, &lc.res, err)
-	l.ready = append(l.ready, k)
+	lc.state, lc.deadline, lc.err = lsIdle, 0, err
+	l.completed = append(l.completed, k)
 }
 
 // readNow is fill's read in a Loop: what is waiting, never waiting.

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -386,5 +387,144 @@ func TestLoopAllocatesNothing(t *testing.T) {
 	few, many := allocs(10), allocs(1010)
 	if many > few+20 { // (the server's goroutines allocate now and then)
 		t.Errorf("2,000 exchanges allocated %d times, 20 exchanges %d times", many, few)
+	}
+}
+
+// TestLoopSplitEverywhere: an answer split in two at every offset (near
+// its ends, and every 997th byte between) reads in the loop as Do reads
+// it whole: a 1xx with Server-Timing before the answer, chunked with
+// extensions and trailers, close-delimited, and bodies that grow the
+// buffer (a chunked one, whose scan goes on from where it stopped).
+func TestLoopSplitEverywhere(t *testing.T) {
+	big := strings.Repeat("y", 40000)
+	answers := []string{
+		"HTTP/1.1 100 Continue\r\nServer-Timing: a;dur=1\r\n\r\nHTTP/1.1 200 OK\r\nServer-Timing: db;dur=2\r\nServer-Timing: x;dur=3\r\nContent-Length: 5\r\n\r\nhello",
+		"HTTP/1.1 200 OK\r\nServer-Timing: db;dur=2\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n4;ext=1\r\ndefg\r\n0\r\nTrailer-A: x\r\nTrailer-B: y\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nclose-delimited body",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + strings.Repeat("7\r\nchunked\r\n", 3000) + fmt.Sprintf("%x\r\n%s\r\n", len(big), big) + "0\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nContent-Length: 40000\r\n\r\n" + big,
+	}
+	for ai, ans := range answers {
+		closing := strings.Contains(ans, "close")
+		split := make(chan int, 1) // where the next answer is cut; len(ans): whole
+		srv := newConnServer(t, func(c net.Conn) {
+			defer c.Close()
+			br := bufio.NewReader(c)
+			for {
+				req, err := http.ReadRequest(br)
+				if err != nil {
+					return
+				}
+				io.ReadAll(req.Body)
+				at := <-split
+				io.WriteString(c, ans[:at])
+				time.Sleep(300 * time.Microsecond)
+				io.WriteString(c, ans[at:])
+				if closing {
+					return
+				}
+			}
+		})
+		h, _ := NewHTTP(srv.url(), queries(1), Options{Timeout: 5 * time.Second, MaxResponseBytes: 1 << 20})
+		rc := h.NewConn()
+		var want Response
+		split <- len(ans)
+		if err := rc.Do(0, &want); err != nil {
+			t.Fatalf("answer %d by Do: %v", ai, err)
+		}
+		wantBody, wantTiming := string(want.Body), string(want.ServerTiming)
+		rc.Close()
+		var at []int
+		for i := 1; i < len(ans); i++ {
+			if i < 200 || i > len(ans)-200 || i%997 == 0 {
+				at = append(at, i)
+			}
+		}
+		c := h.NewConn()
+		l, _ := h.NewLoop([]Conn{c})
+		if l == nil {
+			t.Skip("no event loop on this system")
+		}
+		n := 0
+		err := l.Run(nil, func(int) (int, time.Duration, bool) {
+			if n == len(at) {
+				return 0, 0, false
+			}
+			split <- at[n]
+			return 0, 0, true
+		}, func(_ int, r *Response, err error) {
+			if err != nil || r.Status != want.Status || string(r.Body) != wantBody || string(r.ServerTiming) != wantTiming || r.RecvBytes != int64(len(ans)) {
+				t.Errorf("answer %d cut at %d: %v, %d, %.40q, %q, %d bytes; want %d, %.40q, %q, %d", ai, at[n], err, r.Status, r.Body, r.ServerTiming, r.RecvBytes,
+					want.Status, wantBody, wantTiming, len(ans))
+			}
+			if r.FirstByte.Before(r.Start) || r.End.Before(r.FirstByte) {
+				t.Errorf("answer %d cut at %d: times out of order", ai, at[n])
+			}
+			n++
+		})
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestLoopStopClosesInFlight: stop abandons the exchange in flight and
+// closes its connection, so that its late answer is never read as the
+// next request's.
+func TestLoopStopClosesInFlight(t *testing.T) {
+	srv := newConnServer(t, func(c net.Conn) {
+		defer c.Close()
+		br := bufio.NewReader(c)
+		for {
+			req, err := http.ReadRequest(br)
+			if err != nil {
+				return
+			}
+			body, _ := io.ReadAll(req.Body)
+			time.Sleep(100 * time.Millisecond)
+			fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+		}
+	})
+	reqs := distinct(2)
+	h, _ := NewHTTP(srv.url(), reqs, Options{Timeout: 5 * time.Second})
+	c := h.NewConn()
+	defer c.Close()
+	l, ok := h.NewLoop([]Conn{c})
+	if !ok {
+		t.Skip("no event loop on this system")
+	}
+	stop := make(chan struct{})
+	time.AfterFunc(20*time.Millisecond, func() { close(stop) })
+	l.Run(stop, func(int) (int, time.Duration, bool) { return 0, 0, true }, func(int, *Response, error) {
+		t.Error("an exchange reported after its server's 100 ms, past the stop")
+	})
+	var res Response
+	if err := c.Do(1, &res); err != nil || string(res.Body) != string(reqs[1].Body) {
+		t.Errorf("the next request on the connection: %v, %s; want its own answer", err, res.Body)
+	}
+}
+
+// TestLoopCloseInFlight: Close from another goroutine ends the exchange
+// in flight as Do's ends, a transport error, not a timeout.
+func TestLoopCloseInFlight(t *testing.T) {
+	hang := newRawServer(t, func(int) ([]byte, bool) { time.Sleep(5 * time.Second); return nil, true })
+	h, _ := NewHTTP(hang.url(), queries(1), Options{Timeout: 30 * time.Second})
+	c := h.NewConn()
+	l, ok := h.NewLoop([]Conn{c})
+	if !ok {
+		t.Skip("no event loop on this system")
+	}
+	time.AfterFunc(50*time.Millisecond, func() { c.Close() })
+	stop := make(chan struct{})
+	defer time.AfterFunc(10*time.Second, func() { close(stop) }).Stop()
+	asked := 0
+	var got []error
+	l.Run(stop, func(int) (int, time.Duration, bool) {
+		asked++
+		return 0, 0, asked == 1
+	}, func(_ int, _ *Response, err error) { got = append(got, err) })
+	if len(got) != 1 || Classify(got[0]) != measure.ErrTransport || !errors.Is(got[0], net.ErrClosed) {
+		t.Errorf("reported %v; want one transport error, the connection closed", got)
 	}
 }
