@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -30,6 +31,24 @@ type rawServer struct {
 
 func newRawServer(t testing.TB, answer func(n int) (resp []byte, close bool)) *rawServer {
 	return newConnServer(t, func(c net.Conn) { serveRaw(c, answer) })
+}
+
+// serveHTTP reads HTTP/1.1 requests from c one by one, and answer writes
+// each one's answer (n counts the connection's requests); c is closed when
+// answer says false or a request cannot be read.
+func serveHTTP(c net.Conn, answer func(n int, req *http.Request, body []byte) bool) {
+	defer c.Close()
+	br := bufio.NewReader(c)
+	for n := 0; ; n++ {
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		body, _ := io.ReadAll(req.Body)
+		if !answer(n, req, body) {
+			return
+		}
+	}
 }
 
 // newConnServer accepts connections and serves each with serve, on a

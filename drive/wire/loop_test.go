@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -75,14 +74,7 @@ func ownConn(t testing.TB, h *HTTP, client string) Conn {
 func echoServer(t testing.TB) (*rawServer, *atomic.Int64) {
 	var answers atomic.Int64
 	s := newConnServer(t, func(c net.Conn) {
-		defer c.Close()
-		br := bufio.NewReader(c)
-		for n := 0; ; n++ {
-			req, err := http.ReadRequest(br)
-			if err != nil {
-				return
-			}
-			body, _ := io.ReadAll(req.Body)
+		serveHTTP(c, func(n int, _ *http.Request, body []byte) bool {
 			sum := sha256.Sum256(body)
 			data := `{"data":{"h":"` + hex.EncodeToString(sum[:8]) + `"}}`
 			closing := n%7 == 6
@@ -107,13 +99,11 @@ func echoServer(t testing.TB) (*rawServer, *atomic.Int64) {
 					time.Sleep(time.Millisecond) // the answer arrives in pieces
 				}
 				if _, err := io.WriteString(c, p); err != nil {
-					return
+					return false
 				}
 			}
-			if closing {
-				return
-			}
-		}
+			return !closing
+		})
 	})
 	return s, &answers
 }
@@ -408,22 +398,13 @@ func TestLoopSplitEverywhere(t *testing.T) {
 		closing := strings.Contains(ans, "close")
 		split := make(chan int, 1) // where the next answer is cut; len(ans): whole
 		srv := newConnServer(t, func(c net.Conn) {
-			defer c.Close()
-			br := bufio.NewReader(c)
-			for {
-				req, err := http.ReadRequest(br)
-				if err != nil {
-					return
-				}
-				io.ReadAll(req.Body)
+			serveHTTP(c, func(int, *http.Request, []byte) bool {
 				at := <-split
 				io.WriteString(c, ans[:at])
 				time.Sleep(300 * time.Microsecond)
 				io.WriteString(c, ans[at:])
-				if closing {
-					return
-				}
-			}
+				return !closing
+			})
 		})
 		h, _ := NewHTTP(srv.url(), queries(1), Options{Timeout: 5 * time.Second, MaxResponseBytes: 1 << 20})
 		rc := h.NewConn()
@@ -474,17 +455,11 @@ func TestLoopSplitEverywhere(t *testing.T) {
 // next request's.
 func TestLoopStopClosesInFlight(t *testing.T) {
 	srv := newConnServer(t, func(c net.Conn) {
-		defer c.Close()
-		br := bufio.NewReader(c)
-		for {
-			req, err := http.ReadRequest(br)
-			if err != nil {
-				return
-			}
-			body, _ := io.ReadAll(req.Body)
+		serveHTTP(c, func(_ int, _ *http.Request, body []byte) bool {
 			time.Sleep(100 * time.Millisecond)
 			fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
-		}
+			return true
+		})
 	})
 	reqs := distinct(2)
 	h, _ := NewHTTP(srv.url(), reqs, Options{Timeout: 5 * time.Second})

@@ -1,11 +1,9 @@
 package wire
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"slices"
@@ -47,14 +45,7 @@ func (s *pipeREST) dial(context.Context) (net.Conn, error) {
 }
 
 func (s *pipeREST) serve(c net.Conn) {
-	defer c.Close()
-	br := bufio.NewReader(c)
-	for {
-		req, err := http.ReadRequest(br)
-		if err != nil {
-			return
-		}
-		body, _ := io.ReadAll(req.Body)
+	serveHTTP(c, func(_ int, req *http.Request, body []byte) bool {
 		key := req.Method + " " + req.URL.RequestURI()
 		s.mu.Lock()
 		s.arrivals[key] = append(s.arrivals[key], time.Since(s.start))
@@ -65,10 +56,9 @@ func (s *pipeREST) serve(c net.Conn) {
 		if _, ok := s.answer[key]; !ok {
 			status, resp = 404, `{"error":"not found"}`
 		}
-		if _, err := fmt.Fprintf(c, "HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", status, len(resp), resp); err != nil {
-			return
-		}
-	}
+		_, err := fmt.Fprintf(c, "HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", status, len(resp), resp)
+		return err == nil
+	})
 }
 
 // restTransport returns a REST transport for plans (each with its
