@@ -79,6 +79,15 @@ type loopConn struct {
 	err      error         // the exchange's outcome, once it ended
 }
 
+// op names what an exchange in flight was doing, as net.Conn's errors
+// do: writing the rest of the request, or reading the answer.
+func (lc *loopConn) op() string {
+	if lc.state == lsWriting {
+		return "write"
+	}
+	return "read"
+}
+
 // A loopConn's states.
 const (
 	lsIdle    = iota // between requests
@@ -256,12 +265,8 @@ func (l *Loop) reap() {
 	for k := range l.cs {
 		lc := &l.cs[k]
 		if (lc.state == lsReading || lc.state == lsWriting) && lc.c.isClosed() {
-			op := "read"
-			if lc.state == lsWriting {
-				op = "write"
-			}
 			lc.res.End = lc.c.clk.now()
-			l.finish(k, &net.OpError{Op: op, Net: "tcp", Err: net.ErrClosed})
+			l.finish(k, &net.OpError{Op: lc.op(), Net: "tcp", Err: net.ErrClosed})
 		}
 	}
 }
@@ -348,18 +353,13 @@ func (l *Loop) scan(now time.Duration) {
 				l.scanBy(lc.deadline)
 				continue
 			}
-			op := "read"
-			if lc.state == lsWriting {
-				op = "write"
-			}
-			oe := &net.OpError{Op: op, Net: "tcp", Err: os.ErrDeadlineExceeded}
+			oe := &net.OpError{Op: lc.op(), Net: "tcp", Err: os.ErrDeadlineExceeded}
 			if c := lc.c; c.hold() {
 				oe.Source, oe.Addr = c.nc.LocalAddr(), c.nc.RemoteAddr()
 				c.mu.Unlock()
 			}
-			var err error = oe
 			lc.res.End = lc.c.clk.now()
-			l.finish(k, err)
+			l.finish(k, oe)
 		}
 	}
 }

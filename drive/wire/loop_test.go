@@ -309,7 +309,7 @@ func TestLoopStaleRetried(t *testing.T) {
 	defer dc.Close()
 	l, ok := dh.NewLoop([]Conn{dc})
 	if !ok {
-		t.Skip("no event loop")
+		t.Skip("no event loop on this system")
 	}
 	asks, fails := 0, 0
 	var parked time.Time
