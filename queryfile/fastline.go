@@ -108,18 +108,19 @@ func plainString(b []byte, i int) (s []byte, end int, ok bool) {
 		return nil, 0, false
 	}
 	ascii := true
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
+	for j := i + 1; ; j++ {
+		j = jsonscan.PlainEnd(b, j) // eight bytes at a time to the next byte that is not plain ASCII
+		switch {
+		case j >= len(b):
+			return nil, 0, false
+		case b[j] == '"':
 			s = b[i+1 : j]
 			return s, j + 1, ascii || utf8.Valid(s)
-		case c == '\\' || c < 0x20:
+		case b[j] == '\\' || b[j] < 0x20:
 			return nil, 0, false
-		case c >= 0x80:
-			ascii = false
 		}
+		ascii = false // ≥ 0x80: checked as UTF-8 at the end
 	}
-	return nil, 0, false
 }
 
 // stringValue sets *dst to the string value v (null leaves it, as

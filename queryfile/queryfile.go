@@ -336,13 +336,20 @@ func IsHash(s string) bool {
 	if len(s) != 64 {
 		return false
 	}
-	for _, c := range []byte(s) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+	for i := range len(s) {
+		if !isLowerHex[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+var isLowerHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdef" {
+		t[c] = true
+	}
+	return t
+}()
 
 // Body returns the entry as a GraphQL-over-HTTP POST body:
 // {"query":…,"operationName":…,"variables":{…}}, operationName only when set

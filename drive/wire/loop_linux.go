@@ -77,6 +77,9 @@ type loopConn struct {
 	until    time.Duration // parked: when to ask again
 	fd       int           // the descriptor in the epoll set, -1: none
 	err      error         // the exchange's outcome, once it ended
+	// quiet: the epoll set, asked since the last answer was read (sweep),
+	// had nothing waiting on the socket — the idle check is made.
+	quiet bool
 }
 
 // op names what an exchange in flight was doing, as net.Conn's errors
@@ -124,7 +127,7 @@ func (h *HTTP) NewLoop(conns []Conn) (*Loop, bool) {
 	if h.perConn || h.tls != nil || h.DialFunc != nil || len(h.form.dynamic) > 0 || h.retries != nil || len(conns) == 0 {
 		return nil, false
 	}
-	l := &Loop{h: h, cs: make([]loopConn, len(conns)), evs: make([]syscall.EpollEvent, min(len(conns), 256))}
+	l := &Loop{h: h, cs: make([]loopConn, len(conns)), evs: make([]syscall.EpollEvent, min(len(conns), 256)+1)} // (+1: a full l.evs means reports may be missing)
 	for k, c := range conns {
 		hc, ok := c.(*h1conn)
 		if !ok || hc.t != h {
@@ -180,8 +183,14 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 			}
 			l.completed = l.completed[:0]
 			// The connections between requests: ask for the next, and
-			// send it (a send that fails at once is reported above).
+			// send it (a send that fails at once is reported above),
+			// the idle check made for sweepEvery of them at a time.
+			swept := 0
 			for len(l.ready) > 0 {
+				if swept == 0 {
+					l.sweep()
+				}
+				swept = (swept + 1) % sweepEvery
 				select {
 				case <-stop:
 					l.abandon()
@@ -242,6 +251,41 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 			runtime.Gosched()
 			l.yielded = l.now()
 			l.reap()
+		}
+	}
+}
+
+// sweepEvery is how many requests a sweep's idle check serves at most:
+// with many sent in a row, the last is sent a few tens of microseconds
+// after the sweep (a write takes 2–3 µs), no longer than when each
+// connection was checked after the wake-up's other answers were read.
+const sweepEvery = 16
+
+// sweep asks the epoll set, without waiting, what is waiting on its
+// sockets: the idle check of the connections about to send (l.ready),
+// one call for all of them where a check of each would cost a call each
+// (ppoll on one socket 0.57 µs, epoll_pwait with nothing ready 0.26 µs,
+// measured here). The set is level-triggered: a socket with bytes or a
+// close waiting is reported. A ready connection reported is not quiet
+// (its send reads what came and says what it was, as Do's check does);
+// one not reported is; answers that came meanwhile are read as any
+// wake-up's. When the call fails or the reports fill l.evs (some may be
+// missing), no connection is quiet: each is checked on its own.
+func (l *Loop) sweep() {
+	n, errno := epollWait(l.ep, l.evs, 0)
+	full := errno != 0 || n >= len(l.evs)
+	for _, k := range l.ready {
+		l.cs[k].quiet = !full && l.cs[k].fd >= 0
+	}
+	for _, ev := range l.evs[:max(n, 0)] {
+		k := int(ev.Fd)
+		switch l.cs[k].state {
+		case lsReading:
+			l.read(k)
+		case lsWriting:
+			l.write(k)
+		case lsIdle:
+			l.cs[k].quiet = false
 		}
 	}
 }
@@ -400,6 +444,8 @@ func (l *Loop) begin(k int) {
 		}
 	}
 	lc.stale = c.reused
+	peek := c.reused && !lc.quiet
+	lc.quiet = false
 	c.r, c.w, c.chunkScan = 0, 0, 0
 	if c.used < len(c.buf)/4 {
 		c.shrink()
@@ -408,7 +454,7 @@ func (l *Loop) begin(k int) {
 	var start time.Time
 	var err error = errConnClosed
 	if c.hold() {
-		sent, peeked, start, err = c.io.sendNow(lc.wire, c.buf, c.reused)
+		sent, peeked, start, err = c.io.sendNow(lc.wire, c.buf, peek)
 		c.mu.Unlock()
 	}
 	if start.IsZero() { // the idle check failed: nothing was sent

@@ -7,6 +7,11 @@
 // only (nothing: no package of the project).
 package jsonscan
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // IsSpace says whether c is JSON white space.
 func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -64,13 +69,61 @@ func ValueEnd(b []byte, i int) (end int, ok bool) {
 // StringEnd returns the index after the string whose opening quote is
 // b[i]; ok is false when it is unterminated.
 func StringEnd(b []byte, i int) (end int, ok bool) {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
+	for i++; ; i++ {
+		i = quoteOrEscape(b, i)
+		switch {
+		case i >= len(b):
+			return 0, false
+		case b[i] == '"':
 			return i + 1, true
 		}
+		i++ // the escaped byte
 	}
-	return 0, false
+}
+
+// Eight bytes at a time (SWAR): a word's bytes tested at once, a byte's
+// high bit set where it matched. The lowest flagged byte is always a
+// true match (a borrow only runs upwards), which is the one wanted.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// zeroBytes flags the zero bytes of x.
+func zeroBytes(x uint64) uint64 { return (x - ones) & ^x & highs }
+
+// quoteOrEscape returns the index of the first '"' or '\\' in b at or
+// after i, len(b) if none.
+func quoteOrEscape(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if m := zeroBytes(x^(ones*'"')) | zeroBytes(x^(ones*'\\')); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b) && b[i] != '"' && b[i] != '\\'; i++ {
+	}
+	return i
+}
+
+// PlainEnd returns the index of the first byte at or after i that a plain
+// string's contents cannot hold as they are — '"', '\\', a control
+// character — or that is not ASCII (≥ 0x80); len(b) if none.
+func PlainEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// below 0x20: x − 0x20 borrows into the high bit of those bytes
+		// (bytes ≥ 0x80 are flagged by x's own high bit anyway)
+		m := ((x - ones*0x20) | x) & highs
+		m |= zeroBytes(x^(ones*'"')) | zeroBytes(x^(ones*'\\'))
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+	}
+	return i
 }
