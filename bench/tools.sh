@@ -107,8 +107,11 @@ gqlbench_run() {
   cpu "$b" load --target "$URL" --queries "$work/queries.jsonl" --mode closed --clients "$1" \
     --duration "${DURATION}s" --runs 1 --quiet -o "$run" || true
   jq -r 'select(.type=="summary") | "\(.throughput.mean) \(.total.count)"' "$run" | tr '\n' ' '
-  jq -s -r '[.[] | select(.type=="interval" and .driver != null) | .driver] as $d |
-    "\(([$d[].cpu_pct] | add) / ($d | length) * 100 | round / 100) \(([$d[].rss_bytes] | max) / 1048576 | floor)"' "$run" | tr '\n' ' '
+  # the driver's CPU over the measured window: each interval's weighted by its length (the
+  # answers in flight at the window's end make a tail interval of a few ms, left out)
+  jq -s -r '[.[] | select(.type=="interval" and .driver != null and (.tail | not))] as $d |
+    ([$d[] | .end_ns - .start_ns] | add) as $ns |
+    "\(([$d[] | .driver.cpu_pct * (.end_ns - .start_ns)] | add) / $ns * 100 | round / 100) \(([$d[].driver.rss_bytes] | max) / 1048576 | floor)"' "$run" | tr '\n' ' '
   jq -r 'select(.type=="summary") | .total.wrong' "$run"
 }
 # us_per_req REQUESTS prints the CPU µs per request of the run just ended ($work/cpu)
