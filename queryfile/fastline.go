@@ -3,6 +3,7 @@ package queryfile
 import (
 	"encoding/json"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gqlbench/gqlbench/internal/jsonscan"
 )
@@ -19,8 +20,10 @@ import (
 // of it.
 //
 // Strings repeated from line to line (labels, queries, operation names,
-// dialects) are shared through strs.
-func fastLine(b []byte, raw *rawLine, strs map[string]string) (ok bool) {
+// dialects) are shared through strs. With alias, the other strings and
+// the raw values are b's bytes, not copies: b must never change (a
+// file's bytes read whole, kept for its hash).
+func fastLine(b []byte, raw *rawLine, strs map[string]string, alias bool) (ok bool) {
 	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -48,19 +51,19 @@ func fastLine(b []byte, raw *rawLine, strs map[string]string) (ok bool) {
 		var bit uint16
 		switch string(key) {
 		case "id":
-			bit, ok = 1<<0, stringValue(v, &raw.ID, nil)
+			bit, ok = 1<<0, stringValue(v, &raw.ID, nil, alias)
 		case "template":
-			bit, ok = 1<<1, stringValue(v, &raw.Label, strs)
+			bit, ok = 1<<1, stringValue(v, &raw.Label, strs, alias)
 		case "query":
-			bit, ok = 1<<2, stringValue(v, &raw.Query, strs)
+			bit, ok = 1<<2, stringValue(v, &raw.Query, strs, alias)
 		case "operationName":
-			bit, ok = 1<<3, stringValue(v, &raw.OperationName, strs)
+			bit, ok = 1<<3, stringValue(v, &raw.OperationName, strs, alias)
 		case "dialect":
-			bit, ok = 1<<4, stringValue(v, &raw.Dialect, strs)
+			bit, ok = 1<<4, stringValue(v, &raw.Dialect, strs, alias)
 		case "expect":
 			bit = 1 << 5
 			if string(v) != "null" {
-				ok = stringValue(v, &raw.expect, nil)
+				ok = stringValue(v, &raw.expect, nil, alias)
 				raw.Expect = &raw.expect
 			}
 		case "unordered":
@@ -73,13 +76,13 @@ func fastLine(b []byte, raw *rawLine, strs map[string]string) (ok bool) {
 				ok = false
 			}
 		case "variables":
-			bit, ok = 1<<7, copyValue(v, &raw.Variables)
+			bit, ok = 1<<7, copyValue(v, &raw.Variables, alias)
 		case "answer":
-			bit, ok = 1<<8, copyValue(v, &raw.Answer)
+			bit, ok = 1<<8, copyValue(v, &raw.Answer, alias)
 		case "plan":
-			bit, ok = 1<<9, copyValue(v, &raw.Plan)
+			bit, ok = 1<<9, copyValue(v, &raw.Plan, alias)
 		case "steps":
-			bit, ok = 1<<10, copyValue(v, &raw.Steps)
+			bit, ok = 1<<10, copyValue(v, &raw.Steps, alias)
 		default: // "dataset", another member, another spelling: encoding/json's
 			return false
 		}
@@ -124,8 +127,9 @@ func plainString(b []byte, i int) (s []byte, end int, ok bool) {
 }
 
 // stringValue sets *dst to the string value v (null leaves it, as
-// encoding/json does), shared through strs when strs is not nil.
-func stringValue(v []byte, dst *string, strs map[string]string) bool {
+// encoding/json does), shared through strs when strs is not nil, v's own
+// bytes with alias.
+func stringValue(v []byte, dst *string, strs map[string]string, alias bool) bool {
 	if string(v) == "null" {
 		return true
 	}
@@ -133,24 +137,34 @@ func stringValue(v []byte, dst *string, strs map[string]string) bool {
 	if !ok || end != len(v) {
 		return false
 	}
+	own := func() string {
+		if alias && len(s) > 0 {
+			return unsafe.String(&s[0], len(s))
+		}
+		return string(s)
+	}
 	if strs == nil {
-		*dst = string(s)
+		*dst = own()
 		return true
 	}
 	if shared, ok := strs[string(s)]; ok {
 		*dst = shared
 		return true
 	}
-	*dst = string(s)
+	*dst = own()
 	strs[*dst] = *dst
 	return true
 }
 
-// copyValue sets *dst to a copy of v when it is valid JSON, as
-// json.RawMessage does.
-func copyValue(v []byte, dst *json.RawMessage) bool {
+// copyValue sets *dst to v when it is valid JSON: a copy, as
+// json.RawMessage makes, or v itself (its capacity cut) with alias.
+func copyValue(v []byte, dst *json.RawMessage, alias bool) bool {
 	if !json.Valid(v) {
 		return false
+	}
+	if alias {
+		*dst = v[:len(v):len(v)]
+		return true
 	}
 	*dst = append((*dst)[:0:0], v...)
 	return true

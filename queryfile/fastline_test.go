@@ -51,7 +51,7 @@ func TestFastLine(t *testing.T) {
 // whether fastLine took it.
 func checkFastLine(t *testing.T, line []byte) bool {
 	var fast, slow rawLine
-	if !fastLine(line, &fast, map[string]string{}) {
+	if !fastLine(line, &fast, map[string]string{}, false) {
 		return false
 	}
 	if err := json.Unmarshal(line, &slow); err != nil {

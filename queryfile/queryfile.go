@@ -140,7 +140,9 @@ func Read(r io.Reader) ([]Entry, error) {
 // place, the entries counted first (the load generator's start).
 func readData(data []byte) ([]Entry, error) {
 	lines := bytes.Count(data, []byte{'\n'}) + 1
-	rd := reader{out: make([]Entry, 0, lines), seen: make(map[string]int, lines)}
+	// the entries' strings and values are data's bytes: the file is read
+	// whole and kept (File.Data), never changed
+	rd := reader{out: make([]Entry, 0, lines), seen: make(map[string]int, lines), alias: true}
 	for len(data) > 0 {
 		b := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -166,6 +168,9 @@ type reader struct {
 	seen map[string]int
 	raw  rawLine // the line being read (one for all: it escapes to the heap)
 	strs map[string]string
+	// alias: the lines are a file's bytes read whole, which never change:
+	// the entries' strings and raw values may be those bytes (fastLine)
+	alias bool
 }
 
 // line reads the next line (a blank one is skipped).
@@ -179,7 +184,7 @@ func (rd *reader) line(b []byte) error {
 		rd.strs = map[string]string{}
 	}
 	rd.raw = rawLine{}
-	e, err := readLine(b, &rd.raw, rd.strs)
+	e, err := readLine(b, &rd.raw, rd.strs, rd.alias)
 	if err != nil {
 		return fmt.Errorf("line %d: %w", rd.n, err)
 	}
@@ -216,8 +221,8 @@ type rawLine struct {
 
 // readLine reads one non-blank line and checks its shape (see Read);
 // strs, if not nil, shares the strings repeated from line to line.
-func readLine(b []byte, raw *rawLine, strs map[string]string) (Entry, error) {
-	if !fastLine(b, raw, strs) {
+func readLine(b []byte, raw *rawLine, strs map[string]string, alias bool) (Entry, error) {
+	if !fastLine(b, raw, strs, alias) {
 		*raw = rawLine{}
 		if err := json.Unmarshal(b, raw); err != nil {
 			return Entry{}, lineError(b)

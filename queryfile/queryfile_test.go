@@ -239,5 +239,44 @@ func TestReadAllocations(t *testing.T) {
 		if perLine := n / 1000; perLine > 11 {
 			t.Errorf("%s: %.1f allocations a line", name, perLine)
 		}
+		// a file read whole: the entries are its bytes, not copies
+		if perLine := n / 1000; name == "ReadFile" && perLine > 0.1 {
+			t.Errorf("%s: %.2f allocations a line, want the entries made of the file's bytes", name, perLine)
+		}
+	}
+}
+
+// TestReadFileAliases: the entries of a file read whole, made of its
+// bytes, are the entries Read copies out of a stream — every member, on
+// lines of every shape the fast reader takes and of some it leaves to
+// encoding/json — and appending to one's variables changes neither the
+// file's bytes nor the next entry.
+func TestReadFileAliases(t *testing.T) {
+	var b bytes.Buffer
+	b.Write(benchFile(50))
+	b.WriteString(`{"id":"a","template":"T","query":"{ a }","operationName":"Op","dialect":"pg","variables":{"x":[1,2]},"answer":{"a":1},"unordered":true}` + "\n")
+	b.WriteString(`{"id":"b","template":"T","query":"{ b }","variables":{"s":"é"},"expect":null}` + "\n")
+	b.WriteString(`{"id":"c","template":"T","query":"{ \"esc\" }","variables":{"y":1}}` + "\n") // an escape: encoding/json's
+	b.WriteString(`{"id":"d","template":"T","query":"{ d }","dataset":{"sf":1,"seed":2,"version":3}}` + "\n")
+	data := b.Bytes()
+	want, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f.Entries, want) {
+		t.Fatalf("ReadFile's entries differ from Read's:\n%+v\n%+v", f.Entries[50:], want[50:])
+	}
+	before := bytes.Clone(f.Data)
+	_ = append(f.Entries[0].Variables, `,"z":0}`...)
+	if !bytes.Equal(f.Data, before) || !reflect.DeepEqual(f.Entries, want) {
+		t.Fatal("appending to an entry's variables changed the file's bytes")
 	}
 }
