@@ -47,6 +47,21 @@ func valueAt(i int) int64 {
 	return int64(i&(subBucketHalf-1)|subBucketHalf) << b
 }
 
+// ValueAt returns the lowest value counted at index i of a histogram's
+// counts array (HdrHistogram's, gqlbench's configuration), and RangeAt
+// how many values index i counts: i counts ValueAt(i) to
+// ValueAt(i)+RangeAt(i)−1 — what HdrHistogram calls their lowest and
+// highest equivalent values, RangeAt(i) the size of their range.
+func ValueAt(i int) int64 { return valueAt(i) }
+
+// RangeAt: see ValueAt.
+func RangeAt(i int) int64 {
+	if i < 2*subBucketHalf {
+		return 1 // bucket 0: one value an index
+	}
+	return 1 << (i>>subBucketHalfMag - 1)
+}
+
 // NewHist returns an empty histogram of gqlbench's configuration.
 func NewHist() *hdrhistogram.Histogram {
 	return hdrhistogram.New(HistLowest, HistHighest, HistDigits)

@@ -71,6 +71,12 @@ func TestCountsIndex(t *testing.T) {
 		if j := countsIndex(valueAt(i)); j != i {
 			t.Fatalf("countsIndex(valueAt(%d)) = %d", i, j)
 		}
+		// index i counts RangeAt(i) values from ValueAt(i): the next index
+		// starts after them, and the last of them is still i's
+		hi := ValueAt(i) + RangeAt(i) - 1
+		if countsIndex(hi) != i || i+1 < countsLen && ValueAt(i+1) != hi+1 {
+			t.Fatalf("index %d: values %d to %d, the next index from %d", i, ValueAt(i), hi, ValueAt(i+1))
+		}
 	}
 }
 

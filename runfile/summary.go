@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gqlbench/gqlbench/measure"
 )
 
 // Summarizer adds up intervals into a Summary: throughput per run within
@@ -218,7 +220,7 @@ func (a *tAcc) summary(windowNS int64) *TemplateSummary {
 	ts := &TemplateSummary{Count: c.Count, OK: c.OK, Errors: c.Errors, Wrong: c.Wrong, Verified: c.Verified,
 		Late: c.Late, DriverLate: c.DriverLate, Dropped: c.Dropped, Overrun: c.Overrun,
 		SentBytes: c.SentBytes, RecvBytes: c.RecvBytes, ErrorKinds: c.ErrorKinds,
-		QET: DistOf(histFrom(a.qet)), QRT: DistOf(histFrom(a.qrt))}
+		QET: distOfCounts(a.qet), QRT: distOfCounts(a.qrt)}
 	if calls := c.CallCount(); calls != c.Count {
 		ts.Calls = calls
 	}
@@ -227,7 +229,7 @@ func (a *tAcc) summary(windowNS int64) *TemplateSummary {
 		ts.Throughput, ts.Goodput = float64(a.windowCount)/sec, float64(a.winOK)/sec
 	}
 	if a.latency != nil {
-		d := DistOf(histFrom(a.latency))
+		d := distOfCounts(a.latency)
 		ts.Latency = &d
 	}
 	return ts
@@ -247,6 +249,65 @@ func DistOf(h *hdrhistogram.Histogram) Dist {
 	return Dist{N: h.TotalCount(), Min: h.Min(), Mean: h.Mean(), SD: h.StdDev(),
 		P50: h.ValueAtQuantile(50), P90: h.ValueAtQuantile(90), P99: h.ValueAtQuantile(99),
 		P999: h.ValueAtQuantile(99.9), Max: h.Max()}
+}
+
+// distOfCounts is DistOf of the histogram with these counts (countsLen
+// of them, or none), to the last bit, in two passes over them where
+// HdrHistogram's methods make nine (Min, Mean, StdDev with its own Mean,
+// four quantiles, Max), each working out every index's equivalent values
+// — the end of every run's summary.
+func distOfCounts(counts []int64) Dist {
+	var n int64
+	for _, c := range counts {
+		n += c
+	}
+	if n == 0 {
+		return Dist{}
+	}
+	d := Dist{N: n, Min: -1}
+	quantiles := [...]struct {
+		p   float64
+		dst *int64
+	}{{50, &d.P50}, {90, &d.P90}, {99, &d.P99}, {99.9, &d.P999}}
+	var at [len(quantiles)]int64 // the count each quantile is reached at, as HdrHistogram works it out
+	for k, q := range quantiles {
+		at[k] = int64(q.p/100*float64(n) + 0.5)
+		if at[k] == 0 { // reached before any index: HdrHistogram's value 0
+			*q.dst = 0
+		}
+	}
+	var sum, seen int64
+	next := 0
+	for next < len(at) && at[next] == 0 {
+		next++
+	}
+	for i, c := range counts {
+		if c == 0 {
+			continue
+		}
+		lo, size := measure.ValueAt(i), measure.RangeAt(i)
+		if d.Min < 0 {
+			d.Min = lo
+		}
+		d.Max = lo + size - 1
+		sum += c * (lo + size>>1) // the median equivalent value, as HdrHistogram's Mean
+		seen += c
+		for next < len(at) && seen >= at[next] {
+			*quantiles[next].dst = lo + size - 1 // the highest equivalent value
+			next++
+		}
+	}
+	d.Mean = float64(sum) / float64(n)
+	var dev2 float64
+	for i, c := range counts {
+		if c == 0 {
+			continue
+		}
+		dev := float64(measure.ValueAt(i)+measure.RangeAt(i)>>1) - d.Mean
+		dev2 += (dev * dev) * float64(c)
+	}
+	d.SD = math.Sqrt(dev2 / float64(n))
+	return d
 }
 
 // meanSD returns the mean and sample standard deviation of xs.
