@@ -269,24 +269,37 @@ const sweepEvery = 16
 // close waiting is reported. A ready connection reported is not quiet
 // (its send reads what came and says what it was, as Do's check does);
 // one not reported is; answers that came meanwhile are read as any
-// wake-up's. When the call fails or the reports fill l.evs (some may be
-// missing), no connection is quiet: each is checked on its own.
+// wake-up's. When the call fails or the reports still fill l.evs (some
+// may be missing), no connection is quiet: each is checked on its own.
+//
+// With many connections, answers waiting can fill l.evs: the sweep asks
+// again (the answers it read are no longer reported), a few times.
 func (l *Loop) sweep() {
-	n, errno := epollWait(l.ep, l.evs, 0)
-	full := errno != 0 || n >= len(l.evs)
 	for _, k := range l.ready {
-		l.cs[k].quiet = !full && l.cs[k].fd >= 0
+		l.cs[k].quiet = l.cs[k].fd >= 0
 	}
-	for _, ev := range l.evs[:max(n, 0)] {
-		k := int(ev.Fd)
-		switch l.cs[k].state {
-		case lsReading:
-			l.read(k)
-		case lsWriting:
-			l.write(k)
-		case lsIdle:
-			l.cs[k].quiet = false
+	for range 4 {
+		n, errno := epollWait(l.ep, l.evs, 0)
+		if errno != 0 {
+			break
 		}
+		for _, ev := range l.evs[:n] {
+			k := int(ev.Fd)
+			switch l.cs[k].state {
+			case lsReading:
+				l.read(k)
+			case lsWriting:
+				l.write(k)
+			case lsIdle:
+				l.cs[k].quiet = false
+			}
+		}
+		if n < len(l.evs) {
+			return // every report had room: the quiet are quiet
+		}
+	}
+	for _, k := range l.ready { // some reports may be missing
+		l.cs[k].quiet = false
 	}
 }
 
