@@ -3,7 +3,8 @@
 #
 # `gqlbench serve null` (a canned answer) runs pinned to core 0; each tool runs pinned to
 # core 1 against it with the same POST body and headers, CONNS_LIST connections in turn,
-# DURATION seconds, ROUNDS rounds alternating the tools; the best round of each counts:
+# DURATION seconds, ROUNDS rounds of every tool in turn (each round starting with the next
+# tool); the best round of each counts:
 #   wrk (Debian's, the reference; -t1)          checks nothing
 #   autocannon (npm; graphql-bench's engine)    checks nothing      when installed
 #   hey                                         checks nothing      when installed
@@ -126,7 +127,11 @@ tools+=(gqlbench)
 declare -A best extra cpus cpumax per_round
 for c in $CONNS_LIST; do
   for r in $(seq "$ROUNDS"); do
-    for t in "${tools[@]}"; do
+    # the tools take turns going first: round r starts at the r-th (a neighbour's burst, or the
+    # server's state after a tool's run, falls on each tool alike over the rounds)
+    order=()
+    for i in "${!tools[@]}"; do order+=("${tools[(i + r - 1) % ${#tools[@]}]}"); done
+    for t in "${order[@]}"; do
       out=$("run_$t" "$c")
       read -r rps n _ <<< "$out"
       us=$(us_per_req "$n")
