@@ -238,15 +238,7 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 			return os.NewSyscallError("epoll_pwait", errno)
 		}
 		l.ended = time.Time{}
-		for _, ev := range l.evs[:max(n, 0)] {
-			k := int(ev.Fd)
-			switch l.cs[k].state {
-			case lsReading:
-				l.read(k)
-			case lsWriting:
-				l.write(k)
-			}
-		}
+		l.serve(l.evs[:max(n, 0)])
 		now := l.ended.Sub(l.epoch)
 		if l.ended.IsZero() {
 			now = l.now()
@@ -297,23 +289,30 @@ func (l *Loop) sweep() {
 		if errno != 0 {
 			break
 		}
-		for _, ev := range l.evs[:n] {
-			k := int(ev.Fd)
-			switch l.cs[k].state {
-			case lsReading:
-				l.read(k)
-			case lsWriting:
-				l.write(k)
-			case lsIdle:
-				l.cs[k].quiet = false
-			}
-		}
+		l.serve(l.evs[:n])
 		if n < len(l.evs) {
 			return // every report had room: the quiet are quiet
 		}
 	}
 	for _, k := range l.ready { // some reports may be missing
 		l.cs[k].quiet = false
+	}
+}
+
+// serve handles what epoll reported: an answer's bytes are read, the
+// rest of a request written; a connection between requests with
+// something waiting is not quiet (see sweep).
+func (l *Loop) serve(evs []syscall.EpollEvent) {
+	for _, ev := range evs {
+		k := int(ev.Fd)
+		switch l.cs[k].state {
+		case lsReading:
+			l.read(k)
+		case lsWriting:
+			l.write(k)
+		case lsIdle:
+			l.cs[k].quiet = false
+		}
 	}
 }
 
