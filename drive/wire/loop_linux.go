@@ -176,6 +176,7 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 	active := len(l.cs)
 	for {
 		for len(l.ready) > 0 || len(l.completed) > 0 {
+			l.ended = time.Time{}
 			// The exchanges that ended: report them, then ask for more.
 			for _, k := range l.completed {
 				done(k, &l.cs[k].res, l.cs[k].err)
@@ -215,6 +216,12 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 					l.begin(k)
 				}
 			}
+			// Answers the sweeps read can keep the loop here, sending
+			// as others come, without the wait below: the deadlines,
+			// the parks due and the yield are kept here then.
+			if !l.ended.IsZero() {
+				l.tick(l.ended.Sub(l.epoch))
+			}
 		}
 		if active == 0 {
 			return nil
@@ -236,14 +243,21 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 		if l.ended.IsZero() {
 			now = l.now()
 		}
-		if l.scanAt != 0 && now >= l.scanAt {
-			l.scan(now)
-		}
-		if now-l.yielded >= time.Millisecond {
-			runtime.Gosched()
-			l.yielded = l.now()
-			l.reap()
-		}
+		l.tick(now)
+	}
+}
+
+// tick is the loop's work at now, after a wake-up's answers are read:
+// the connections' deadlines and parks (scan) when due, and the yield of
+// its P once a millisecond.
+func (l *Loop) tick(now time.Duration) {
+	if l.scanAt != 0 && now >= l.scanAt {
+		l.scan(now)
+	}
+	if now-l.yielded >= time.Millisecond {
+		runtime.Gosched()
+		l.yielded = l.now()
+		l.reap()
 	}
 }
 

@@ -503,3 +503,84 @@ func TestLoopCloseInFlight(t *testing.T) {
 		t.Errorf("reported %v; want one transport error, the connection closed", got)
 	}
 }
+
+// TestLoopTimeoutWhileSweepsRead: a request without an answer times out
+// even when the loop never runs out of work — every sweep before a send
+// finds other connections' answers waiting (each done waits until the
+// server has written every answer asked for), so that the loop goes from
+// reports to sends without waiting on its set. The deadlines are the
+// loop's to keep then too (and its parks, and its yield of the P).
+func TestLoopTimeoutWhileSweepsRead(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	var written atomic.Int64
+	reqs := distinct(2) // 0: never answered; 1: answered at once
+	srv := newConnServer(t, func(c net.Conn) {
+		serveHTTP(c, func(_ int, _ *http.Request, body []byte) bool {
+			if string(body) == string(reqs[0].Body) {
+				<-release
+				return false
+			}
+			if _, err := io.WriteString(c, okResponse); err != nil {
+				return false
+			}
+			written.Add(1)
+			return true
+		})
+	})
+	h, _ := NewHTTP(srv.url(), reqs, Options{Timeout: 50 * time.Millisecond})
+	const conns = 1 + 2*sweepEvery // connection 0 hangs; the others are more than a sweep serves
+	cs := make([]Conn, conns)
+	for k := range cs {
+		cs[k] = h.NewConn()
+		defer cs[k].Close()
+	}
+	l, ok := h.NewLoop(cs)
+	if !ok {
+		t.Skip("no event loop on this system")
+	}
+	var sent int64
+	hungAsked, hungReported, guardHit := false, false, false
+	guard := time.Now().Add(10 * time.Second) // (a hang, not a timing assertion)
+	err := l.Run(nil, func(k int) (int, time.Duration, bool) {
+		if k == 0 {
+			if hungAsked {
+				return 0, 0, false
+			}
+			hungAsked = true
+			return 0, 0, true
+		}
+		if hungReported {
+			return 0, 0, false
+		}
+		if time.Now().After(guard) {
+			guardHit = true
+			return 0, 0, false
+		}
+		for written.Load() < sent { // the answers asked for so far are on their way
+			runtime.Gosched()
+		}
+		sent++
+		return 1, 0, true
+	}, func(k int, _ *Response, err error) {
+		if k == 0 {
+			hungReported = true
+			if Classify(err) != measure.ErrTimeout {
+				t.Errorf("the unanswered request: %v, want a timeout", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Errorf("connection %d: %v", k, err)
+		}
+		for written.Load() < sent { // every answer asked for has been written: the next sweep finds it
+			runtime.Gosched()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hungReported || guardHit {
+		t.Errorf("the unanswered request (50 ms timeout) reported: %v; the others stopped by the 10 s guard: %v (%d exchanges)", hungReported, guardHit, sent)
+	}
+}
