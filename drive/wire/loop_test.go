@@ -66,6 +66,22 @@ func ownConn(t testing.TB, h *HTTP, client string) Conn {
 	return viaLoop{h, c}
 }
 
+// loopOf returns a Loop carrying n new connections of h (closed when the
+// test ends); the test is skipped where there is no event loop.
+func loopOf(t *testing.T, h *HTTP, n int) *Loop {
+	t.Helper()
+	cs := make([]Conn, n)
+	for k := range cs {
+		cs[k] = h.NewConn()
+		t.Cleanup(func() { cs[k].Close() })
+	}
+	l, ok := h.NewLoop(cs)
+	if !ok {
+		t.Skip("no event loop on this system")
+	}
+	return l
+}
+
 // echoServer answers every request with its body's hash in
 // {"data":{"h":"..."}}, in a framing chosen by the connection's request
 // number n: Content-Length in one write, the same in three writes apart,
@@ -136,15 +152,7 @@ func TestLoopCarriesManyConnections(t *testing.T) {
 		t.Fatal(err)
 	}
 	const conns, each = 16, 40
-	cs := make([]Conn, conns)
-	for k := range cs {
-		cs[k] = h.NewConn()
-		defer cs[k].Close()
-	}
-	l, ok := h.NewLoop(cs)
-	if !ok {
-		t.Skip("no event loop on this system")
-	}
+	l := loopOf(t, h, conns)
 	sent, got := make([]int, conns), make([]int, conns)
 	cur := make([]int, conns)
 	connects := 0
@@ -530,15 +538,7 @@ func TestLoopTimeoutWhileSweepsRead(t *testing.T) {
 	})
 	h, _ := NewHTTP(srv.url(), reqs, Options{Timeout: 50 * time.Millisecond})
 	const conns = 1 + 2*sweepEvery // connection 0 hangs; the others are more than a sweep serves
-	cs := make([]Conn, conns)
-	for k := range cs {
-		cs[k] = h.NewConn()
-		defer cs[k].Close()
-	}
-	l, ok := h.NewLoop(cs)
-	if !ok {
-		t.Skip("no event loop on this system")
-	}
+	l := loopOf(t, h, conns)
 	var sent int64
 	hungAsked, hungReported, guardHit := false, false, false
 	guard := time.Now().Add(10 * time.Second) // (a hang, not a timing assertion)
