@@ -20,10 +20,16 @@ import (
 // of it.
 //
 // Strings repeated from line to line (labels, queries, operation names,
-// dialects) are shared through strs. With alias, the other strings and
-// the raw values are b's bytes, not copies: b must never change (a
-// file's bytes read whole, kept for its hash).
+// dialects) are shared through strs; the ones raw holds when it is called
+// (the line before's, as the reader keeps one rawLine for all) are taken
+// again without a look-up where the line repeats them — a file's lines
+// mostly repeat one template's. raw is cleared first: what the line leaves
+// out reads as absent. With alias, the other strings and the raw values
+// are b's bytes, not copies: b must never change (a file's bytes read
+// whole, kept for its hash).
 func fastLine(b []byte, raw *rawLine, strs map[string]string, alias bool) (ok bool) {
+	prev := [...]string{raw.Label, raw.Query, raw.OperationName, raw.Dialect}
+	*raw = rawLine{}
 	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -43,31 +49,47 @@ func fastLine(b []byte, raw *rawLine, strs map[string]string, alias bool) (ok bo
 			return false
 		}
 		vs := jsonscan.SkipSpace(b, i+1)
-		ve, ok := jsonscan.ValueEnd(b, vs)
-		if !ok {
+		k := memberOf(key)
+		var ve int
+		var str []byte // a string member's contents, nil for null
+		switch {
+		case k == mNone: // "dataset", another member, another spelling: encoding/json's
 			return false
+		case k <= mExpect: // a string: plain, or null
+			if str, ve, ok = stringMember(b, vs); !ok {
+				return false
+			}
+		case k >= mVariables: // a raw value: plain (checked as it is scanned), or encoding/json's to check
+			var plain bool
+			if ve, plain = plainValue(b, vs, 0); !plain {
+				if ve, ok = jsonscan.ValueEnd(b, vs); !ok || !json.Valid(b[vs:ve]) {
+					return false
+				}
+			}
+		default:
+			if ve, ok = jsonscan.ValueEnd(b, vs); !ok {
+				return false
+			}
 		}
 		v := b[vs:ve]
-		var bit uint16
-		switch string(key) {
-		case "id":
-			bit, ok = 1<<0, stringValue(v, &raw.ID, nil, alias)
-		case "template":
-			bit, ok = 1<<1, stringValue(v, &raw.Label, strs, alias)
-		case "query":
-			bit, ok = 1<<2, stringValue(v, &raw.Query, strs, alias)
-		case "operationName":
-			bit, ok = 1<<3, stringValue(v, &raw.OperationName, strs, alias)
-		case "dialect":
-			bit, ok = 1<<4, stringValue(v, &raw.Dialect, strs, alias)
-		case "expect":
-			bit = 1 << 5
-			if string(v) != "null" {
-				ok = stringValue(v, &raw.expect, nil, alias)
+		bit := uint16(1) << k
+		switch k {
+		case mID:
+			stringValue(str, &raw.ID, alias)
+		case mTemplate:
+			internValue(str, &raw.Label, prev[0], strs, alias)
+		case mQuery:
+			internValue(str, &raw.Query, prev[1], strs, alias)
+		case mOperationName:
+			internValue(str, &raw.OperationName, prev[2], strs, alias)
+		case mDialect:
+			internValue(str, &raw.Dialect, prev[3], strs, alias)
+		case mExpect:
+			if str != nil {
+				stringValue(str, &raw.expect, alias)
 				raw.Expect = &raw.expect
 			}
-		case "unordered":
-			bit = 1 << 6
+		case mUnordered:
 			switch string(v) {
 			case "true":
 				raw.Unordered = true
@@ -75,16 +97,14 @@ func fastLine(b []byte, raw *rawLine, strs map[string]string, alias bool) (ok bo
 			default:
 				ok = false
 			}
-		case "variables":
-			bit, ok = 1<<7, copyValue(v, &raw.Variables, alias)
-		case "answer":
-			bit, ok = 1<<8, copyValue(v, &raw.Answer, alias)
-		case "plan":
-			bit, ok = 1<<9, copyValue(v, &raw.Plan, alias)
-		case "steps":
-			bit, ok = 1<<10, copyValue(v, &raw.Steps, alias)
-		default: // "dataset", another member, another spelling: encoding/json's
-			return false
+		case mVariables:
+			setRaw(v, &raw.Variables, alias)
+		case mAnswer:
+			setRaw(v, &raw.Answer, alias)
+		case mPlan:
+			setRaw(v, &raw.Plan, alias)
+		case mSteps:
+			setRaw(v, &raw.Steps, alias)
 		}
 		if !ok || seen&bit != 0 {
 			return false
@@ -126,46 +146,110 @@ func plainString(b []byte, i int) (s []byte, end int, ok bool) {
 	}
 }
 
-// stringValue sets *dst to the string value v (null leaves it, as
-// encoding/json does), shared through strs when strs is not nil, v's own
-// bytes with alias.
-func stringValue(v []byte, dst *string, strs map[string]string, alias bool) bool {
-	if string(v) == "null" {
-		return true
+// The members fastLine reads: the strings first, the raw values last;
+// each one's bit in its set of members seen is 1 << its number.
+const (
+	mID = iota
+	mTemplate
+	mQuery
+	mOperationName
+	mDialect
+	mExpect
+	mUnordered
+	mVariables
+	mAnswer
+	mPlan
+	mSteps
+	mNone
+)
+
+// memberOf returns the member a key names, spelled exactly; mNone for any
+// other.
+func memberOf(key []byte) int {
+	switch string(key) {
+	case "id":
+		return mID
+	case "template":
+		return mTemplate
+	case "query":
+		return mQuery
+	case "operationName":
+		return mOperationName
+	case "dialect":
+		return mDialect
+	case "expect":
+		return mExpect
+	case "unordered":
+		return mUnordered
+	case "variables":
+		return mVariables
+	case "answer":
+		return mAnswer
+	case "plan":
+		return mPlan
+	case "steps":
+		return mSteps
 	}
-	s, end, ok := plainString(v, 0)
-	if !ok || end != len(v) {
-		return false
-	}
-	own := func() string {
-		if alias && len(s) > 0 {
-			return unsafe.String(&s[0], len(s))
-		}
-		return string(s)
-	}
-	if strs == nil {
-		*dst = own()
-		return true
-	}
-	if shared, ok := strs[string(s)]; ok {
-		*dst = shared
-		return true
-	}
-	*dst = own()
-	strs[*dst] = *dst
-	return true
+	return mNone
 }
 
-// copyValue sets *dst to v when it is valid JSON: a copy, as
-// json.RawMessage makes, or v itself (its capacity cut) with alias.
-func copyValue(v []byte, dst *json.RawMessage, alias bool) bool {
-	if !json.Valid(v) {
-		return false
+// stringMember reads the string member's value at b[i]: a plain string
+// (its contents, not nil even when empty) or null (nil), and the index
+// after it.
+func stringMember(b []byte, i int) (s []byte, end int, ok bool) {
+	if i < len(b) && b[i] == 'n' {
+		if len(b)-i < 4 || string(b[i:i+4]) != "null" {
+			return nil, 0, false
+		}
+		return nil, i + 4, true
 	}
+	if s, end, ok = plainString(b, i); s == nil {
+		s = b[i:i] // "": not null
+	}
+	return s, end, ok
+}
+
+// stringValue sets *dst to the string s (nil, for null, leaves it, as
+// encoding/json does): s's own bytes with alias, a copy without.
+func stringValue(s []byte, dst *string, alias bool) {
+	if s != nil {
+		*dst = own(s, alias)
+	}
+}
+
+// internValue is stringValue of a string repeated from line to line:
+// prev (the line before's) when s is the same, else shared through strs.
+func internValue(s []byte, dst *string, prev string, strs map[string]string, alias bool) {
+	switch {
+	case s == nil:
+	case string(s) == prev:
+		*dst = prev
+	default:
+		if shared, found := strs[string(s)]; found {
+			*dst = shared
+			return
+		}
+		*dst = own(s, alias)
+		if strs != nil {
+			strs[*dst] = *dst
+		}
+	}
+}
+
+// own is s as a string: s's bytes with alias, a copy without.
+func own(s []byte, alias bool) string {
+	if alias && len(s) > 0 {
+		return unsafe.String(&s[0], len(s))
+	}
+	return string(s)
+}
+
+// setRaw sets *dst to v, a valid JSON value: a copy, as
+// json.RawMessage makes, or v itself (its capacity cut) with alias.
+func setRaw(v []byte, dst *json.RawMessage, alias bool) {
 	if alias {
 		*dst = v[:len(v):len(v)]
-		return true
+		return
 	}
 	*dst = append((*dst)[:0:0], v...)
-	return true
 }

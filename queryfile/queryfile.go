@@ -166,7 +166,7 @@ type reader struct {
 	out  []Entry
 	n    int
 	seen map[string]int
-	raw  rawLine // the line being read (one for all: it escapes to the heap)
+	raw  rawLine // the line being read (one for all: it escapes to the heap; fastLine reuses the line before's strings)
 	strs map[string]string
 	// alias: the lines are a file's bytes read whole, which never change:
 	// the entries' strings and raw values may be those bytes (fastLine)
@@ -183,7 +183,6 @@ func (rd *reader) line(b []byte) error {
 	if rd.strs == nil {
 		rd.strs = map[string]string{}
 	}
-	rd.raw = rawLine{}
 	e, err := readLine(b, &rd.raw, rd.strs, rd.alias)
 	if err != nil {
 		return fmt.Errorf("line %d: %w", rd.n, err)
