@@ -183,19 +183,23 @@ func (rd *reader) line(b []byte) error {
 	if rd.strs == nil {
 		rd.strs = map[string]string{}
 	}
-	e, err := readLine(b, &rd.raw, rd.strs, rd.alias)
-	if err != nil {
+	// read in place: an Entry is some 230 bytes, not copied again
+	n := len(rd.out)
+	rd.out = append(rd.out, Entry{})
+	e := &rd.out[n]
+	if err := readLine(b, &rd.raw, rd.strs, rd.alias, e); err != nil {
+		rd.out = rd.out[:n]
 		return fmt.Errorf("line %d: %w", rd.n, err)
 	}
 	if rd.seen == nil {
 		rd.seen = map[string]int{}
 	}
 	if prev, dup := rd.seen[e.ID]; dup {
+		rd.out = rd.out[:n]
 		return fmt.Errorf("line %d: id %q is already used on line %d", rd.n, e.ID, prev)
 	}
 	rd.seen[e.ID] = rd.n
 	e.Line = rd.n
-	rd.out = append(rd.out, e)
 	return nil
 }
 
@@ -218,38 +222,39 @@ type rawLine struct {
 	expect        string          // what Expect points to, read by fastLine
 }
 
-// readLine reads one non-blank line and checks its shape (see Read);
-// strs, if not nil, shares the strings repeated from line to line.
-func readLine(b []byte, raw *rawLine, strs map[string]string, alias bool) (Entry, error) {
+// readLine reads one non-blank line into e (a zero Entry) and checks its
+// shape (see Read); strs, if not nil, shares the strings repeated from
+// line to line.
+func readLine(b []byte, raw *rawLine, strs map[string]string, alias bool, e *Entry) error {
 	if !fastLine(b, raw, strs, alias) {
 		*raw = rawLine{}
 		if err := json.Unmarshal(b, raw); err != nil {
-			return Entry{}, lineError(b)
+			return lineError(b)
 		}
 	}
 	switch {
 	case raw.ID == "":
-		return Entry{}, fmt.Errorf(`missing "id"`)
+		return fmt.Errorf(`missing "id"`)
 	case raw.Label == "":
-		return Entry{}, fmt.Errorf(`%q: missing "template" (the label results are grouped by, e.g. QT5 or an operation's name)`, raw.ID)
+		return fmt.Errorf(`%q: missing "template" (the label results are grouped by, e.g. QT5 or an operation's name)`, raw.ID)
 	case raw.Query == "" && len(raw.Plan) == 0 && len(raw.Steps) == 0:
-		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, raw.ID)
+		return fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, raw.ID)
 	}
-	e := Entry{ID: raw.ID, Label: raw.Label, Dataset: raw.Dataset, Query: raw.Query, OperationName: raw.OperationName,
-		Dialect: raw.Dialect, Unordered: raw.Unordered}
+	e.ID, e.Label, e.Dataset, e.Query, e.OperationName = raw.ID, raw.Label, raw.Dataset, raw.Query, raw.OperationName
+	e.Dialect, e.Unordered = raw.Dialect, raw.Unordered
 	if err := e.readBody(raw); err != nil {
-		return Entry{}, fmt.Errorf("%q: %w", e.ID, err)
+		return fmt.Errorf("%q: %w", e.ID, err)
 	}
 	if e.Query == "" && e.Plan == nil && e.GraphQLPlan == nil {
-		return Entry{}, fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, raw.ID)
+		return fmt.Errorf(`%q: missing "query" (or GraphQL "steps", or a REST "plan")`, raw.ID)
 	}
 	if raw.Expect != nil {
 		if !IsHash(*raw.Expect) {
-			return Entry{}, fmt.Errorf(`%q: "expect" must be a SHA-256 hash in 64 lowercase hex digits, got %.80q`, raw.ID, *raw.Expect)
+			return fmt.Errorf(`%q: "expect" must be a SHA-256 hash in 64 lowercase hex digits, got %.80q`, raw.ID, *raw.Expect)
 		}
 		e.Expect = *raw.Expect
 	}
-	return e, nil
+	return nil
 }
 
 // lineError says why a line json.Unmarshal refused is no entry: not a
