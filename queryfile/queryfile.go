@@ -386,59 +386,102 @@ func (e *Entry) Body() ([]byte, error) {
 // Bodies returns every entry's Body, byte for byte, made at the cost of
 // a copy: each distinct query text and operation name is encoded once (a
 // file's entries share a few queries and differ in their variables), and
-// the bodies share one array.
+// the bodies share one array, sized in a first pass and filled in a
+// second.
 func Bodies(entries []Entry) ([][]byte, error) {
-	enc := map[string][]byte{}
-	str := func(s string) ([]byte, error) {
-		if b, ok := enc[s]; ok {
-			return b, nil
-		}
-		b, err := json.Marshal(s)
-		if err != nil {
-			return nil, err
-		}
-		enc[s] = b
-		return b, nil
-	}
-	type parts struct{ query, op, vars []byte }
-	ps := make([]parts, len(entries))
+	var strs strEncoder
+	// the variables encoding/json would write otherwise than as they are
+	// (rare: not compact, or with characters it escapes), by entry
+	var redone map[int][]byte
 	size := 0
 	for i := range entries {
-		e, p := &entries[i], &ps[i]
-		var err error
-		if p.query, err = str(e.Query); err != nil {
+		e := &entries[i]
+		q, err := strs.encode(e.Query)
+		if err != nil {
 			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 		}
+		size += len(`{"query":,"variables":}`) + len(q)
 		if e.OperationName != "" {
-			if p.op, err = str(e.OperationName); err != nil {
+			op, err := strs.encode(e.OperationName)
+			if err != nil {
 				return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 			}
+			size += len(`,"operationName":`) + len(op)
 		}
-		if p.vars, err = rawValue(e.Variables); err != nil {
+		vars, err := bodyVariables(e.Variables)
+		if err != nil {
 			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 		}
-		size += len(`{"query":,"operationName":,"variables":}`) + len(p.query) + len(p.op) + len(p.vars)
+		if len(vars) > 0 && len(e.Variables) > 0 && &vars[0] != &e.Variables[0] {
+			if redone == nil {
+				redone = map[int][]byte{}
+			}
+			redone[i] = vars
+		}
+		size += len(vars)
 	}
 	all := make([]byte, 0, size)
 	out := make([][]byte, len(entries))
-	for i, p := range ps {
+	for i := range entries {
+		e := &entries[i]
 		from := len(all)
-		all = append(append(all, `{"query":`...), p.query...)
-		if p.op != nil {
-			all = append(append(all, `,"operationName":`...), p.op...)
+		q, _ := strs.encode(e.Query) // (encoded in the first pass)
+		all = append(append(all, `{"query":`...), q...)
+		if e.OperationName != "" {
+			op, _ := strs.encode(e.OperationName)
+			all = append(append(all, `,"operationName":`...), op...)
 		}
-		all = append(append(append(all, `,"variables":`...), p.vars...), '}')
+		vars, ok := redone[i]
+		switch {
+		case ok:
+		case len(e.Variables) == 0:
+			vars = []byte("{}")
+		default:
+			vars = e.Variables
+		}
+		all = append(append(append(all, `,"variables":`...), vars...), '}')
 		out[i] = all[from:len(all):len(all)]
 	}
 	return out, nil
 }
 
-// rawValue is a body's variables as encoding/json writes a
+// strEncoder encodes strings as encoding/json does, each distinct one
+// once: the last one's encoding is at hand without a look-up (a file's
+// entries mostly repeat the query of the one before).
+type strEncoder struct {
+	last    string
+	lastEnc []byte
+	enc     map[string][]byte
+}
+
+func (c *strEncoder) encode(s string) ([]byte, error) {
+	if c.lastEnc != nil && s == c.last {
+		return c.lastEnc, nil
+	}
+	b, ok := c.enc[s]
+	if !ok {
+		var err error
+		if b, err = json.Marshal(s); err != nil {
+			return nil, err
+		}
+		if c.enc == nil {
+			c.enc = map[string][]byte{}
+		}
+		c.enc[s] = b
+	}
+	c.last, c.lastEnc = s, b
+	return b, nil
+}
+
+// bodyVariables is a body's variables as encoding/json writes a
 // json.RawMessage: {} for none, and compact (as they are read) with <, >,
-// & and U+2028/U+2029 escaped.
-func rawValue(vars json.RawMessage) ([]byte, error) {
+// & and U+2028/U+2029 escaped — vars itself when that is what it is.
+func bodyVariables(vars json.RawMessage) ([]byte, error) {
 	if len(vars) == 0 {
 		return []byte("{}"), nil
+	}
+	if plainJSON(vars) { // one pass, for the plain variables of generated files
+		return vars, nil
 	}
 	if bytes.ContainsAny(vars, "<>&\u2028\u2029") || bytes.IndexAny(vars, " \t\r\n") >= 0 || !json.Valid(vars) {
 		return json.Marshal(vars)
@@ -450,10 +493,14 @@ func rawValue(vars json.RawMessage) ([]byte, error) {
 func Labels(entries []Entry) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, e := range entries {
-		if !seen[e.Label] {
-			seen[e.Label] = true
-			out = append(out, e.Label)
+	for i := range entries {
+		l := entries[i].Label
+		if i > 0 && l == entries[i-1].Label { // the entry before's: no look-up
+			continue
+		}
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
 		}
 	}
 	return out

@@ -120,10 +120,41 @@ type wireBytes struct {
 }
 
 // wire returns the requests' bytes, and where their per-request headers
-// go. They share one array, and the header lines up to the
+// go. They share one array, sized exactly, and the header lines up to the
 // Content-Length are made once for all the requests that share a method
 // and path (every POST).
 func (h *HTTP) wire(reqs []Request, ua string, full bool) ([]wireBytes, error) {
+	if !h.form.get && !h.form.apq {
+		return h.postWires(reqs, ua), nil
+	}
+	return h.formWires(reqs, ua, full)
+}
+
+// postWires is wire when every request is its Body POSTed to the
+// target's path (the default form): one head for all, nothing kept
+// between the passes that size and fill the array.
+func (h *HTTP) postWires(reqs []Request, ua string) []wireBytes {
+	head := h.head("POST", h.form.path, ua)
+	size := 0
+	for i := range reqs {
+		size += len(head) + contentLengthLine(len(reqs[i].Body)) + len("\r\n") + len(reqs[i].Body)
+	}
+	all := make([]byte, 0, size)
+	wires := make([]wireBytes, len(reqs))
+	for i := range reqs {
+		from := len(all)
+		all = append(all, head...)
+		wires[i].split = len(head)
+		all = appendContentLength(all, len(reqs[i].Body))
+		all = append(append(all, "\r\n"...), reqs[i].Body...)
+		wires[i].b = all[from:len(all):len(all)]
+	}
+	return wires
+}
+
+// formWires is wire for any form (GET, persisted queries): each
+// request's method, path and body are the form's.
+func (h *HTTP) formWires(reqs []Request, ua string, full bool) ([]wireBytes, error) {
 	type part struct {
 		head, body []byte
 		post       bool
@@ -141,7 +172,10 @@ func (h *HTTP) wire(reqs []Request, ua string, full bool) ([]wireBytes, error) {
 			method, path, head = m, p, h.head(m, p, ua)
 		}
 		parts[i] = part{head, body, m == "POST"}
-		size += len(head) + len("Content-Length: \r\n\r\n") + 20 + len(body)
+		size += len(head) + len("\r\n") + len(body)
+		if parts[i].post {
+			size += contentLengthLine(len(body))
+		}
 	}
 	all := make([]byte, 0, size)
 	wires := make([]wireBytes, len(reqs))
@@ -150,14 +184,28 @@ func (h *HTTP) wire(reqs []Request, ua string, full bool) ([]wireBytes, error) {
 		all = append(all, p.head...)
 		wires[i].split = len(all) - from
 		if p.post {
-			all = append(all, "Content-Length: "...)
-			all = strconv.AppendInt(all, int64(len(p.body)), 10)
-			all = append(all, "\r\n"...)
+			all = appendContentLength(all, len(p.body))
 		}
 		all = append(append(all, "\r\n"...), p.body...)
 		wires[i].b = all[from:len(all):len(all)]
 	}
 	return wires, nil
+}
+
+// appendContentLength appends the Content-Length header line of a body
+// of n bytes; contentLengthLine is its length.
+func appendContentLength(w []byte, n int) []byte {
+	w = append(w, "Content-Length: "...)
+	w = strconv.AppendInt(w, int64(n), 10)
+	return append(w, "\r\n"...)
+}
+
+func contentLengthLine(n int) int {
+	digits := 1
+	for ; n >= 10; n /= 10 {
+		digits++
+	}
+	return len("Content-Length: \r\n") + digits
 }
 
 // head is a request's header lines before its Content-Length.

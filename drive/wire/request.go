@@ -53,17 +53,27 @@ func Requests(entries []queryfile.Entry) ([]Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	// a file's entries share a few queries: each one's kind is read once
+	// a file's entries share a few queries: each one's kind is read once,
+	// the one before's taken again without a look-up
 	mutation := map[[2]string]bool{}
+	var last [2]string
+	lastMut, haveLast := false, false
 	for i := range entries {
 		e := &entries[i]
-		key := [2]string{e.Query, e.OperationName}
-		mut, known := mutation[key]
-		if !known || e.GraphQLPlan != nil {
+		var mut bool
+		switch {
+		case e.GraphQLPlan != nil:
 			mut = e.Mutation()
-			if e.GraphQLPlan == nil {
+		case haveLast && e.Query == last[0] && e.OperationName == last[1]:
+			mut = lastMut
+		default:
+			key := [2]string{e.Query, e.OperationName}
+			known := false
+			if mut, known = mutation[key]; !known {
+				mut = e.Mutation()
 				mutation[key] = mut
 			}
+			last, lastMut, haveLast = key, mut, true
 		}
 		out[i] = Request{ID: e.ID, Template: e.Label, Body: bodies[i], Expect: e.Expect, Answer: e.Answer, Unordered: e.Unordered,
 			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect, Plan: e.Plan, GraphQLPlan: e.GraphQLPlan, Mutation: mut}
