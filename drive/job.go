@@ -309,13 +309,15 @@ const (
 func checkForms(reqs []wire.Request, api string) error {
 	switch api {
 	case "", APIGraphQL:
-		for _, r := range reqs {
+		for i := range reqs { // (not a copy of each: a Request is some 230 bytes)
+			r := &reqs[i]
 			if r.Query == "" && len(r.GraphQLPlan) == 0 {
 				return &exitcode.UsageError{Err: fmt.Errorf("%s has no GraphQL query, only a REST plan: send it to a REST target (--api rest)", r.ID)}
 			}
 		}
 	case APIREST:
-		for _, r := range reqs {
+		for i := range reqs {
+			r := &reqs[i]
 			switch {
 			case len(r.Plan) == 0 && len(r.GraphQLPlan) > 0:
 				return &exitcode.UsageError{Err: fmt.Errorf("%s has GraphQL steps but no REST plan: the REST side of the run needs a \"plan\" in the entry", r.ID)}

@@ -389,28 +389,39 @@ func (e *Entry) Body() ([]byte, error) {
 // the bodies share one array, sized in a first pass and filled in a
 // second.
 func Bodies(entries []Entry) ([][]byte, error) {
-	var strs strEncoder
+	out := make([][]byte, len(entries))
+	if err := EachBody(entries, func(i int, b []byte) { out[i] = b }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EachBody is Bodies giving each entry's body to f, with its index, in
+// order, and nothing when an entry has none (an error): for a caller
+// that keeps them in a structure of its own.
+func EachBody(entries []Entry, f func(i int, body []byte)) error {
+	var queries, ops strEncoder
 	// the variables encoding/json would write otherwise than as they are
 	// (rare: not compact, or with characters it escapes), by entry
 	var redone map[int][]byte
 	size := 0
 	for i := range entries {
 		e := &entries[i]
-		q, err := strs.encode(e.Query)
+		q, err := queries.encode(e.Query)
 		if err != nil {
-			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+			return fmt.Errorf("entry %q: %w", e.ID, err)
 		}
 		size += len(`{"query":,"variables":}`) + len(q)
 		if e.OperationName != "" {
-			op, err := strs.encode(e.OperationName)
+			op, err := ops.encode(e.OperationName)
 			if err != nil {
-				return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+				return fmt.Errorf("entry %q: %w", e.ID, err)
 			}
 			size += len(`,"operationName":`) + len(op)
 		}
 		vars, err := bodyVariables(e.Variables)
 		if err != nil {
-			return nil, fmt.Errorf("entry %q: %w", e.ID, err)
+			return fmt.Errorf("entry %q: %w", e.ID, err)
 		}
 		if len(vars) > 0 && len(e.Variables) > 0 && &vars[0] != &e.Variables[0] {
 			if redone == nil {
@@ -421,14 +432,13 @@ func Bodies(entries []Entry) ([][]byte, error) {
 		size += len(vars)
 	}
 	all := make([]byte, 0, size)
-	out := make([][]byte, len(entries))
 	for i := range entries {
 		e := &entries[i]
 		from := len(all)
-		q, _ := strs.encode(e.Query) // (encoded in the first pass)
+		q, _ := queries.encode(e.Query) // (encoded in the first pass)
 		all = append(append(all, `{"query":`...), q...)
 		if e.OperationName != "" {
-			op, _ := strs.encode(e.OperationName)
+			op, _ := ops.encode(e.OperationName)
 			all = append(append(all, `,"operationName":`...), op...)
 		}
 		vars, ok := redone[i]
@@ -440,9 +450,9 @@ func Bodies(entries []Entry) ([][]byte, error) {
 			vars = e.Variables
 		}
 		all = append(append(append(all, `,"variables":`...), vars...), '}')
-		out[i] = all[from:len(all):len(all)]
+		f(i, all[from:len(all):len(all)])
 	}
-	return out, nil
+	return nil
 }
 
 // strEncoder encodes strings as encoding/json does, each distinct one

@@ -49,8 +49,7 @@ type Request struct {
 // (package dialect; an unknown dialect or template is an error).
 func Requests(entries []queryfile.Entry) ([]Request, error) {
 	out := make([]Request, len(entries))
-	bodies, err := queryfile.Bodies(entries)
-	if err != nil {
+	if err := queryfile.EachBody(entries, func(i int, b []byte) { out[i].Body = b }); err != nil {
 		return nil, err
 	}
 	// a file's entries share a few queries: each one's kind is read once,
@@ -75,14 +74,16 @@ func Requests(entries []queryfile.Entry) ([]Request, error) {
 			}
 			last, lastMut, haveLast = key, mut, true
 		}
-		out[i] = Request{ID: e.ID, Template: e.Label, Body: bodies[i], Expect: e.Expect, Answer: e.Answer, Unordered: e.Unordered,
-			Query: e.Query, OperationName: e.OperationName, Variables: e.Variables, Dialect: e.Dialect, Plan: e.Plan, GraphQLPlan: e.GraphQLPlan, Mutation: mut}
+		r := &out[i] // (its Body set already)
+		r.ID, r.Template, r.Expect, r.Answer, r.Unordered = e.ID, e.Label, e.Expect, e.Answer, e.Unordered
+		r.Query, r.OperationName, r.Variables, r.Dialect = e.Query, e.OperationName, e.Variables, e.Dialect
+		r.Plan, r.GraphQLPlan, r.Mutation = e.Plan, e.GraphQLPlan, mut
 		if e.Dialect != "" {
 			t, err := dialect.Find(e.Dialect, e.Label)
 			if err != nil {
 				return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 			}
-			out[i].Map = &t.Mapping
+			r.Map = &t.Mapping
 		}
 	}
 	return out, nil
