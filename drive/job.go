@@ -396,7 +396,8 @@ func (j *Job) expectations(ctx context.Context, reqs []wire.Request) (string, er
 		return CheckReference, j.hashes(reqs)
 	}
 	missing, golden := 0, true
-	for _, r := range reqs {
+	for i := range reqs {
+		r := &reqs[i]
 		if r.Expect == "" && r.Answer == nil {
 			missing++
 		}

@@ -331,7 +331,7 @@ func object(raw json.RawMessage) (json.RawMessage, error) {
 	if raw[0] != '{' {
 		return nil, fmt.Errorf("got %.40s", raw)
 	}
-	if bytes.IndexAny(raw, " \t\r\n") < 0 { // compact already (a whole line's value: valid JSON)
+	if !hasSpace(raw) { // compact already (a whole line's value: valid JSON)
 		if len(raw) == 2 {
 			return nil, nil
 		}
@@ -345,6 +345,17 @@ func object(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, nil
 	}
 	return b.Bytes(), nil
+}
+
+// hasSpace says whether b holds JSON white space (bytes.IndexAny, without
+// making its set of bytes each time).
+func hasSpace(b []byte) bool {
+	for _, c := range b {
+		if c <= ' ' && (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+			return true
+		}
+	}
+	return false
 }
 
 // IsHash reports whether s is a hex SHA-256 as verify.Hash writes it: 64

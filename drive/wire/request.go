@@ -20,6 +20,10 @@ type Request struct {
 	Answer []byte
 	// Unordered compares the answer's lists as multisets.
 	Unordered bool
+	// Mutation says that the request runs a mutation (or a step does): it
+	// is sent by POST under --method GET, and recorded one at a time.
+	// (Beside Unordered: the two take one word.)
+	Mutation bool
 	// Dialect is the schema the query is written in ("" for the
 	// benchmark's); Map, when not nil, turns the dialect's answer into the
 	// benchmark's before it is compared (Expect and Answer are the
@@ -31,9 +35,6 @@ type Request struct {
 	// queries).
 	Query, OperationName string
 	Variables            []byte
-	// Mutation says that the request runs a mutation (or a step does): it
-	// is sent by POST under --method GET, and recorded one at a time.
-	Mutation bool
 	// Plan is the request as REST calls (queryfile.Plan), for the REST
 	// transport; nil when the entry has none.
 	Plan queryfile.Plan
