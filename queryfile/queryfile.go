@@ -142,7 +142,7 @@ func readData(data []byte) ([]Entry, error) {
 	lines := bytes.Count(data, []byte{'\n'}) + 1
 	// the entries' strings and values are data's bytes: the file is read
 	// whole and kept (File.Data), never changed
-	rd := reader{out: make([]Entry, 0, lines), seen: make(map[string]struct{}, lines), alias: true}
+	rd := reader{out: make([]Entry, 0, lines), seen: newIDSet(lines), alias: true}
 	for len(data) > 0 {
 		b := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -165,7 +165,7 @@ func readData(data []byte) ([]Entry, error) {
 type reader struct {
 	out  []Entry
 	n    int
-	seen map[string]struct{}
+	seen idSet
 	raw  rawLine // the line being read (one for all: it escapes to the heap; fastLine reuses the line before's strings)
 	strs map[string]string
 	// alias: the lines are a file's bytes read whole, which never change:
@@ -191,21 +191,9 @@ func (rd *reader) line(b []byte) error {
 		rd.out = rd.out[:n]
 		return fmt.Errorf("line %d: %w", rd.n, err)
 	}
-	if rd.seen == nil {
-		rd.seen = map[string]struct{}{}
-	}
-	had := len(rd.seen)
-	rd.seen[e.ID] = struct{}{}
-	if len(rd.seen) == had { // one look-up, not two: the id's line is looked for only when it is used again
-		prev := 0
-		for i := range rd.out[:n] {
-			if rd.out[i].ID == e.ID {
-				prev = rd.out[i].Line
-				break
-			}
-		}
+	if prev, dup := rd.seen.add(rd.out, n); dup {
 		rd.out = rd.out[:n]
-		return fmt.Errorf("line %d: id %q is already used on line %d", rd.n, e.ID, prev)
+		return fmt.Errorf("line %d: id %q is already used on line %d", rd.n, e.ID, rd.out[prev].Line)
 	}
 	e.Line = rd.n
 	return nil

@@ -202,3 +202,37 @@ func TestFastLineReusesStrings(t *testing.T) {
 		t.Errorf("line 3: %+v", raw)
 	}
 }
+
+// TestIDSet: the set of ids finds every id used again, and the entry that
+// used it first, as a map does — from empty through its growths, and
+// sized ahead.
+func TestIDSet(t *testing.T) {
+	for _, sized := range []bool{false, true} {
+		var entries []Entry
+		var s idSet
+		if sized {
+			s = newIDSet(3000)
+		}
+		first := map[string]int{}
+		for i := range 3000 {
+			id := fmt.Sprint("q", (i*7919)%2111) // some used again, some not
+			if i%5 == 0 {
+				id = fmt.Sprint(i) // ids that are prefixes of others
+			}
+			entries = append(entries, Entry{ID: id})
+			prev, dup := s.add(entries, len(entries)-1)
+			want, wantDup := first[id]
+			if dup != wantDup || dup && prev != want {
+				t.Fatalf("sized %v, entry %d (%q): %d, %v; want %d, %v", sized, i, id, prev, dup, want, wantDup)
+			}
+			if dup {
+				entries = entries[:len(entries)-1]
+			} else {
+				first[id] = len(entries) - 1
+			}
+		}
+		if s.n != len(first) || 2*s.n > len(s.slots) {
+			t.Errorf("sized %v: %d ids in %d slots, want %d in at least twice as many", sized, s.n, len(s.slots), len(first))
+		}
+	}
+}
