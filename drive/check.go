@@ -117,6 +117,8 @@ func expectations(reqs []wire.Request, seed maphash.Seed) []int32 {
 	ids := map[key]int32{}
 	out := make([]int32, len(reqs))
 	n := int32(0)
+	var last key // the request before's, whose id is at hand without a look-up
+	lastID := int32(-1)
 	for i := range reqs {
 		r := &reqs[i]
 		if r.Map != nil {
@@ -128,13 +130,17 @@ func expectations(reqs []wire.Request, seed maphash.Seed) []int32 {
 		if r.Answer != nil {
 			k.answer, k.answerLen = maphash.Bytes(seed, r.Answer), len(r.Answer)
 		}
+		if lastID >= 0 && k == last {
+			out[i] = lastID
+			continue
+		}
 		id, ok := ids[k]
 		if !ok {
 			id = n
 			ids[k] = id
 			n++
 		}
-		out[i] = id
+		out[i], last, lastID = id, k, id
 	}
 	return out
 }

@@ -88,8 +88,8 @@ func newEngine(cfg Config, w *runfile.Writer) *engine {
 		e.names = pairedNames(e.names, cfg.APIs)
 	}
 	e.ids = make([]string, len(cfg.Requests))
-	for i, r := range cfg.Requests {
-		e.ids[i] = r.ID
+	for i := range cfg.Requests {
+		e.ids[i] = cfg.Requests[i].ID
 	}
 	spec, _ := ModeByName(cfg.Mode)
 	e.spec = spec
@@ -512,7 +512,12 @@ func newHist() *hdrHist { return measure.NewHist() }
 func templates(reqs []wire.Request) (names []string, of []int32) {
 	idx := map[string]int32{}
 	of = make([]int32, len(reqs))
-	for i, r := range reqs {
+	for i := range reqs {
+		r := &reqs[i]
+		if i > 0 && r.Template == reqs[i-1].Template { // the request before's: no look-up
+			of[i] = of[i-1]
+			continue
+		}
 		t, ok := idx[r.Template]
 		if !ok {
 			t = int32(len(names))
