@@ -69,3 +69,22 @@ func TestStartClasses(t *testing.T) {
 		t.Errorf("templates %v %v", names, of)
 	}
 }
+
+// TestFirstOfEachLabel: the first request of every label, in order,
+// whether a label's requests follow one another or not.
+func TestFirstOfEachLabel(t *testing.T) {
+	var reqs []wire.Request
+	for i, l := range []string{"A", "A", "B", "A", "C", "C", "B"} {
+		reqs = append(reqs, wire.Request{ID: fmt.Sprint(i), Template: l})
+	}
+	var got []string
+	for _, r := range firstOfEachLabel(reqs) {
+		got = append(got, r.Template+r.ID)
+	}
+	if fmt.Sprint(got) != "[A0 B2 C4]" {
+		t.Errorf("firstOfEachLabel %v", got)
+	}
+	if schemaHint(reqs) != "is the queries file written for this API?" || schemaHint([]wire.Request{{Template: "QT1"}, {Template: "QT16"}}) != "is it a server of the benchmark schema?" {
+		t.Error("schemaHint")
+	}
+}
