@@ -41,11 +41,13 @@ package queryfile
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"unsafe"
 )
 
 // MaxLineBytes is the longest line Read accepts.
@@ -352,20 +354,27 @@ func IsHash(s string) bool {
 	if len(s) != 64 {
 		return false
 	}
-	for i := range len(s) {
-		if !isLowerHex[s[i]] {
+	for i := 0; i < len(s); i += 8 { // eight digits at a time
+		if !lowerHex8(binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))) {
 			return false
 		}
 	}
 	return true
 }
 
-var isLowerHex = func() (t [256]bool) {
-	for _, c := range "0123456789abcdef" {
-		t[c] = true
+// lowerHex8 says whether each of the eight bytes of x is a lowercase hex
+// digit: ASCII, and in '0'..'9' or 'a'..'f'. A byte b < 0x80 plus 0x80-c
+// carries into its top bit exactly when b >= c, and into no other byte.
+func lowerHex8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	if x&highs != 0 {
+		return false
 	}
-	return t
-}()
+	ge := func(c uint64) uint64 { return x + (0x80-c)*ones }
+	digit := ge('0') &^ ge('9'+1)
+	letter := ge('a') &^ ge('f'+1)
+	return (digit|letter)&highs == highs
+}
 
 // Body returns the entry as a GraphQL-over-HTTP POST body:
 // {"query":…,"operationName":…,"variables":{…}}, operationName only when set

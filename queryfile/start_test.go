@@ -236,3 +236,25 @@ func TestIDSet(t *testing.T) {
 		}
 	}
 }
+
+// TestIsHashEveryByte: IsHash, eight digits at a time, takes a hash with
+// any one byte changed to any value exactly when that byte is a lowercase
+// hex digit, at every position.
+func TestIsHashEveryByte(t *testing.T) {
+	base := []byte(strings.Repeat("0123456789abcdef", 4))
+	for i := range base {
+		for c := range 256 {
+			h := bytes.Clone(base)
+			h[i] = byte(c)
+			want := strings.IndexByte("0123456789abcdef", byte(c)) >= 0
+			if got := IsHash(string(h)); got != want {
+				t.Fatalf("byte %d = %#x: IsHash %v, want %v", i, c, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"", hash[:63], hash + "0", strings.ToUpper(hash), strings.Repeat("f", 64), strings.Repeat("g", 64)} {
+		if got, want := IsHash(s), s == strings.Repeat("f", 64); got != want {
+			t.Errorf("IsHash(%q) = %v", s, got)
+		}
+	}
+}
