@@ -405,8 +405,9 @@ func Bodies(entries []Entry) ([][]byte, error) {
 }
 
 // EachBody is Bodies giving each entry's body to f, with its index, in
-// order, and nothing when an entry has none (an error): for a caller
-// that keeps them in a structure of its own.
+// order, for a caller that keeps them in a structure of its own. f is
+// called only once every entry's body is known to be right: when one is
+// not (an error), never.
 func EachBody(entries []Entry, f func(i int, body []byte)) error {
 	var queries, ops strEncoder
 	// the variables encoding/json would write otherwise than as they are

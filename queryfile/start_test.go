@@ -157,8 +157,9 @@ func TestBodiesMixed(t *testing.T) {
 	if err := EachBody(entries, func(i int, b []byte) { at = append(at, i) }); err != nil || len(at) != len(entries) || at[len(at)-1] != len(entries)-1 {
 		t.Errorf("EachBody gave %v, %v", at, err)
 	}
-	if err := EachBody([]Entry{{ID: "bad", Query: "{a}", Variables: json.RawMessage(`{"a":`)}}, func(int, []byte) { t.Error("a body of a bad entry") }); err == nil {
-		t.Error("EachBody took invalid variables")
+	bad := append(entries[:3:3], Entry{ID: "bad", Query: "{a}", Variables: json.RawMessage(`{"a":`)})
+	if err := EachBody(bad, func(i int, _ []byte) { t.Errorf("a body (of entry %d) given when entry 3 has none", i) }); err == nil || !strings.Contains(err.Error(), `"bad"`) {
+		t.Errorf("EachBody took invalid variables: %v", err)
 	}
 }
 

@@ -159,4 +159,15 @@ func TestRequestsFromEntries(t *testing.T) {
 			t.Errorf("entry %s:\n%+v\nwant\n%+v", e.ID, *r, want)
 		}
 	}
+	// the first entry of an unknown dialect is named, unless an entry's
+	// body is wrong, which is named first wherever it is
+	bad := append(entries[:2:2], queryfile.Entry{ID: "d1", Label: "L", Query: "{a}", Dialect: "nosuch"},
+		queryfile.Entry{ID: "d2", Label: "L", Query: "{a}", Dialect: "nosuch"})
+	if _, err := Requests(bad); err == nil || !strings.Contains(err.Error(), `"d1"`) {
+		t.Errorf("an unknown dialect: %v", err)
+	}
+	bad = append(bad, queryfile.Entry{ID: "v", Label: "L", Query: "{a}", Variables: json.RawMessage(`{"a":`)})
+	if _, err := Requests(bad); err == nil || !strings.Contains(err.Error(), `"v"`) {
+		t.Errorf("invalid variables after an unknown dialect: %v", err)
+	}
 }
