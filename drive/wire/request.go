@@ -50,18 +50,15 @@ type Request struct {
 // (package dialect; an unknown dialect or template is an error).
 func Requests(entries []queryfile.Entry) ([]Request, error) {
 	out := make([]Request, len(entries))
+	if err := queryfile.EachBody(entries, func(i int, b []byte) { out[i].Body = b }); err != nil {
+		return nil, err
+	}
 	// a file's entries share a few queries: each one's kind is read once,
 	// the one before's taken again without a look-up
 	mutation := map[[2]string]bool{}
 	var last [2]string
 	lastMut, haveLast := false, false
-	var failed error // the first entry whose dialect or template is unknown
-	// each request is made as its body is written (one pass over the
-	// entries, not two), once every entry's body is known to be right
-	err := queryfile.EachBody(entries, func(i int, body []byte) {
-		if failed != nil {
-			return
-		}
+	for i := range entries {
 		e := &entries[i]
 		var mut bool
 		switch {
@@ -78,24 +75,17 @@ func Requests(entries []queryfile.Entry) ([]Request, error) {
 			}
 			last, lastMut, haveLast = key, mut, true
 		}
-		r := &out[i]
-		r.ID, r.Template, r.Body, r.Expect, r.Answer, r.Unordered = e.ID, e.Label, body, e.Expect, e.Answer, e.Unordered
+		r := &out[i] // (its Body set already)
+		r.ID, r.Template, r.Expect, r.Answer, r.Unordered = e.ID, e.Label, e.Expect, e.Answer, e.Unordered
 		r.Query, r.OperationName, r.Variables, r.Dialect = e.Query, e.OperationName, e.Variables, e.Dialect
 		r.Plan, r.GraphQLPlan, r.Mutation = e.Plan, e.GraphQLPlan, mut
 		if e.Dialect != "" {
 			t, err := dialect.Find(e.Dialect, e.Label)
 			if err != nil {
-				failed = fmt.Errorf("entry %q: %w", e.ID, err)
-				return
+				return nil, fmt.Errorf("entry %q: %w", e.ID, err)
 			}
 			r.Map = &t.Mapping
 		}
-	})
-	if err == nil {
-		err = failed
-	}
-	if err != nil {
-		return nil, err
 	}
 	return out, nil
 }
