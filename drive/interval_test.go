@@ -3,7 +3,9 @@ package drive
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gqlbench/gqlbench/measure"
@@ -66,3 +68,63 @@ func BenchmarkIntervalHists(b *testing.B) { benchInterval(b, false) }
 
 // BenchmarkIntervalHistsSummary: the same, and added into a summary.
 func BenchmarkIntervalHistsSummary(b *testing.B) { benchInterval(b, true) }
+
+// TestIntervalSummaryIsTheFiles: the summary a run adds up from its
+// intervals' histograms in memory is the one the run file's encodings add
+// up to when read back, to the last bit, per template and in total.
+func TestIntervalSummaryIsTheFiles(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newFake(0)
+		srv.latency = func(i int, _ time.Duration) time.Duration {
+			return time.Duration(40e3 * math.Exp(float64(i*7919%1000)/1000*math.Log(3e6/40e3)))
+		}
+		r := runLoad(t, t.Context(), Config{Mode: Open, Transport: srv, Requests: requests(7, "QT1", "QT2"), Interval: 500 * time.Millisecond,
+			Settings: OpenSettings{Repeat: Repeat{Duration: 3 * time.Second}, Arrivals: Arrivals{Connections: 8, Rate: 1000}}})
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		again, err := runfile.Summarize(r.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.sum.Total.Count != 3000 || r.sum.Total.Latency == nil || len(r.sum.Templates) != 2 {
+			t.Fatalf("summary %+v", r.sum.Total)
+		}
+		if !reflect.DeepEqual(again.Total, r.sum.Total) || !reflect.DeepEqual(again.Templates, r.sum.Templates) {
+			t.Errorf("the run's summary differs from its file's:\n run  %+v\n file %+v", r.sum.Total, again.Total)
+		}
+	})
+}
+
+// TestIntervalHistsAllocate: one interval of 13,000 requests — recorded,
+// drained, its three histograms encoded and summed up — allocates its
+// line and the encodings' strings, nothing per histogram index, and
+// decodes nothing.
+func TestIntervalHistsAllocate(t *testing.T) {
+	c := measure.NewCollector(measure.Options{Templates: 1, Corrected: true, Shards: 2})
+	recs := []*measure.Recorder{c.NewRecorder(), c.NewRecorder()}
+	snap := c.NewSnapshot()
+	s := runfile.NewSummarizer()
+	r := rand.New(rand.NewPCG(3, 4))
+	i := 0
+	n := testing.AllocsPerRun(20, func() {
+		for _, rec := range recs {
+			recordSpread(rec, r, 6500)
+		}
+		snap.Reset()
+		c.Collect(snap)
+		ti, err := templateInterval(&snap.T[0])
+		if err != nil || ti.Latency == "" {
+			t.Fatalf("%v, latency %q", err, ti.Latency)
+		}
+		i++
+		if err := s.Add(&runfile.Interval{Run: 1, Index: i, Templates: map[string]*runfile.TemplateInterval{"Q": ti}}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("%v allocations an interval", n)
+	// the line, its map, three strings
+	if n > 8 {
+		t.Errorf("an interval allocates %v times, want at most 8", n)
+	}
+}

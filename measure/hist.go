@@ -77,21 +77,3 @@ func clamp(v int64) (int64, bool) {
 	}
 	return v, false
 }
-
-// mergeInto adds src into *dst, allocating *dst on first use.
-func mergeInto(dst **hdrhistogram.Histogram, src *hdrhistogram.Histogram) {
-	if src == nil || src.TotalCount() == 0 {
-		return
-	}
-	if *dst == nil {
-		*dst = NewHist()
-	}
-	(*dst).Merge(src)
-}
-
-// reset empties h if it holds anything.
-func reset(h *hdrhistogram.Histogram) {
-	if h != nil && h.TotalCount() != 0 {
-		h.Reset()
-	}
-}

@@ -5,8 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // A histogram's counts are allocated a chunk at a time: chunk 0 is bucket
@@ -51,21 +49,22 @@ func (h *hist) grow(k int, fp *atomic.Int64) *[chunkLen]int64 {
 // drainInto adds the counts to *dst, allocating it on first use, and
 // zeroes them; the chunks stay for the next interval. Nobody may be
 // recording into h.
-func (h *hist) drainInto(dst **hdrhistogram.Histogram) {
+func (h *hist) drainInto(dst **Hist) {
 	for k := range h.chunks {
 		c := h.chunks[k].Load()
 		if c == nil {
 			continue
 		}
+		base := k * chunkLen
 		for j, n := range c {
 			if n == 0 {
 				continue
 			}
 			if *dst == nil {
-				*dst = NewHist()
+				*dst = newHistCounts()
 			}
 			// valueAt(i) has index i: exactly HdrHistogram's count at i
-			_ = (*dst).RecordValues(valueAt(k*chunkLen+j), n)
+			(*dst).add(base+j, n)
 			c[j] = 0
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sync"
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
@@ -36,25 +37,43 @@ func EncodeHist(h *hdrhistogram.Histogram) (string, error) {
 	// would allocate a copy.
 	e.h.Reset()
 	e.h.Merge(h)
-	counts := e.counts
-	end := len(counts) // hdrhistogram-go writes up to Max's index: the last count
-	for end > 0 && counts[end-1] == 0 {
-		end--
+	return e.encode(e.counts, 0)
+}
+
+// EncodeCounts is EncodeHist of the recorder's histogram h, to the byte,
+// written straight from its counts: hdrhistogram-go's Merge (and its
+// Encode) walk all 33,792 indexes working out each one's values, a few
+// million instructions a histogram, an interval.
+func EncodeCounts(h *measure.Hist) (string, error) {
+	if h == nil || h.TotalCount() == 0 {
+		return "", nil
 	}
+	e := encoders.Get().(*encoder)
+	defer encoders.Put(e)
+	counts, lo := h.Counts()
+	return e.encode(counts, lo)
+}
+
+// encode encodes the counts array whose counts from index lo on are
+// counts, every other count zero.
+func (e *encoder) encode(counts []int64, lo int) (string, error) {
 	b := append(e.raw[:0], make([]byte, v2HeaderBytes)...)
-	for i := 0; i < end; {
-		c := counts[i]
-		i++
-		if c == 0 { // a run of zeros, as a negative count unless it is one
-			zeros := int64(1)
-			for i < end && counts[i] == 0 {
-				zeros++
-				i++
-			}
-			if zeros > 1 {
-				c = -zeros
-			}
+	// Runs of zeros are written as a negative count unless one long, up to
+	// the last count (hdrhistogram-go writes up to Max's index): a run is
+	// written when a count follows it.
+	zeros := int64(lo)
+	for _, c := range counts {
+		if c == 0 {
+			zeros++
+			continue
 		}
+		switch {
+		case zeros == 1:
+			b = append(b, 0) // zigzag 0
+		case zeros > 1:
+			b = appendZigzag(b, -zeros)
+		}
+		zeros = 0
 		b = appendZigzag(b, c)
 	}
 	binary.BigEndian.PutUint32(b, v2Cookie|0x10)
@@ -78,7 +97,10 @@ func EncodeHist(h *hdrhistogram.Histogram) (string, error) {
 	z := e.z.Bytes()
 	binary.BigEndian.PutUint32(z, v2CompressedCookie|0x10)
 	binary.BigEndian.PutUint32(z[4:], uint32(len(z)-8))
-	return base64.StdEncoding.EncodeToString(z), nil
+	// into a reused buffer: the string is then the one allocation
+	e.b64 = slices.Grow(e.b64[:0], base64.StdEncoding.EncodedLen(len(z)))[:base64.StdEncoding.EncodedLen(len(z))]
+	base64.StdEncoding.Encode(e.b64, z)
+	return string(e.b64), nil
 }
 
 // encoder is EncodeHist's reusable state.
@@ -87,6 +109,7 @@ type encoder struct {
 	h      *hdrhistogram.Histogram // over counts
 	raw    []byte
 	z      bytes.Buffer
+	b64    []byte
 	zw     *zlib.Writer
 }
 
@@ -162,6 +185,29 @@ func addCounts(counts []int64, s string) error {
 		err = errors.New("histogram: count overflows")
 	}
 	return err
+}
+
+// addHistCounts adds the recorder's histogram h into *dst (of length
+// countsLen, allocated on first use), exactly as addCounts adds its
+// encoding, without decoding it.
+func addHistCounts(dst *[]int64, h *measure.Hist) error {
+	src, lo := h.Counts()
+	if len(src) == 0 {
+		return nil
+	}
+	if *dst == nil {
+		*dst = make([]int64, countsLen)
+	}
+	var overflow bool
+	for i, c := range src {
+		n := (*dst)[lo+i] + c
+		overflow = overflow || n < 0
+		(*dst)[lo+i] = n
+	}
+	if overflow {
+		return errors.New("histogram: count overflows")
+	}
+	return nil
 }
 
 // decodeCounts decodes an encoded histogram, calling add for every
