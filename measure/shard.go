@@ -55,18 +55,34 @@ func (h *hist) drainInto(dst **Hist) {
 		if c == nil {
 			continue
 		}
-		base := k * chunkLen
+		first := -1
 		for j, n := range c {
-			if n == 0 {
-				continue
+			if n != 0 {
+				first = j
+				break
 			}
-			if *dst == nil {
-				*dst = newHistCounts()
-			}
-			// valueAt(i) has index i: exactly HdrHistogram's count at i
-			(*dst).add(base+j, n)
-			c[j] = 0
 		}
+		if first < 0 {
+			continue
+		}
+		if *dst == nil {
+			*dst = newHistCounts()
+		}
+		d, base := *dst, k*chunkLen
+		// valueAt(i) has index i: exactly HdrHistogram's count at i
+		out := (*[chunkLen]int64)(d.counts[base:])
+		var total int64
+		last := first
+		for j := first; j < chunkLen; j++ {
+			if n := c[j]; n != 0 {
+				out[j] += n
+				c[j] = 0
+				total += n
+				last = j
+			}
+		}
+		d.total += total
+		d.lo, d.hi = min(d.lo, base+first), max(d.hi, base+last+1)
 	}
 }
 

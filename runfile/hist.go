@@ -74,7 +74,11 @@ func (e *encoder) encode(counts []int64, lo int) (string, error) {
 			b = appendZigzag(b, -zeros)
 		}
 		zeros = 0
-		b = appendZigzag(b, c)
+		if uint64(c) < 64 { // one byte, 2c: most counts
+			b = append(b, byte(c<<1))
+		} else {
+			b = appendZigzag(b, c)
+		}
 	}
 	binary.BigEndian.PutUint32(b, v2Cookie|0x10)
 	binary.BigEndian.PutUint32(b[4:], uint32(len(b)-v2HeaderBytes))
@@ -199,10 +203,14 @@ func addHistCounts(dst *[]int64, h *measure.Hist) error {
 		*dst = make([]int64, countsLen)
 	}
 	var overflow bool
+	d := (*dst)[lo : lo+len(src)]
 	for i, c := range src {
-		n := (*dst)[lo+i] + c
-		overflow = overflow || n < 0
-		(*dst)[lo+i] = n
+		if c != 0 {
+			d[i] += c
+			if d[i] < 0 {
+				overflow = true
+			}
+		}
 	}
 	if overflow {
 		return errors.New("histogram: count overflows")
