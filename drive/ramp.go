@@ -104,12 +104,10 @@ func (e *engine) rampStop(iv *runfile.Interval) string {
 		return ""
 	}
 	var n, errs, wrong int64
-	var qet *measure.Hist
 	for _, t := range iv.Templates {
 		n += t.Count
 		errs += t.Errors
 		wrong += t.Wrong
-		measure.AddHist(&qet, t.QETHist)
 	}
 	switch {
 	case wrong > 0:
@@ -121,6 +119,10 @@ func (e *engine) rampStop(iv *runfile.Interval) string {
 		return "the load generator is the bottleneck at " + fmt.Sprint(iv.Users) + " users: " + why
 	}
 	if len(e.cfg.SLO) > 0 && n > 0 {
+		var qet *measure.Hist
+		for _, t := range iv.Templates {
+			measure.AddHist(&qet, t.QETHist)
+		}
 		var h *hdrHist
 		if qet != nil {
 			h = qet.Histogram()
