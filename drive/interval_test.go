@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -127,4 +128,32 @@ func TestIntervalHistsAllocate(t *testing.T) {
 	if n > 8 {
 		t.Errorf("an interval allocates %v times, want at most 8", n)
 	}
+}
+
+// TestRampStopsAtObjective: a ramp whose server slows down with the
+// users stops at the interval whose QET breaks the objective, with the
+// p99 of all its templates' histograms added up.
+func TestRampStopsAtObjective(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newFake(0)
+		srv.latency = func(int, time.Duration) time.Duration {
+			srv.mu.Lock()
+			defer srv.mu.Unlock()
+			return time.Duration(srv.inflight) * time.Millisecond
+		}
+		slo, err := measure.ParseSLO("p99<10ms")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := runLoad(t, t.Context(), Config{Mode: Ramp, Transport: srv, Requests: requests(3, "QT1", "QT2"), SLO: slo,
+			Settings: RampSettings{Duration: 30 * time.Second, RampRate: 20}, Interval: 250 * time.Millisecond})
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		rp := r.sum.Ramp
+		t.Logf("ramp %+v", rp)
+		if rp == nil || !strings.Contains(rp.Stop, "objective p99<10ms broken") || rp.MaxUsers < 8 || rp.MaxUsers > 20 {
+			t.Fatalf("ramp %+v", rp)
+		}
+	})
 }
