@@ -369,8 +369,8 @@ func TestEncodeHistIsHDRs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != string(want) {
-			t.Fatalf("case %d: EncodeHist differs from hdrhistogram-go's Encode:\n got %s\nwant %s", i, got, want)
+		if msg := sameEncoding(got, string(want)); msg != "" {
+			t.Fatalf("case %d: EncodeHist differs from hdrhistogram-go's Encode: %s\n got %s\nwant %s", i, msg, got, want)
 		}
 	}
 }
