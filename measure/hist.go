@@ -29,6 +29,9 @@ const (
 	subBucketMask    = 2*subBucketHalf - 1               // values below 2048 are bucket 0
 	histBuckets      = 32                                // buckets needed to reach HistHighest
 	countsLen        = (histBuckets + 1) * subBucketHalf // 33,792 counts, 270 KB
+	// HistCountsLen is the length of the counts array of NewHist's
+	// histograms (its Export's Counts), known without making one.
+	HistCountsLen = countsLen
 )
 
 // countsIndex returns the index of v's count in HdrHistogram's counts
