@@ -210,12 +210,19 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 					l.begin(k)
 				}
 			}
-			// Answers the sweeps read can keep the loop here, sending
-			// as others come, without the wait below: the deadlines,
-			// the parks due and the yield are kept here then.
-			if !l.ended.IsZero() && l.tick(l.ended.Sub(l.epoch), stop) {
-				l.abandon()
-				return nil
+			// Answers the sweeps read, or sends that failed at once, can
+			// keep the loop here, sending again without the wait below:
+			// the deadlines, the parks due, the yield and the look at
+			// stop are kept here then.
+			if len(l.completed) > 0 || !l.ended.IsZero() {
+				now := l.ended.Sub(l.epoch)
+				if l.ended.IsZero() {
+					now = l.now()
+				}
+				if l.tick(now, stop) {
+					l.abandon()
+					return nil
+				}
 			}
 		}
 		if active == 0 {
