@@ -195,6 +195,7 @@ func FuzzParseHeader(f *testing.F) {
 // a longer one of a typical server.
 func BenchmarkParseHeader(b *testing.B) {
 	for _, c := range []struct{ name, head string }{
+		{"serve", "HTTP/1.1 200 OK\r\nContent-Type: application/graphql-response+json\r\nDate: Fri, 27 Nov 2026 18:00:00 GMT\r\nContent-Length: 31\r\n\r\n"},
 		{"null", "HTTP/1.1 200 OK\r\nContent-Length: 31\r\nContent-Type: application/json; charset=utf-8\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\n\r\n"},
 		{"typical", "HTTP/1.1 200 OK\r\nServer: nginx/1.25.3\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\nContent-Type: application/graphql-response+json; charset=utf-8\r\nContent-Length: 1234\r\nConnection: keep-alive\r\nVary: Origin, Accept-Encoding\r\nX-Request-Id: 7f3a2c9e-1d2b-4c5e-9f0a-b1c2d3e4f5a6\r\nAccess-Control-Allow-Origin: *\r\n\r\n"},
 	} {
