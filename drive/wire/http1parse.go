@@ -279,44 +279,43 @@ const (
 func zeroBytes(x uint64) uint64 { return (x - ones) &^ x & highs }
 
 // lineEnd returns the index of the first CRLF in b whose CR is at or after
-// from, -1 if there is none. (A lone LF or CR is no line end.)
+// from, -1 if there is none (a lone LF or CR is no line end): the LFs
+// looked for sixteen bytes at a time, then eight, then one.
 func lineEnd(b []byte, from int) int {
-	for i := from + 1; i < len(b); i++ { // i: where an LF may be
-		if i += indexLF(b[i:]); i >= len(b) {
-			break
+	const lf = ones * '\n'
+	i := from + 1 // where an LF may be
+	for i+16 <= len(b) {
+		w := b[i : i+16 : i+16]
+		m, m2 := zeroBytes(binary.LittleEndian.Uint64(w[:8])^lf), zeroBytes(binary.LittleEndian.Uint64(w[8:])^lf)
+		switch {
+		case m != 0:
+			i += bits.TrailingZeros64(m) / 8
+		case m2 != 0:
+			i += 8 + bits.TrailingZeros64(m2)/8
+		default:
+			i += 16
+			continue
 		}
 		if b[i-1] == '\r' {
 			return i - 1
 		}
+		i++
+	}
+	if i+8 <= len(b) {
+		if m := zeroBytes(binary.LittleEndian.Uint64(b[i:i+8]) ^ lf); m == 0 {
+			i += 8
+		} else if i += bits.TrailingZeros64(m) / 8; b[i-1] == '\r' {
+			return i - 1
+		} else {
+			i++
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == '\n' && b[i-1] == '\r' {
+			return i - 1
+		}
 	}
 	return -1
-}
-
-// indexLF returns the index of the first LF in s, len(s) if there is none:
-// sixteen bytes at a time, then eight, then one.
-func indexLF(s []byte) int {
-	const lf = ones * '\n'
-	n := len(s)
-	for len(s) >= 16 {
-		x, y := binary.LittleEndian.Uint64(s[:8])^lf, binary.LittleEndian.Uint64(s[8:16])^lf
-		if m, m2 := zeroBytes(x), zeroBytes(y); m|m2 != 0 {
-			if m != 0 {
-				return n - len(s) + bits.TrailingZeros64(m)/8
-			}
-			return n - len(s) + 8 + bits.TrailingZeros64(m2)/8
-		}
-		s = s[16:]
-	}
-	if len(s) >= 8 {
-		if m := zeroBytes(binary.LittleEndian.Uint64(s[:8]) ^ lf); m != 0 {
-			return n - len(s) + bits.TrailingZeros64(m)/8
-		}
-		s = s[8:]
-	}
-	for len(s) > 0 && s[0] != '\n' {
-		s = s[1:]
-	}
-	return n - len(s)
 }
 
 // tokenEnd returns the index where the token (tokenChar) that begins at k
