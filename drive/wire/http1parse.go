@@ -584,21 +584,21 @@ var knownNames = []struct {
 	{"access-control-allow-origin", fieldOther}, {"access-control-allow-credentials", fieldOther},
 }
 
-// knownName is a known name with its ':', as the three words (little
+// knownName is a known name with its ':', as the four words (little
 // endian) that cover it from the line's start: a line's word w matches
 // when w&mask | fold == want — a letter in either case (fold sets its bit
 // 0x20), '-' and ':' as they are, the bytes past the ':' aside.
 type knownName struct {
-	mask, fold, want [3]uint64
+	mask, fold, want [4]uint64
 	id               fieldID
 }
 
 // knownByLen holds the known names by their length; names too long for
-// three words (with their ':') are left out.
-var knownByLen = func() (t [24][]knownName) {
+// four words (with their ':') are left out.
+var knownByLen = func() (t [32][]knownName) {
 	for _, n := range knownNames {
 		s := n.name + ":"
-		if len(s) > 24 {
+		if len(s) > 32 {
 			continue
 		}
 		c := knownName{id: n.id}
@@ -662,6 +662,21 @@ func knownField(b []byte, p int) (k int, id fieldID) {
 		for i := range cs {
 			c := &cs[i]
 			if w0|c.fold[0] == c.want[0] && w1|c.fold[1] == c.want[1] && w2&c.mask[2]|c.fold[2] == c.want[2] {
+				return p + n, c.id
+			}
+		}
+		return -1, 0
+	}
+	if p+32 > len(b) {
+		return -1, 0
+	}
+	w3 := binary.LittleEndian.Uint64(b[p+24 : p+32])
+	if m := zeroBytes(w3 ^ colons); m != 0 {
+		n := 24 + bits.TrailingZeros64(m)/8
+		cs := knownByLen[n]
+		for i := range cs {
+			c := &cs[i]
+			if w0|c.fold[0] == c.want[0] && w1|c.fold[1] == c.want[1] && w2|c.fold[2] == c.want[2] && w3&c.mask[3]|c.fold[3] == c.want[3] {
 				return p + n, c.id
 			}
 		}

@@ -227,7 +227,7 @@ func BenchmarkRefParseHeader(b *testing.B) {
 // TestParseHeaderAsReferenceFastPaths: as TestParseHeaderAsReference, on
 // headers made to try the word-at-a-time paths: the known names in every
 // case and with one byte changed (to CR, to a byte beyond ASCII, to a
-// delimiter, to ':'; a '-' often), status lines with any byte changed, names of 7 to 9, 15 to 17 and 23 to 25 bytes (about
+// delimiter, to ':'; a '-' often), status lines with any byte changed, names of 7 to 9, 15 to 17, 23 to 25 and 32 to 33 bytes (about
 // the words' edges), Content-Length values the fast path must leave alone,
 // common status lines and their near misses, a body or none after the
 // header, every prefix of each.
@@ -240,7 +240,7 @@ func TestParseHeaderAsReferenceFastPaths(t *testing.T) {
 		names = append(names, n.name)
 	}
 	names = append(names, "x-abcde", "x-abcdef", "x-abcdefg", "x-abcdefghijklm", "x-abcdefghijklmn",
-		"x-abcdefghijklmno", "x-abcdefghijklmnopqrstu", "x-abcdefghijklmnopqrstuv", "x-abcdefghijklmnopqrstuvw",
+		"x-abcdefghijklmno", "x-abcdefghijklmnopqrstu", "x-abcdefghijklmnopqrstuv", "x-abcdefghijklmnopqrstuvw", "x-abcdefghijklmnopqrstuvwxyz1234", "x-abcdefghijklmnopqrstuvwxyz12345",
 		"content-lengths", "content-lengt", "connection-x", "server-timings", "transfer-encodin", "dates", "dat",
 		"x_under.score~", "Content-Length2", "keep_alive")
 	values := []string{" 31", "31", "  31", "\t31", " 31 ", " 031", " 3 1", " 12, 12", " 12,13", " 1234567890123456",
