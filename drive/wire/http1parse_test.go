@@ -75,7 +75,8 @@ func TestParseHeaderServerTiming(t *testing.T) {
 }
 
 // TestLineEndWordAtATime: lineEnd, which reads sixteen and eight bytes at
-// a time, finds the CRLF a byte-by-byte loop finds, from every start, for
+// a time, finds the CRLF a byte-by-byte loop finds, from starts before,
+// at and after the byte tried (and some of the first), for
 // every byte value at every position of slices of every length up to 40,
 // with a lone CR, a lone LF or a CRLF two bytes on, and a CR nine bytes
 // before an LF (which a word's misplaced LF would be taken to follow).
@@ -107,7 +108,10 @@ func TestLineEndWordAtATime(t *testing.T) {
 					if pos >= 9 && v == '\n' { // and a CR a word before it
 						b[pos-9] = '\r'
 					}
-					for from := 0; from <= n; from++ {
+					for _, from := range []int{0, 1, 2, 3, pos - 9, pos - 8, pos - 1, pos, pos + 1, n} {
+						if from < 0 || from > n {
+							continue
+						}
 						if got, want := lineEnd(b, from), naive(b, from); got != want {
 							t.Fatalf("lineEnd(%q, %d) = %d, want %d", b, from, got, want)
 						}
