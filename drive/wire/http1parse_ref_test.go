@@ -193,11 +193,13 @@ func FuzzParseHeader(f *testing.F) {
 	})
 }
 
-// BenchmarkParseHeader: the header of `gqlbench serve null`'s answer, and
-// a longer one of a typical server.
+// BenchmarkParseHeader: the header of `gqlbench serve null`'s answer, the
+// same fields shorter and in another order, another with application/json,
+// and a longer one of a typical server.
 func BenchmarkParseHeader(b *testing.B) {
 	for _, c := range []struct{ name, head string }{
-		{"serve", "HTTP/1.1 200 OK\r\nContent-Type: application/graphql-response+json\r\nDate: Fri, 27 Nov 2026 18:00:00 GMT\r\nContent-Length: 31\r\n\r\n"},
+		{"serve", "HTTP/1.1 200 OK\r\nContent-Length: 31\r\nContent-Type: application/graphql-response+json; charset=utf-8\r\nDate: Fri, 27 Nov 2026 18:45:04 GMT\r\n\r\n"},
+		{"short", "HTTP/1.1 200 OK\r\nContent-Type: application/graphql-response+json\r\nDate: Fri, 27 Nov 2026 18:00:00 GMT\r\nContent-Length: 31\r\n\r\n"},
 		{"null", "HTTP/1.1 200 OK\r\nContent-Length: 31\r\nContent-Type: application/json; charset=utf-8\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\n\r\n"},
 		{"typical", "HTTP/1.1 200 OK\r\nServer: nginx/1.25.3\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\nContent-Type: application/graphql-response+json; charset=utf-8\r\nContent-Length: 1234\r\nConnection: keep-alive\r\nVary: Origin, Accept-Encoding\r\nX-Request-Id: 7f3a2c9e-1d2b-4c5e-9f0a-b1c2d3e4f5a6\r\nAccess-Control-Allow-Origin: *\r\n\r\n"},
 	} {
@@ -244,7 +246,7 @@ func TestParseHeaderAsReferenceFastPaths(t *testing.T) {
 		"content-lengths", "content-lengt", "connection-x", "server-timings", "transfer-encodin", "dates", "dat",
 		"x_under.score~", "Content-Length2", "keep_alive")
 	values := []string{" 31", "31", "  31", "\t31", " 31 ", " 031", " 3 1", " 12, 12", " 12,13", " 1234567890123456",
-		" 123456789012345", " chunked", " close", " keep-alive", " db;dur=2", "", " x", " a\rb", " a\nb",
+		" 123456789012345", " chunked", " close", " keep-alive", " db;dur=2", "", " x", " a\rb", " a\nb", " a\n\nb", " a\r\rb",
 		" application/graphql-response+json", " Fri, 27 Nov 2026 18:00:00 GMT", " \xc2\xa0", " 31\r"}
 	fits := map[string][]string{
 		"content-length": {" 31", "31", " 0", " 031", "\t31", " 31 ", " 3 1", " 12, 12", " 123456789012345",

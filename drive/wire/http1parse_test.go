@@ -74,13 +74,12 @@ func TestParseHeaderServerTiming(t *testing.T) {
 	}
 }
 
-// TestLineEndWordAtATime: lineEnd, which reads sixteen and eight bytes at
-// a time, finds the CRLF a byte-by-byte loop finds, from starts before,
-// at and after the byte tried (and some of the first), for
-// every byte value at every position of slices of every length up to 40,
-// with a lone CR, a lone LF or a CRLF two bytes on, and a CR nine bytes
-// before an LF (which a word's misplaced LF would be taken to follow).
-func TestLineEndWordAtATime(t *testing.T) {
+// TestLineEndExhaustive: lineEnd finds the CRLF a byte-by-byte loop finds,
+// from starts before, at and after the byte tried (and some of the
+// first), for every byte value at every position of slices of every length
+// up to 40, with a lone CR, a lone LF or a CRLF next to it or a byte
+// further on, and a CR nine bytes before an LF.
+func TestLineEndExhaustive(t *testing.T) {
 	naive := func(b []byte, from int) int {
 		for i := from; i+1 < len(b); i++ {
 			if b[i] == '\r' && b[i+1] == '\n' {
@@ -99,11 +98,11 @@ func TestLineEndWordAtATime(t *testing.T) {
 		fill()
 		for pos := 0; pos < n; pos++ {
 			for v := 0; v < 256; v++ {
-				for _, after := range []string{"", "\r", "\n", "\r\n"} {
+				for _, after := range []string{"", "\r", "\n", "\r\n", "+\r", "+\n", "+\r\n"} {
 					fill()
 					b[pos] = byte(v)
-					if pos+2+len(after) <= n { // a second special byte further on
-						copy(b[pos+2:], after)
+					if pos+1+len(after) <= n { // a second special byte next or further on
+						copy(b[pos+1:], after)
 					}
 					if pos >= 9 && v == '\n' { // and a CR a word before it
 						b[pos-9] = '\r'
