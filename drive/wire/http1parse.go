@@ -319,7 +319,7 @@ func plainLength(b []byte, v int) (m, e int) {
 		}
 		m = m*10 + int(d)
 	}
-	if e == v || e-v > 15 || e+1 >= len(b) || b[e] != '\r' || b[e+1] != '\n' {
+	if e == v || e-v > 15 || e+2 > len(b) || binary.LittleEndian.Uint16(b[e:]) != '\r'|'\n'<<8 {
 		return 0, 0
 	}
 	return m, e
@@ -600,61 +600,58 @@ var knownByLen = func() (t [32][]knownName) {
 // with the names of that length; a match says the name is a token.
 func knownField(b []byte, p int) (k int, id fieldID) {
 	const colons = ones * ':'
-	if p+8 > len(b) {
+	s := b[p:]
+	if len(s) < 8 {
 		return -1, 0
 	}
-	w0 := binary.LittleEndian.Uint64(b[p : p+8])
+	w0 := binary.LittleEndian.Uint64(s)
 	if m := zeroBytes(w0 ^ colons); m != 0 {
 		n := bits.TrailingZeros64(m) / 8
 		cs := knownByLen[n]
 		for i := range cs {
-			c := &cs[i]
-			if w0&c.mask[0]|c.fold[0] == c.want[0] {
+			if c := &cs[i]; w0&c.mask[0]|c.fold[0] == c.want[0] {
 				return p + n, c.id
 			}
 		}
 		return -1, 0
 	}
-	if p+16 > len(b) {
+	if len(s) < 16 {
 		return -1, 0
 	}
-	w1 := binary.LittleEndian.Uint64(b[p+8 : p+16])
+	w1 := binary.LittleEndian.Uint64(s[8:])
 	if m := zeroBytes(w1 ^ colons); m != 0 {
 		n := 8 + bits.TrailingZeros64(m)/8
 		cs := knownByLen[n]
 		for i := range cs {
-			c := &cs[i]
-			if w0|c.fold[0] == c.want[0] && w1&c.mask[1]|c.fold[1] == c.want[1] {
+			if c := &cs[i]; w0|c.fold[0] == c.want[0] && w1&c.mask[1]|c.fold[1] == c.want[1] {
 				return p + n, c.id
 			}
 		}
 		return -1, 0
 	}
-	if p+24 > len(b) {
+	if len(s) < 24 {
 		return -1, 0
 	}
-	w2 := binary.LittleEndian.Uint64(b[p+16 : p+24])
+	w2 := binary.LittleEndian.Uint64(s[16:])
 	if m := zeroBytes(w2 ^ colons); m != 0 {
 		n := 16 + bits.TrailingZeros64(m)/8
 		cs := knownByLen[n]
 		for i := range cs {
-			c := &cs[i]
-			if w0|c.fold[0] == c.want[0] && w1|c.fold[1] == c.want[1] && w2&c.mask[2]|c.fold[2] == c.want[2] {
+			if c := &cs[i]; w0|c.fold[0] == c.want[0] && w1|c.fold[1] == c.want[1] && w2&c.mask[2]|c.fold[2] == c.want[2] {
 				return p + n, c.id
 			}
 		}
 		return -1, 0
 	}
-	if p+32 > len(b) {
+	if len(s) < 32 {
 		return -1, 0
 	}
-	w3 := binary.LittleEndian.Uint64(b[p+24 : p+32])
+	w3 := binary.LittleEndian.Uint64(s[24:])
 	if m := zeroBytes(w3 ^ colons); m != 0 {
 		n := 24 + bits.TrailingZeros64(m)/8
 		cs := knownByLen[n]
 		for i := range cs {
-			c := &cs[i]
-			if w0|c.fold[0] == c.want[0] && w1|c.fold[1] == c.want[1] && w2|c.fold[2] == c.want[2] && w3&c.mask[3]|c.fold[3] == c.want[3] {
+			if c := &cs[i]; w0|c.fold[0] == c.want[0] && w1|c.fold[1] == c.want[1] && w2|c.fold[2] == c.want[2] && w3&c.mask[3]|c.fold[3] == c.want[3] {
 				return p + n, c.id
 			}
 		}
