@@ -505,8 +505,6 @@ func (l *phaseLoop) tick(to time.Duration) (over bool) {
 
 type hdrHist = hdrhistogram.Histogram
 
-func newHist() *hdrHist { return measure.NewHist() }
-
 // templates returns the distinct templates of reqs in order of first
 // appearance and, per request, its template's index.
 func templates(reqs []wire.Request) (names []string, of []int32) {

@@ -114,12 +114,12 @@ func templateInterval(st *measure.Stats) (*runfile.TemplateInterval, error) {
 		}
 	}
 	var err error
-	hist := func(h *hdrHist) (*hdrHist, string) {
+	hist := func(h *measure.Hist) (*measure.Hist, string) {
 		if h == nil || h.TotalCount() == 0 || err != nil {
 			return nil, ""
 		}
 		var s string
-		s, err = runfile.EncodeHist(h)
+		s, err = runfile.EncodeCounts(h)
 		return h, s
 	}
 	ti.QETHist, ti.QET = hist(st.QET)

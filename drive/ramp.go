@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/runfile"
 )
 
@@ -103,17 +104,10 @@ func (e *engine) rampStop(iv *runfile.Interval) string {
 		return ""
 	}
 	var n, errs, wrong int64
-	var h *hdrHist
 	for _, t := range iv.Templates {
 		n += t.Count
 		errs += t.Errors
 		wrong += t.Wrong
-		if t.QETHist != nil {
-			if h == nil {
-				h = newHist()
-			}
-			h.Merge(t.QETHist)
-		}
 	}
 	switch {
 	case wrong > 0:
@@ -125,6 +119,14 @@ func (e *engine) rampStop(iv *runfile.Interval) string {
 		return "the load generator is the bottleneck at " + fmt.Sprint(iv.Users) + " users: " + why
 	}
 	if len(e.cfg.SLO) > 0 && n > 0 {
+		var qet *measure.Hist
+		for _, t := range iv.Templates {
+			measure.AddHist(&qet, t.QETHist)
+		}
+		var h *hdrHist
+		if qet != nil {
+			h = qet.Histogram()
+		}
 		if ok, why := e.cfg.SLO.Check(h); !ok {
 			return fmt.Sprintf("objective %s broken at %d users: %s", e.cfg.SLO, iv.Users, why)
 		}

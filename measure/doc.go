@@ -15,7 +15,10 @@
 // Collector swaps each shard's buffer for an empty one, waiting only for
 // the records in progress in it (a record registers on the buffer, then
 // checks it is still the active one), and drains it into one Snapshot per
-// template of ordinary hdrhistogram-go histograms, exactly.
+// template of Hists: the same counts array, with the span that holds
+// counts, from which the run file's encodings, the summary's sums and the
+// progress line's quantiles are read in one pass each (Histogram gives
+// hdrhistogram-go's histogram of the same counts, exactly).
 //
 // Proc samples the CPU % and RSS of a process from /proc; SLO parses and
 // checks latency objectives such as "p99<200ms"; RecordWriter writes

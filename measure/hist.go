@@ -29,6 +29,9 @@ const (
 	subBucketMask    = 2*subBucketHalf - 1               // values below 2048 are bucket 0
 	histBuckets      = 32                                // buckets needed to reach HistHighest
 	countsLen        = (histBuckets + 1) * subBucketHalf // 33,792 counts, 270 KB
+	// HistCountsLen is the length of the counts array of NewHist's
+	// histograms (its Export's Counts), known without making one.
+	HistCountsLen = countsLen
 )
 
 // countsIndex returns the index of v's count in HdrHistogram's counts
@@ -76,22 +79,4 @@ func clamp(v int64) (int64, bool) {
 		return HistHighest, true
 	}
 	return v, false
-}
-
-// mergeInto adds src into *dst, allocating *dst on first use.
-func mergeInto(dst **hdrhistogram.Histogram, src *hdrhistogram.Histogram) {
-	if src == nil || src.TotalCount() == 0 {
-		return
-	}
-	if *dst == nil {
-		*dst = NewHist()
-	}
-	(*dst).Merge(src)
-}
-
-// reset empties h if it holds anything.
-func reset(h *hdrhistogram.Histogram) {
-	if h != nil && h.TotalCount() != 0 {
-		h.Reset()
-	}
 }

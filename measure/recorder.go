@@ -4,31 +4,31 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Stats are one template's counters and histograms, as a Snapshot holds
 // them. A histogram is nil until its first value.
 type Stats struct {
 	Counts
-	QET     *hdrhistogram.Histogram // send start → last byte
-	QRT     *hdrhistogram.Histogram // send start → first byte
-	Latency *hdrhistogram.Histogram // intended send → last byte (open loop only)
+	QET     *Hist // send start → last byte
+	QRT     *Hist // send start → first byte
+	Latency *Hist // intended send → last byte (open loop only)
 }
 
 func (s *Stats) add(o *Stats) {
 	s.Counts.Add(&o.Counts)
-	mergeInto(&s.QET, o.QET)
-	mergeInto(&s.QRT, o.QRT)
-	mergeInto(&s.Latency, o.Latency)
+	AddHist(&s.QET, o.QET)
+	AddHist(&s.QRT, o.QRT)
+	AddHist(&s.Latency, o.Latency)
 }
 
 func (s *Stats) reset() {
 	s.Counts = Counts{}
-	reset(s.QET)
-	reset(s.QRT)
-	reset(s.Latency)
+	for _, h := range []*Hist{s.QET, s.QRT, s.Latency} {
+		if h != nil {
+			h.reset()
+		}
+	}
 }
 
 // Recorder is one worker's recording handle: which shard it records into.

@@ -5,8 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // A histogram's counts are allocated a chunk at a time: chunk 0 is bucket
@@ -51,23 +49,40 @@ func (h *hist) grow(k int, fp *atomic.Int64) *[chunkLen]int64 {
 // drainInto adds the counts to *dst, allocating it on first use, and
 // zeroes them; the chunks stay for the next interval. Nobody may be
 // recording into h.
-func (h *hist) drainInto(dst **hdrhistogram.Histogram) {
+func (h *hist) drainInto(dst **Hist) {
 	for k := range h.chunks {
 		c := h.chunks[k].Load()
 		if c == nil {
 			continue
 		}
+		first := -1
 		for j, n := range c {
-			if n == 0 {
-				continue
+			if n != 0 {
+				first = j
+				break
 			}
-			if *dst == nil {
-				*dst = NewHist()
-			}
-			// valueAt(i) has index i: exactly HdrHistogram's count at i
-			_ = (*dst).RecordValues(valueAt(k*chunkLen+j), n)
-			c[j] = 0
 		}
+		if first < 0 {
+			continue
+		}
+		if *dst == nil {
+			*dst = newHistCounts()
+		}
+		d, base := *dst, k*chunkLen
+		// valueAt(i) has index i: exactly HdrHistogram's count at i
+		out := (*[chunkLen]int64)(d.counts[base:])
+		var total int64
+		last := first
+		for j := first; j < chunkLen; j++ {
+			if n := c[j]; n != 0 {
+				out[j] += n
+				c[j] = 0
+				total += n
+				last = j
+			}
+		}
+		d.total += total
+		d.lo, d.hi = min(d.lo, base+first), max(d.hi, base+last+1)
 	}
 }
 

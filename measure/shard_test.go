@@ -90,37 +90,39 @@ func TestHistMatchesHDR(t *testing.T) {
 		sh.record(v, &fp)
 		_ = want.RecordValue(v)
 	}
-	var got *hdrhistogram.Histogram
+	var got *Hist
 	sh.drainInto(&got)
 	assertSameHist(t, "hist", got, want)
-	var again *hdrhistogram.Histogram
+	var again *Hist
 	if sh.drainInto(&again); again != nil {
 		t.Errorf("a drained hist still holds %d values", again.TotalCount())
 	}
 }
 
 // values returns the number of values in h, which may be nil.
-func values(h *hdrhistogram.Histogram) int64 {
+func values(h *Hist) int64 {
 	if h == nil {
 		return 0
 	}
 	return h.TotalCount()
 }
 
-// assertSameHist fails unless got and want are the same histogram.
-func assertSameHist(t *testing.T, name string, got, want *hdrhistogram.Histogram) {
+// assertSameHist fails unless got and want are the same histogram, and
+// got's own quantiles are hdrhistogram-go's.
+func assertSameHist(t *testing.T, name string, got *Hist, want *hdrhistogram.Histogram) {
 	t.Helper()
 	if got == nil || want == nil {
-		if got != want {
+		if (got == nil) != (want == nil) {
 			t.Errorf("%s: got %v, want %v", name, got, want)
 		}
 		return
 	}
-	if !got.Equals(want) {
+	h := got.Histogram()
+	if !h.Equals(want) || got.TotalCount() != want.TotalCount() {
 		t.Errorf("%s: the counts differ: %d values, want %d", name, got.TotalCount(), want.TotalCount())
 	}
-	if got.Min() != want.Min() || got.Max() != want.Max() || got.Mean() != want.Mean() {
-		t.Errorf("%s: min %d max %d mean %v, want %d %d %v", name, got.Min(), got.Max(), got.Mean(), want.Min(), want.Max(), want.Mean())
+	if h.Min() != want.Min() || h.Max() != want.Max() || h.Mean() != want.Mean() {
+		t.Errorf("%s: min %d max %d mean %v, want %d %d %v", name, h.Min(), h.Max(), h.Mean(), want.Min(), want.Max(), want.Mean())
 	}
 	for _, q := range []float64{0, 1, 25, 50, 90, 99, 99.9, 99.99, 100} {
 		if g, w := got.ValueAtQuantile(q), want.ValueAtQuantile(q); g != w {

@@ -88,7 +88,7 @@ func sampleFile(t testing.TB, gen string, qet []int64) []byte {
 		h := hist(qet...)
 		enc, _ := EncodeHist(h)
 		iv := &Interval{Run: 1, Index: i, StartNS: int64(i) * 1e9, EndNS: int64(i+1) * 1e9, Users: 1,
-			Templates: map[string]*TemplateInterval{"QT1": {Count: int64(len(qet)), OK: int64(len(qet)), QET: enc, QRT: enc, QETHist: h, QRTHist: h}}}
+			Templates: map[string]*TemplateInterval{"QT1": {Count: int64(len(qet)), OK: int64(len(qet)), QET: enc, QRT: enc, QETHist: measure.HistOf(h), QRTHist: measure.HistOf(h)}}}
 		w.Write(iv)
 		s.Add(iv)
 	}
@@ -369,8 +369,8 @@ func TestEncodeHistIsHDRs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != string(want) {
-			t.Fatalf("case %d: EncodeHist differs from hdrhistogram-go's Encode:\n got %s\nwant %s", i, got, want)
+		if msg := sameEncoding(got, string(want)); msg != "" {
+			t.Fatalf("case %d: EncodeHist differs from hdrhistogram-go's Encode: %s\n got %s\nwant %s", i, msg, got, want)
 		}
 	}
 }

@@ -118,8 +118,17 @@ func (a *tAcc) add(t *TemplateInterval) error {
 	for _, h := range []struct {
 		dst *[]int64
 		s   string
-	}{{&a.qet, t.QET}, {&a.qrt, t.QRT}, {&a.latency, t.Latency}} {
-		if err := mergeCounts(h.dst, h.s); err != nil {
+		mem *measure.Hist
+	}{{&a.qet, t.QET, t.QETHist}, {&a.qrt, t.QRT, t.QRTHist}, {&a.latency, t.Latency, t.LatencyHist}} {
+		// the writer's interval holds the counts it encoded: added as they
+		// are, not decoded again
+		var err error
+		if h.mem != nil {
+			err = addHistCounts(h.dst, h.mem)
+		} else {
+			err = mergeCounts(h.dst, h.s)
+		}
+		if err != nil {
 			return err
 		}
 	}

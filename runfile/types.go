@@ -4,8 +4,6 @@ import (
 	"math"
 	"time"
 
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/gqlbench/gqlbench/measure"
 	"github.com/gqlbench/gqlbench/measure/layers"
 )
@@ -277,11 +275,13 @@ type TemplateInterval struct {
 	QRT     string `json:"qrt,omitempty"`     // send start → first byte, ns
 	Latency string `json:"latency,omitempty"` // intended send → last byte, ns (open loop, capacity)
 
-	// The histograms in memory, for the writer's own use while it writes
-	// (Read leaves them nil: decode with DecodeHist).
-	QETHist     *hdrhistogram.Histogram `json:"-"`
-	QRTHist     *hdrhistogram.Histogram `json:"-"`
-	LatencyHist *hdrhistogram.Histogram `json:"-"`
+	// The histograms in memory, the recorder's counts that QET, QRT and
+	// Latency encode, for the writer's own use while it writes: the
+	// Summarizer adds them up instead of decoding the encodings (Read
+	// leaves them nil: decode with DecodeHist).
+	QETHist     *measure.Hist `json:"-"`
+	QRTHist     *measure.Hist `json:"-"`
+	LatencyHist *measure.Hist `json:"-"`
 }
 
 // CallCount returns the HTTP calls the requests made: Calls, or Count
