@@ -180,6 +180,8 @@ func FuzzParseHeader(f *testing.F) {
 		"HTTP/1.1 200 OK\r\n folded\r\n\r\n",
 		"HTTP/1.1 200 OK\r\nX: a\rb\nc\r\n\r\n",
 		"\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nContent-Type: application/graphql-response+json\r\nDate: Fri, 27 Nov 2026 18:00:00 GMT\r\nContent-Length: 31\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nContent\rLength: 31\r\nX-Abcdefghijklmnopqrstuv: 1\r\n\r\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -191,10 +193,13 @@ func FuzzParseHeader(f *testing.F) {
 	})
 }
 
-// BenchmarkParseHeader: the header of `gqlbench serve null`'s answer, and
-// a longer one of a typical server.
+// BenchmarkParseHeader: the header of `gqlbench serve null`'s answer, the
+// same fields shorter and in another order, another with application/json,
+// and a longer one of a typical server.
 func BenchmarkParseHeader(b *testing.B) {
 	for _, c := range []struct{ name, head string }{
+		{"serve", "HTTP/1.1 200 OK\r\nContent-Length: 31\r\nContent-Type: application/graphql-response+json; charset=utf-8\r\nDate: Fri, 27 Nov 2026 18:45:04 GMT\r\n\r\n"},
+		{"short", "HTTP/1.1 200 OK\r\nContent-Type: application/graphql-response+json\r\nDate: Fri, 27 Nov 2026 18:00:00 GMT\r\nContent-Length: 31\r\n\r\n"},
 		{"null", "HTTP/1.1 200 OK\r\nContent-Length: 31\r\nContent-Type: application/json; charset=utf-8\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\n\r\n"},
 		{"typical", "HTTP/1.1 200 OK\r\nServer: nginx/1.25.3\r\nDate: Fri, 27 Nov 2026 11:51:37 GMT\r\nContent-Type: application/graphql-response+json; charset=utf-8\r\nContent-Length: 1234\r\nConnection: keep-alive\r\nVary: Origin, Accept-Encoding\r\nX-Request-Id: 7f3a2c9e-1d2b-4c5e-9f0a-b1c2d3e4f5a6\r\nAccess-Control-Allow-Origin: *\r\n\r\n"},
 	} {
@@ -218,5 +223,83 @@ func BenchmarkRefParseHeader(b *testing.B) {
 		if _, _, _, _, err := refParseHeader(h[:e+4], nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestParseHeaderAsReferenceFastPaths: as TestParseHeaderAsReference, on
+// headers made to try the word-at-a-time paths: the known names in every
+// case and with one byte changed (to CR, to a byte beyond ASCII, to a
+// delimiter, to ':'; a '-' often), status lines with any byte changed, names of 7 to 9, 15 to 17, 23 to 25 and 32 to 33 bytes (about
+// the words' edges), Content-Length values the fast path must leave alone,
+// common status lines and their near misses, a body or none after the
+// header, every prefix of each.
+func TestParseHeaderAsReferenceFastPaths(t *testing.T) {
+	statuses := []string{"HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.0 200 OK", "HTTP/1.1 204", "HTTP/1.1 100 Continue",
+		"HTTP/1.1 200 OKAY", "HTTP/1.1 200 O", "HTTP/1.1 200 OK\r", "HTTP/1.1 200 OK\n", "HTTP/1.1 200\rOK", "HTTP/1.1 099 OK",
+		"HTTP/1.1 2x0 OK", "HTTP/1.2 200 OK", "HTTP/1.1 200  OK", "HTTP/1.1\t200 OK", "HTTP/1.1 999 OK", "HTTP/1.1 200OK"}
+	var names []string
+	for _, n := range knownNames {
+		names = append(names, n.name)
+	}
+	names = append(names, "x-abcde", "x-abcdef", "x-abcdefg", "x-abcdefghijklm", "x-abcdefghijklmn",
+		"x-abcdefghijklmno", "x-abcdefghijklmnopqrstu", "x-abcdefghijklmnopqrstuv", "x-abcdefghijklmnopqrstuvw", "x-abcdefghijklmnopqrstuvwxyz1234", "x-abcdefghijklmnopqrstuvwxyz12345",
+		"content-lengths", "content-lengt", "connection-x", "server-timings", "transfer-encodin", "dates", "dat",
+		"x_under.score~", "Content-Length2", "keep_alive")
+	values := []string{" 31", "31", "  31", "\t31", " 31 ", " 031", " 3 1", " 12, 12", " 12,13", " 1234567890123456",
+		" 123456789012345", " chunked", " close", " keep-alive", " db;dur=2", "", " x", " a\rb", " a\nb", " a\n\nb", " a\r\rb",
+		" application/graphql-response+json", " Fri, 27 Nov 2026 18:00:00 GMT", " \xc2\xa0", " 31\r"}
+	fits := map[string][]string{
+		"content-length": {" 31", "31", " 0", " 031", "\t31", " 31 ", " 3 1", " 12, 12", " 123456789012345",
+			" 1234567890123456", " 99999999999999999999", " 31\r", " 3\n1", " -1", " 0x1f"},
+		"transfer-encoding": {" chunked", " gzip, chunked", "chunked"},
+		"connection":        {" close", " keep-alive", " Upgrade"},
+		"server-timing":     {" a;dur=1", " db;dur=2, total;dur=3"},
+	}
+	spoil := "\r\n:\x80\xff@ \t_\x00-"
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(s []string) string { return s[rng.IntN(len(s))] }
+	cased := func(s string) string {
+		b := []byte(s)
+		for i := range b {
+			if rng.IntN(3) == 0 {
+				b[i] = bytes.ToUpper(b[i : i+1])[0]
+			}
+		}
+		return string(b)
+	}
+	accepted := 0
+	for range 3000 {
+		b := append([]byte(pick(statuses)), "\r\n"...)
+		if rng.IntN(4) == 0 { // any byte anywhere in the status line
+			b[rng.IntN(len(b))] = byte(rng.IntN(256))
+		}
+		for range rng.IntN(7) {
+			name := []byte(cased(pick(names)))
+			if rng.IntN(4) == 0 { // a byte spoilt, a '-' often
+				at := rng.IntN(len(name))
+				if i := bytes.IndexByte(name, '-'); i >= 0 && rng.IntN(2) == 0 {
+					at = i
+				}
+				name[at] = spoil[rng.IntN(len(spoil))]
+			}
+			b = append(b, name...)
+			b = append(b, ':')
+			if rng.IntN(2) == 0 {
+				b = append(b, pick(values)...)
+			} else if fit := fits[strings.ToLower(string(name))]; fit != nil { // a value that fits the name
+				b = append(b, pick(fit)...)
+			}
+			b = append(b, "\r\n"...)
+		}
+		b = append(b, "\r\n"...)
+		if rng.IntN(2) == 0 {
+			b = append(b, `{"data":{"__typename":"Query"}}`[:rng.IntN(32)]...)
+		}
+		if checkAsReference(t, b) {
+			accepted++
+		}
+	}
+	if accepted < 300 || accepted > 2700 { // both sides of the parser are tried
+		t.Errorf("%d of 3000 headers accepted", accepted)
 	}
 }
