@@ -12,6 +12,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gqlbench/gqlbench/measure"
@@ -256,8 +257,8 @@ type h1conn struct {
 	clk             clock     // the exchanges' readings of the time, from nc's connect
 	got             time.Time // when the last read returned bytes (fill)
 
-	mu     sync.Mutex // guards nc against Close, and closed
-	closed bool
+	mu     sync.Mutex  // guards nc against Close, and closed
+	closed atomic.Bool // set with mu held; read without it by isClosed
 
 	x       *expander // per-request header values, when there are any
 	scratch []byte    // the request with them
@@ -299,7 +300,7 @@ func (c *h1conn) dial(ctx context.Context) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
+	if c.closed.Load() {
 		nc.Close()
 		return ErrClosed
 	}
@@ -332,7 +333,7 @@ func (c *h1conn) drop() {
 func (c *h1conn) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.closed = true
+	c.closed.Store(true)
 	if c.nc != nil {
 		err := c.nc.Close()
 		c.nc = nil
@@ -415,11 +416,10 @@ func (c *h1conn) do(wire []byte, split int, res *Response) error {
 	}
 }
 
-func (c *h1conn) isClosed() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.closed
-}
+// isClosed reports whether the connection was closed (Close), without
+// its lock: the loop's reap asks it of every connection in flight once a
+// millisecond.
+func (c *h1conn) isClosed() bool { return c.closed.Load() }
 
 var crlf2 = []byte("\r\n\r\n")
 

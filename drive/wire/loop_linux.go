@@ -112,7 +112,7 @@ var errConnClosed error = &net.OpError{Op: "read", Net: "tcp", Err: net.ErrClose
 // unlocked, when the connection is closed.
 func (c *h1conn) hold() bool {
 	c.mu.Lock()
-	if c.nc == nil || c.closed || c.io == nil {
+	if c.nc == nil || c.closed.Load() || c.io == nil {
 		c.mu.Unlock()
 		return false
 	}
