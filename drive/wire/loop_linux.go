@@ -215,11 +215,7 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 			// the deadlines, the parks due, the yield and the look at
 			// stop are kept here then.
 			if len(l.completed) > 0 || !l.ended.IsZero() {
-				now := l.ended.Sub(l.epoch)
-				if l.ended.IsZero() {
-					now = l.now()
-				}
-				if l.tick(now, stop) {
+				if l.tick(l.lastEnd(), stop) {
 					l.abandon()
 					return nil
 				}
@@ -235,15 +231,21 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 		}
 		l.ended = time.Time{}
 		l.serve(l.evs[:max(n, 0)])
-		now := l.ended.Sub(l.epoch)
-		if l.ended.IsZero() {
-			now = l.now()
-		}
-		if l.tick(now, stop) {
+		if l.tick(l.lastEnd(), stop) {
 			l.abandon()
 			return nil
 		}
 	}
+}
+
+// lastEnd is the time (since the loop's epoch) of the last exchange that
+// ended since l.ended was cleared, or now when none did: a clock reading
+// fewer when answers were read.
+func (l *Loop) lastEnd() time.Duration {
+	if l.ended.IsZero() {
+		return l.now()
+	}
+	return l.ended.Sub(l.epoch)
 }
 
 // tick is the loop's work at now, after a wake-up's answers are read:
