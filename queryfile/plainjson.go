@@ -40,51 +40,8 @@ func plainValue(v []byte, i, depth int) (end int, ok bool) {
 	switch c := v[i]; {
 	case c == '"':
 		return plainStringEnd(v, i)
-	case c == '{':
-		if depth >= maxPlainDepth {
-			return 0, false
-		}
-		i++
-		if i < len(v) && v[i] == '}' {
-			return i + 1, true
-		}
-		for {
-			if i, ok = plainStringEnd(v, i); !ok || i >= len(v) || v[i] != ':' {
-				return 0, false
-			}
-			if i, ok = plainValue(v, i+1, depth+1); !ok || i >= len(v) {
-				return 0, false
-			}
-			switch v[i] {
-			case ',':
-				i++
-			case '}':
-				return i + 1, true
-			default:
-				return 0, false
-			}
-		}
-	case c == '[':
-		if depth >= maxPlainDepth {
-			return 0, false
-		}
-		i++
-		if i < len(v) && v[i] == ']' {
-			return i + 1, true
-		}
-		for {
-			if i, ok = plainValue(v, i, depth+1); !ok || i >= len(v) {
-				return 0, false
-			}
-			switch v[i] {
-			case ',':
-				i++
-			case ']':
-				return i + 1, true
-			default:
-				return 0, false
-			}
-		}
+	case c == '{' || c == '[':
+		return plainContainerEnd(v, i, depth)
 	case c == '-' || c >= '0' && c <= '9':
 		return plainNumberEnd(v, i)
 	case c == 't':
@@ -95,6 +52,41 @@ func plainValue(v []byte, i, depth int) (end int, ok bool) {
 		return literalEnd(v, i, "null")
 	}
 	return 0, false
+}
+
+// plainContainerEnd returns the index after the plain object or array at
+// v[i], at depth: its members ("key":value) or elements, comma-separated.
+func plainContainerEnd(v []byte, i, depth int) (end int, ok bool) {
+	object, closing := v[i] == '{', byte(']')
+	if object {
+		closing = '}'
+	}
+	if depth >= maxPlainDepth {
+		return 0, false
+	}
+	i++
+	if i < len(v) && v[i] == closing {
+		return i + 1, true
+	}
+	for {
+		if object {
+			if i, ok = plainStringEnd(v, i); !ok || i >= len(v) || v[i] != ':' {
+				return 0, false
+			}
+			i++
+		}
+		if i, ok = plainValue(v, i, depth+1); !ok || i >= len(v) {
+			return 0, false
+		}
+		switch v[i] {
+		case ',':
+			i++
+		case closing:
+			return i + 1, true
+		default:
+			return 0, false
+		}
+	}
 }
 
 // plainStringEnd returns the index after the plain string at v[i].
