@@ -175,6 +175,26 @@ func BenchmarkReadFile(b *testing.B) {
 	}
 }
 
+// bodiesAsBody returns Bodies(entries), failing t for each body that is
+// not the entry's Body.
+func bodiesAsBody(t *testing.T, entries []Entry) [][]byte {
+	t.Helper()
+	got, err := Bodies(entries)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range entries {
+		want, err := entries[i].Body()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got[i], want) {
+			t.Errorf("entry %s: Bodies %s\nBody %s", entries[i].ID, got[i], want)
+		}
+	}
+	return got
+}
+
 // TestBodies: Bodies makes every entry's Body byte for byte — the
 // escapes encoding/json writes (HTML characters, U+2028, control
 // characters, invalid UTF-8), operation names, variables absent, spaced
@@ -192,19 +212,7 @@ func TestBodies(t *testing.T) {
 			entries = append(entries, e)
 		}
 	}
-	got, err := Bodies(entries)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range entries {
-		want, err := entries[i].Body()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got[i], want) {
-			t.Errorf("entry %s: Bodies %s\nBody %s", entries[i].ID, got[i], want)
-		}
-	}
+	got := bodiesAsBody(t, entries)
 	got[0] = append(got[0], 'x') // a body's capacity ends with it
 	if !bytes.HasPrefix(got[1], []byte(`{"query"`)) {
 		t.Errorf("appending to one body wrote into the next: %s", got[1])

@@ -86,8 +86,32 @@ func sameEncoding(got, want string) string {
 	return ""
 }
 
-// TestEncodeCountsIsHDRs: EncodeCounts writes exactly the bytes of
-// hdrhistogram-go's own Encode, for histograms of every shape (one value,
+// histShapes returns histograms of every shape: one value, both ends of
+// the range, runs of zeros of every length, huge counts (at hugeShape),
+// and 50 random ones drawn from r.
+func histShapes(r *rand.Rand) []*hdrhistogram.Histogram {
+	cases := []*hdrhistogram.Histogram{hist(0), hist(1), hist(2), hist(0, 2), hist(measure.HistHighest), hist(0, measure.HistHighest),
+		hist(1, 2, 4, 8, 16, 1000, 2047, 2048, 2049), hist(measure.HistHighest-1, measure.HistHighest)}
+	huge := measure.NewHist()
+	huge.RecordValues(12345, 1<<40)
+	huge.RecordValues(7, 3)
+	huge.RecordValues(measure.HistHighest, 1<<62)
+	cases = append(cases, huge)
+	for range 50 {
+		h := measure.NewHist()
+		for range r.IntN(10000) + 1 {
+			h.RecordValue(min(int64(r.ExpFloat64()*float64(r.Int64N(1e9)+1)), measure.HistHighest))
+		}
+		cases = append(cases, h)
+	}
+	return cases
+}
+
+// hugeShape is the index of histShapes' histogram of huge counts.
+const hugeShape = 8
+
+// TestEncodeCountsIsHDRs: EncodeCounts writes hdrhistogram-go's own
+// Encode, to the byte once inflated, for histograms of every shape (one value,
 // both ends of the range, runs of zeros of every length, huge counts,
 // random ones), whether the Hist was converted, added up, or drained from
 // a recorder interval after interval; an empty one encodes as "".
@@ -99,25 +123,12 @@ func TestEncodeCountsIsHDRs(t *testing.T) {
 		t.Errorf("an empty Hist encodes as %q, %v", s, err)
 	}
 	r := rand.New(rand.NewPCG(9, 10))
-	cases := []*hdrhistogram.Histogram{hist(0), hist(1), hist(2), hist(0, 2), hist(measure.HistHighest), hist(0, measure.HistHighest),
-		hist(1, 2, 4, 8, 16, 1000, 2047, 2048, 2049), hist(measure.HistHighest-1, measure.HistHighest)}
-	big := measure.NewHist()
-	big.RecordValues(12345, 1<<40)
-	big.RecordValues(7, 3)
-	big.RecordValues(measure.HistHighest, 1<<62)
-	cases = append(cases, big)
-	for range 50 {
-		h := measure.NewHist()
-		for range r.IntN(10000) + 1 {
-			h.RecordValue(min(int64(r.ExpFloat64()*float64(r.Int64N(1e9)+1)), measure.HistHighest))
-		}
-		cases = append(cases, h)
-	}
+	cases := histShapes(r)
 	var sum *measure.Hist
 	want := measure.NewHist()
 	for i, h := range cases {
 		assertEncodesAsHDR(t, fmt.Sprintf("case %d", i), measure.HistOf(h), h)
-		if i != 8 { // not the huge counts: their sum overflows
+		if i != hugeShape { // not the huge counts: their sum overflows
 			measure.AddHist(&sum, measure.HistOf(h))
 			want.Merge(h)
 			assertEncodesAsHDR(t, "a sum", sum, want)

@@ -39,13 +39,18 @@ func BenchmarkStart(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		reqs, err := Requests(f.Entries)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := NewHTTP("http://127.0.0.1:4795/graphql", reqs, Options{}); err != nil {
-			b.Fatal(err)
-		}
+		makeWires(b, f.Entries)
+	}
+}
+
+// makeWires makes the requests of entries and their wire bytes.
+func makeWires(b *testing.B, entries []queryfile.Entry) {
+	reqs, err := Requests(entries)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := NewHTTP("http://127.0.0.1:4795/graphql", reqs, Options{}); err != nil {
+		b.Fatal(err)
 	}
 }
 
@@ -58,13 +63,7 @@ func BenchmarkRequests(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		reqs, err := Requests(f.Entries)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := NewHTTP("http://127.0.0.1:4795/graphql", reqs, Options{}); err != nil {
-			b.Fatal(err)
-		}
+		makeWires(b, f.Entries)
 	}
 }
 
