@@ -26,18 +26,23 @@ import (
 // clock readings, a stale keep-alive connection retried once on a new
 // one; the loop only waits differently.
 //
-// Waiting with a raw call keeps the thread's P, so the loop waits at most
-// a millisecond at a time and yields the P (runtime.Gosched) once a
-// millisecond has passed since it last did: with one P (GOMAXPROCS=1, a
-// load generator pinned to a core), the run's other goroutines (the
-// interval clock, signals) wait at most that long for it, and those that
-// wait for the network up to the 10 ms after which the runtime polls it
-// anyway — so a server in the same process as a Loop with one P would
-// answer a millisecond late: gqlbench runs its servers as processes of
-// their own. Timeouts
-// are the loop's: a request whose answer is not complete Timeout after its
-// start fails as a read past its deadline does (to the millisecond, not
-// earlier). A connection the loop makes (the server closed the last) is
+// Waiting with a raw call keeps the thread's P, so the loop yields the P
+// (runtime.Gosched) at its first wake-up once a millisecond has passed
+// since it last did: with one P (GOMAXPROCS=1, a load generator pinned to
+// a core), the run's other goroutines (the interval clock, signals) wait
+// for it that long while answers come, and while nothing comes as long as
+// the loop waits: until its next deadline or park is due, at most waitMax
+// — so a server in the same process as a Loop with one P would answer
+// late: gqlbench runs its servers as processes of their own. The wait is
+// not bounded at a millisecond, as it was: a timeout sooner than the
+// kernel's next tick makes epoll_pwait program the CPU's timer when it
+// starts waiting and again when the answer comes first, and each
+// programming is a trip to the hypervisor on a virtual machine — about
+// 3 µs a request at one connection on the development machine (a fifth
+// of wrk's whole cost per request there), where a 4–50 ms bound costs
+// nothing measurable (docs/load.md). Timeouts are the loop's: a request
+// whose answer is not complete Timeout after its start fails as a read
+// past its deadline does (to the millisecond, not earlier). A connection the loop makes (the server closed the last) is
 // made on the loop's goroutine, as Do makes it: the other connections'
 // answers wait for the connect (tens of microseconds on loopback).
 type Loop struct {
@@ -52,6 +57,7 @@ type Loop struct {
 	// loop last yielded its P.
 	epoch           time.Time
 	scanAt, yielded time.Duration
+	ticked          time.Duration // the time of the last tick: what the next wait reckons from
 	// ended is the end of the last exchange that ended since the loop
 	// last woke, as a reading of c.clk (zero: none): the time then, a
 	// clock reading less per wake.
@@ -156,7 +162,7 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 	l.ep = ep
 	defer syscall.Close(ep)
 	l.epoch = time.Now()
-	l.yielded, l.scanAt = 0, 0
+	l.yielded, l.scanAt, l.ticked = 0, 0, 0
 	l.ready, l.completed = l.ready[:0], l.completed[:0]
 	for k := range l.cs {
 		lc := &l.cs[k]
@@ -224,7 +230,7 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 		if active == 0 {
 			return nil
 		}
-		n, errno := epollWait(l.ep, l.evs, 1)
+		n, errno := epollWait(l.ep, l.evs, l.waitMs())
 		if errno != 0 && errno != syscall.EINTR {
 			l.abandon()
 			return os.NewSyscallError("epoll_pwait", errno)
@@ -238,6 +244,30 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 	}
 }
 
+// waitMax bounds a wait with nothing due: how long the loop may sleep
+// before it looks at stop and at connections closed meanwhile (reap), and
+// how long, with one P, the process's other goroutines wait for it when
+// nothing comes. It is the runtime's own bound (sysmon preempts a
+// goroutine that has run 10 ms), far enough past the kernel's tick (1–10
+// ms) that the wait's timer is not the CPU's next (see Loop).
+const waitMax = 10 * time.Millisecond
+
+// waitMs is the next wait's timeout in milliseconds: until the
+// connections' next deadline or park is due (rounded up: never woken
+// before it), at most waitMax; 0 when it is due already. It reckons from
+// the time of the loop's last tick, a few microseconds ago at most, so
+// the wait ends no earlier than it should.
+func (l *Loop) waitMs() int {
+	d := waitMax
+	if l.scanAt != 0 {
+		d = min(d, l.scanAt-l.ticked)
+	}
+	if d <= 0 {
+		return 0
+	}
+	return int((d + time.Millisecond - 1) / time.Millisecond)
+}
+
 // lastEnd is the time (since the loop's epoch) of the last exchange that
 // ended since l.ended was cleared, or now when none did: a clock reading
 // fewer when answers were read.
@@ -249,14 +279,16 @@ func (l *Loop) lastEnd() time.Duration {
 }
 
 // tick is the loop's work at now, after a wake-up's answers are read:
-// the connections' deadlines and parks (scan) when due, and once a
-// millisecond the yield of its P and a look at stop (true: closed). Stop
-// is looked at no more often: a receive on a channel, even one that finds
-// nothing, was two of them a request at one connection (about 120
-// instructions, a fortieth of the generator's own), and a stop is the
-// run's cancellation (its end comes from next), which a millisecond does
-// not delay in any way that matters.
+// the connections' deadlines and parks (scan) when due, and, at the first
+// wake-up once a millisecond has passed since the last (within waitMax
+// when nothing comes), the yield of its P and a look at stop (true:
+// closed). Stop is looked at no more often: a receive on a channel, even
+// one that finds nothing, was two of them a request at one connection
+// (about 120 instructions, a fortieth of the generator's own), and a stop
+// is the run's cancellation (its end comes from next), which a few
+// milliseconds do not delay in any way that matters.
 func (l *Loop) tick(now time.Duration, stop <-chan struct{}) bool {
+	l.ticked = now
 	if l.scanAt != 0 && now >= l.scanAt {
 		l.scan(now)
 	}
@@ -268,6 +300,7 @@ func (l *Loop) tick(now time.Duration, stop <-chan struct{}) bool {
 		}
 		runtime.Gosched()
 		l.yielded = l.now()
+		l.ticked = l.yielded
 		l.reap()
 	}
 	return false
@@ -342,7 +375,8 @@ func (l *Loop) abandon() {
 
 // reap ends the exchanges whose connection was closed meanwhile (Close,
 // from another goroutine): a closed socket leaves the epoll set without
-// a word, and Do would have failed at once. Looked at once a millisecond.
+// a word, and Do would have failed at once. Looked at with the yield: once
+// a millisecond while answers come, within waitMax when none do.
 func (l *Loop) reap() {
 	for k := range l.cs {
 		lc := &l.cs[k]
