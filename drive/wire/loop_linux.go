@@ -58,6 +58,7 @@ type Loop struct {
 	epoch           time.Time
 	scanAt, yielded time.Duration
 	ticked          time.Duration // the time of the last tick: what the next wait reckons from
+	waits           int           // the waits in epoll_pwait that could block, since Run began
 	// ended is the end of the last exchange that ended since the loop
 	// last woke, as a reading of c.clk (zero: none): the time then, a
 	// clock reading less per wake.
@@ -162,7 +163,7 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 	l.ep = ep
 	defer syscall.Close(ep)
 	l.epoch = time.Now()
-	l.yielded, l.scanAt, l.ticked = 0, 0, 0
+	l.yielded, l.scanAt, l.ticked, l.waits = 0, 0, 0, 0
 	l.ready, l.completed = l.ready[:0], l.completed[:0]
 	for k := range l.cs {
 		lc := &l.cs[k]
@@ -230,6 +231,7 @@ func (l *Loop) Run(stop <-chan struct{}, next func(k int) (i int, wait time.Dura
 		if active == 0 {
 			return nil
 		}
+		l.waits++
 		n, errno := epollWait(l.ep, l.evs, l.waitMs())
 		if errno != 0 && errno != syscall.EINTR {
 			l.abandon()

@@ -1,6 +1,9 @@
 package wire
 
 import (
+	"fmt"
+	"net"
+	"net/http"
 	"testing"
 	"time"
 )
@@ -31,5 +34,51 @@ func TestLoopWaitsUntilDue(t *testing.T) {
 		if got := l.waitMs(); got != c.want {
 			t.Errorf("ticked %v, scanAt %v: wait %d ms, want %d", c.ticked, c.scanAt, got, c.want)
 		}
+	}
+}
+
+// TestLoopSleepsWhileNothingComes: a loop whose one answer takes 80 ms
+// waits for it in a few long waits, not in one wait a millisecond (the
+// wait's timeout is waitMax when nothing is due; a signal or a yield
+// may cut a wait short, a few times at most).
+func TestLoopSleepsWhileNothingComes(t *testing.T) {
+	const delay = 80 * time.Millisecond
+	srv := newConnServer(t, func(c net.Conn) {
+		serveHTTP(c, func(_ int, _ *http.Request, body []byte) bool {
+			time.Sleep(delay)
+			fmt.Fprintf(c, "HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+			return true
+		})
+	})
+	h, _ := NewHTTP(srv.url(), distinct(1), Options{Timeout: 10 * time.Second})
+	c := h.NewConn()
+	defer c.Close()
+	l, ok := h.NewLoop([]Conn{c})
+	if !ok {
+		noLoop(t)
+	}
+	sent := false
+	var took time.Duration
+	err := l.Run(nil, func(int) (int, time.Duration, bool) {
+		if sent {
+			return 0, 0, false
+		}
+		sent = true
+		return 0, 0, true
+	}, func(_ int, res *Response, err error) {
+		if err != nil {
+			t.Errorf("the exchange: %v", err)
+		}
+		took = res.End.Sub(res.Start)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took < delay {
+		t.Fatalf("the answer took %v, less than the server's %v", took, delay)
+	}
+	// A wait a millisecond would make at least took/1ms waits (80 or more).
+	if most := 2*int(took/waitMax) + 8; l.waits > most {
+		t.Errorf("%d waits for an answer that took %v; want at most %d (one per %v, with room for waits cut short)", l.waits, took, most, waitMax)
 	}
 }
